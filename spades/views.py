@@ -1,0 +1,88 @@
+"""The seat view: the only way state leaves the core (BOTS.md gives it as JSON).
+
+``seat_view(match, seat)`` holds exactly what a person in that seat may see: never
+another seat's cards, and not its own while it may still bid blind nil and has not
+looked. ``seat=None`` is a spectator. Keys beyond BOTS.md (``phase``, ``results``,
+``finished``, ``winner``, ``can_look``, ``version``) serve the pages; outside bots ignore them.
+
+Imports: the rest of the core only.
+"""
+
+from __future__ import annotations
+
+from .cards import display_order
+from .rules import BIDDING, PLAYING, HandResult, Match
+
+
+def bid_json(value: int | None) -> int | str | None:
+    """A bid as JSON: ``None`` (not yet), ``"nil"`` or the number."""
+    if value is None:
+        return None
+    return "nil" if value == 0 else value
+
+
+def seat_view(match: Match, seat: int | None) -> dict:
+    """What ``seat`` (0-3, or None for a spectator) may see of the match, as JSON."""
+    sees_cards = seat is not None and match.looked[seat]
+    hand = [str(c) for c in display_order(match.cards(seat))] if sees_cards else None
+    legal = [a if isinstance(a, str) else _action_json(a) for a in match.legal_actions(seat)] if seat is not None else []
+    in_play = match.phase == PLAYING
+    return {
+        "seat": seat,
+        "rules": match.rules.to_dict(),
+        "hand_number": match.hand_number,
+        "dealer": match.dealer,
+        "hand": hand,
+        "bids": [bid_json(b) for b in match.bids],
+        "blind": list(match.blind),
+        "tricks": [{"leader": leader, "cards": [str(c) for c in cards], "winner": winner}
+                   for leader, cards, winner in match.tricks],
+        "trick": {"leader": match.trick_leader, "cards": [str(c) for c in match.trick]} if in_play else None,
+        "taken": list(match.taken),
+        "spades_broken": match.broken,
+        "scores": list(match.scores),
+        "bags": list(match.bags),
+        "to_act": match.to_act,
+        "legal": legal,
+        "phase": match.phase,
+        "can_look": seat is not None and match.can_look(seat),
+        "version": match.version,
+        "results": [result_json(r) for r in match.results],
+        "finished": match.finished,
+        "winner": match.winner,
+    }
+
+
+def _action_json(action: object) -> int | str:
+    to_json = getattr(action, "to_json", None)
+    return to_json() if to_json else str(action)
+
+
+def result_json(result: HandResult) -> dict:
+    """A finished hand's score table as JSON (every card of it has been played)."""
+    return {
+        "number": result.number,
+        "dealer": result.dealer,
+        "bids": [bid_json(b) for b in result.bids],
+        "blind": list(result.blind),
+        "tricks": list(result.tricks),
+        "teams": [
+            {
+                "contract": t.contract,
+                "tricks": t.tricks,
+                "made": t.made,
+                "contract_points": t.contract_points,
+                "bags": t.bags,
+                "nil_points": t.nil_points,
+                "nils": [{"seat": s, "blind": b, "made": m} for s, b, m in t.nils],
+                "penalty": t.penalty,
+                "total": t.total,
+                "bags_after": t.bags_after,
+            }
+            for t in result.score.teams
+        ],
+        "totals": list(result.totals),
+    }
+
+
+__all__ = ["seat_view", "result_json", "bid_json", "BIDDING"]
