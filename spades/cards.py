@@ -8,7 +8,7 @@ Imports: stdlib only.
 >>> Card.parse("QS"), str(Card.parse("td")), Card.parse("2C").suit_name
 (QS, 'TD', 'clubs')
 >>> cards_of(mask_of([Card.parse("AS"), Card.parse("2H")]))
-[AS, 2H]
+(AS, 2H)
 """
 
 from __future__ import annotations
@@ -75,14 +75,24 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
-def cards_of(mask: int) -> list[Card]:
+# _BY_SUIT_MASK[s][m]: the cards of suit s whose ranks are the bits of the 13-bit m.
+# 4 x 8192 small tuples: listing a hand's legal cards is then a few look-ups, not a loop.
+_BY_SUIT_MASK: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+_S0, _S1, _S2, _S3 = _BY_SUIT_MASK
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, lowest index first (spades 2..A, hearts, diamonds, clubs)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return (_S0[mask & 0x1FFF] + _S1[mask >> 13 & 0x1FFF]
+            + _S2[mask >> 26 & 0x1FFF] + _S3[mask >> 39 & 0x1FFF])
+
+
+def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
+    """The cards of one suit in a mask."""
+    return _BY_SUIT_MASK[suit][mask >> (13 * suit) & 0x1FFF]
 
 
 def display_order(cards: Iterable[Card]) -> list[Card]:

@@ -31,6 +31,7 @@ from .cards import (
     SUIT_SINGULAR,
     Card,
     NotationError,
+    _BY_SUIT_MASK,
     cards_of,
     mask_of,
 )
@@ -128,6 +129,10 @@ class HandResult:
     totals: tuple[int, int]
 
 
+_NON_SPADES = FULL_MASK & ~SPADE_MASK
+_BID_ACTIONS: tuple[Bid, ...] = tuple(BIDS[n] for n in range(1, 14)) + (NIL,)
+_BLIND_CHOICE: tuple[Action, ...] = (BLIND_NIL, LOOK)
+
 # Phases of a match
 BIDDING, PLAYING, HAND_OVER, MATCH_OVER = "bidding", "playing", "hand_over", "match_over"
 
@@ -138,7 +143,7 @@ class Match:
     __slots__ = (
         "rules", "seed", "phase", "hand_number", "dealer", "deal", "held", "bids", "blind",
         "looked", "plays", "trick_leader", "trick", "tricks", "taken", "broken", "to_act",
-        "scores", "bags", "results", "version", "winner",
+        "scores", "bags", "results", "version", "winner", "_win", "_rng",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | str = 0, first_dealer: int | None = None,
@@ -153,21 +158,26 @@ class Match:
         self.version = 0
         self.winner: int | None = None
         self.hand_number = 0
+        # One generator per match draws the first dealer and then every deal in order,
+        # so rebuilding a match by replaying its actions deals the same cards again.
+        self._rng = random.Random(seed)
+        dealer_draw = self._rng.randrange(4)
         if first_dealer is None:
-            first_dealer = random.Random(f"{seed}/dealer").randrange(4)
+            first_dealer = dealer_draw
         self._deal(first_dealer, deal)
 
     # -- dealing ---------------------------------------------------------------------
-    def deal_for(self, hand_number: int) -> list[list[Card]]:
-        """The seeded deal of a hand (numbered from 1): the same seed, the same cards."""
-        deck = list(CARDS)
-        random.Random(f"{self.seed}/{hand_number}").shuffle(deck)
-        return [deck[i * 13:(i + 1) * 13] for i in range(4)]
+    def _shuffle(self) -> list[list[Card]]:
+        """The next seeded deal: the same seed gives the same deals in the same order."""
+        r = self._rng.random
+        keys = [r() for _ in range(52)]  # sorting by random keys: a fast unbiased shuffle
+        deck = sorted(CARDS, key=keys.__getitem__)
+        return [deck[0:13], deck[13:26], deck[26:39], deck[39:52]]
 
     def _deal(self, dealer: int, deal: list[list[Card]] | None) -> None:
         self.hand_number += 1
         if deal is None:
-            deal = self.deal_for(self.hand_number)
+            deal = self._shuffle()
         self.dealer = dealer
         self.deal = [list(cards) for cards in deal]
         self.held = [mask_of(cards) for cards in self.deal]
@@ -177,6 +187,7 @@ class Match:
         self.plays: list[Card] = []
         self.trick_leader = (dealer + 1) % 4
         self.trick: list[Card] = []
+        self._win: Card = CARDS[0]
         self.tricks: list[tuple[int, tuple[Card, ...], int]] = []
         self.taken = [0, 0, 0, 0]
         self.broken = False
@@ -196,15 +207,23 @@ class Match:
         self.version += 1
 
     # -- what may be done ------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int | None) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now: empty unless it is that seat's turn."""
-        if seat != self.to_act:
-            return []
-        if self.phase == PLAYING:
-            return cards_of(self.legal_mask(seat))
+        if seat != self.to_act or seat is None:
+            return ()
+        if self.phase is PLAYING:
+            held = self.held[seat]
+            trick = self.trick
+            if trick:
+                led = trick[0] // 13
+                follow = _BY_SUIT_MASK[led][held >> (13 * led) & 0x1FFF]
+                return follow or cards_of(held)
+            if self.broken or not held & _NON_SPADES:
+                return cards_of(held)
+            return cards_of(held & _NON_SPADES)
         if not self.looked[seat]:
-            return [BLIND_NIL, LOOK]
-        return [BIDS[n] for n in range(1, 14)] + [NIL]
+            return _BLIND_CHOICE
+        return _BID_ACTIONS
 
     def legal_mask(self, seat: int) -> int:
         """The legal cards of the seat to act during play, as a mask."""
@@ -214,7 +233,7 @@ class Match:
             return follow or held
         if self.broken:
             return held
-        return (held & ~SPADE_MASK) or held
+        return (held & _NON_SPADES) or held
 
     def can_look(self, seat: int) -> bool:
         return self.phase == BIDDING and not self.looked[seat] and self.bids[seat] is None
@@ -267,13 +286,42 @@ class Match:
     # -- applying --------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
         """Check and apply one action of ``seat``. Raises IllegalAction, leaving the state as it was."""
-        self.check(seat, action)
-        if type(action) is Card:
-            self._play(seat, action)
-        elif type(action) is Bid:
+        # The common case, a legal card, is checked and played inline: bots simulate
+        # millions of these, and a function call is a measurable part of each.
+        if type(action) is Card and self.phase is PLAYING and seat == self.to_act:
+            held = self.held[seat]
+            trick = self.trick
+            if held >> action & 1 and (
+                (action // 13 == trick[0] // 13 or not held & SUIT_MASKS[trick[0] // 13]) if trick
+                else (action >= 13 or self.broken or not held & _NON_SPADES)
+            ):
+                self.held[seat] = held & ~(1 << action)
+                self.plays.append(action)
+                self.version += 1
+                if not trick:
+                    self._win = action
+                else:
+                    # The winning card so far is overtaken by a higher card of its suit,
+                    # or by the first spade on a trick without one.
+                    win = self._win
+                    if action // 13 == win // 13:
+                        if action > win:
+                            self._win = action
+                    elif action < 13:
+                        self._win = action
+                trick.append(action)
+                if len(trick) < 4:
+                    self.to_act = (seat + 1) & 3
+                else:
+                    self._end_trick()
+                return
+        self.check(seat, action)  # raises with the reason, or passes for a bid or a look
+        if type(action) is Bid:
             self._bid(seat, action)
-        else:
+        elif type(action) is Look:
             self.looked[seat] = True
+        else:  # pragma: no cover - every legal card took the path above
+            raise AssertionError(f"legal card {action} missed the play path")
         self.version += 1
 
     def _bid(self, seat: int, bid: Bid) -> None:
@@ -289,23 +337,11 @@ class Match:
             self.looked = [True] * 4
             self.to_act = self.trick_leader
 
-    def _play(self, seat: int, card: Card) -> None:
-        self.held[seat] &= ~(1 << card)
-        self.plays.append(card)
+    def _end_trick(self) -> None:
         trick = self.trick
-        trick.append(card)
-        if len(trick) < 4:
-            self.to_act = (seat + 1) % 4
-            return
-        led = trick[0] // 13
-        best = -1
-        best_i = 0
-        for i, c in enumerate(trick):
-            key = (100 if c < 13 else 50 if c // 13 == led else 0) + c % 13
-            if key > best:
-                best, best_i = key, i
-        winner = (self.trick_leader + best_i) % 4
-        if not self.broken and (trick[0] < 13 or trick[1] < 13 or trick[2] < 13 or trick[3] < 13):
+        win = self._win
+        winner = (self.trick_leader + trick.index(win)) & 3
+        if win < 13:  # the winner is a spade only if a spade was played: spades are broken
             self.broken = True
         self.tricks.append((self.trick_leader, tuple(trick), winner))
         self.taken[winner] += 1

@@ -3,7 +3,7 @@
 Imports: stdlib and ``spades.rules_config`` only.
 
 >>> from spades.rules_config import Rules
->>> s = score_hand(Rules(), [7, 3, 0, 3], [False] * 4, [9, 3, 0, 1], [0, 0])
+>>> s = score_hand(Rules(), [4, 3, 3, 3], [False] * 4, [5, 3, 4, 1], [0, 0])
 >>> s.teams[0].total, s.teams[0].bags_after, s.teams[1].total
 (72, 2, -60)
 """
