@@ -1,0 +1,116 @@
+"""Sending mail: over SMTP when a server is configured, otherwise to the console and to
+``instance/outbox/`` (the no-configuration default for development).
+
+Configuration (environment, or the same keys in the app's config):
+``SPADES_SMTP_HOST``, ``SPADES_SMTP_PORT`` (25; 465 for ``ssl``; 587 for ``starttls``),
+``SPADES_SMTP_TLS`` (``none``, ``starttls`` or ``ssl``), ``SPADES_SMTP_USER``,
+``SPADES_SMTP_PASSWORD``, ``SPADES_MAIL_FROM``.
+
+Imports: stdlib only (no Flask: the web layer builds a ``Mailer`` from its config).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import smtplib
+import ssl
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formataddr, make_msgid
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+KEYS = ("SPADES_SMTP_HOST", "SPADES_SMTP_PORT", "SPADES_SMTP_TLS", "SPADES_SMTP_USER",
+        "SPADES_SMTP_PASSWORD", "SPADES_MAIL_FROM")
+
+
+class MailError(RuntimeError):
+    """The message could not be handed to the mail server."""
+
+
+@dataclass(frozen=True)
+class Mailer:
+    """Where mail goes: an SMTP server, or (``host`` empty) the console and an outbox folder."""
+
+    host: str = ""
+    port: int = 25
+    tls: str = "none"
+    user: str = ""
+    password: str = ""
+    sender: str = "Spades <spades@localhost>"
+    outbox: Path | None = None
+    timeout: float = 10.0
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, object], outbox: Path | None = None) -> Mailer:
+        """A mailer from a mapping with the ``SPADES_…`` keys, the environment filling gaps."""
+        def get(key: str, default: str = "") -> str:
+            value = config.get(key) or os.environ.get(key) or default
+            return str(value)
+
+        tls = get("SPADES_SMTP_TLS", "none").lower()
+        if tls not in ("none", "starttls", "ssl"):
+            raise ValueError("SPADES_SMTP_TLS must be none, starttls or ssl")
+        default_port = {"none": "25", "starttls": "587", "ssl": "465"}[tls]
+        return cls(
+            host=get("SPADES_SMTP_HOST"),
+            port=int(get("SPADES_SMTP_PORT", default_port)),
+            tls=tls,
+            user=get("SPADES_SMTP_USER"),
+            password=get("SPADES_SMTP_PASSWORD"),
+            sender=get("SPADES_MAIL_FROM", cls.sender),
+            outbox=outbox,
+        )
+
+    def message(self, to: str, subject: str, text: str, html: str | None = None) -> EmailMessage:
+        msg = EmailMessage()
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Subject"] = subject
+        msg["Message-ID"] = make_msgid(domain="spades.local")
+        msg.set_content(text)
+        if html:
+            msg.add_alternative(html, subtype="html")
+        return msg
+
+    def send(self, to: str, subject: str, text: str, html: str | None = None) -> EmailMessage:
+        """Send one message. Raises MailError when the SMTP server refuses or cannot be reached."""
+        msg = self.message(to, subject, text, html)
+        if not self.host:
+            self._to_outbox(msg)
+            return msg
+        try:
+            if self.tls == "ssl":
+                smtp: smtplib.SMTP = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
+                                                      context=ssl.create_default_context())
+            else:
+                smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            with smtp:
+                if self.tls == "starttls":
+                    smtp.starttls(context=ssl.create_default_context())
+                if self.user:
+                    smtp.login(self.user, self.password)
+                smtp.send_message(msg)
+        except (OSError, smtplib.SMTPException) as e:
+            # The address is the user's own input; the body may hold a sign-in code: log neither.
+            log.warning("mail to the SMTP server %s:%s failed: %s", self.host, self.port, type(e).__name__)
+            raise MailError("The mail could not be sent. Please try again in a moment.") from e
+        return msg
+
+    def _to_outbox(self, msg: EmailMessage) -> None:
+        text = msg.as_string()
+        print(f"--- mail (no SMTP server configured) ---\n{text}\n--- end of mail ---", flush=True)
+        if self.outbox is not None:
+            self.outbox.mkdir(parents=True, exist_ok=True)
+            name = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}.eml"
+            (self.outbox / name).write_text(text, encoding="utf-8")
+
+
+def address(name: str, email: str) -> str:
+    """A display address such as ``Ann <ann@example.com>``."""
+    return formataddr((name, email))
