@@ -1,17 +1,132 @@
-"""Computer players. Entry point: ``choose(view, level, seed)`` (placeholder: random legal)."""
+"""Computer players: Random, Easy, Normal and Hard, and the Hard bot's bid hint.
+
+Entry points (plain module-level functions of JSON values, so a web server can run them
+in a ``concurrent.futures.ProcessPoolExecutor`` worker with a deadline):
+
+- ``choose(view, level, seed, budget_s=None)``: the action, in JSON form (``"QS"``,
+  ``4``, ``"nil"``, ``"blind_nil"``, ``"look"``), for the seat view of BOTS.md.
+- ``hint(view)``: the bid the Hard bot would make for that seat.
+
+A bot sees only the seat view, never the match. Every level is deterministic for a given
+(view, level, seed): chance comes from a ``random.Random`` seeded from them. Hard counts
+its work in simulated card plays; its ``budget_s`` is also a wall-clock safety stop.
+
+Imports: ``spades.cards``, ``spades.rules_config``, ``spades.scoring`` (through the
+bots' own modules) only; never the web layer or the table service.
+"""
 
 from __future__ import annotations
 
 import random
+import time
 
-LEVELS = ("easy", "normal", "hard")
+from ..cards import CARDS
+from . import knowledge, policy, search
+
+LEVELS = ("random", "easy", "normal", "hard")
+HARD_BUDGET_S = 0.5  # default thinking time of Hard; p95 of a decision stays under 1 s
+
+__all__ = ["LEVELS", "HARD_BUDGET_S", "choose", "hint"]
 
 
 def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | None = None) -> int | str:
-    """The action (JSON form) a bot of ``level`` takes for the seat view ``view``."""
-    return random.Random(f"{seed}/{view['version']}").choice(view["legal"])
+    """The action (JSON form) a bot of ``level`` takes for the seat view ``view``.
+
+    Raises ValueError when it is not the view's seat's turn or the level is unknown.
+    """
+    legal = view.get("legal") or []
+    if not legal or view.get("to_act") != view.get("seat"):
+        raise ValueError("It is not this seat's turn: there is nothing to choose.")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}")
+    rng = random.Random(f"{level}/{seed}/{view.get('hand_number')}/{view.get('seat')}/{view.get('version')}"
+                        f"/{len(view.get('tricks') or [])}/{legal}")
+    if level == "random":
+        return rng.choice(legal)
+    if len(legal) == 1:
+        return legal[0]
+    known = knowledge.read(view)
+    if "blind_nil" in legal or "look" in legal:
+        return _blind_or_look(known, level)
+    if isinstance(legal[0], int) or legal[0] == "nil":
+        return _bid(known, level, rng, budget_s)
+    return str(CARDS[_card(known, level, rng, budget_s)])
 
 
-def hint(view: dict) -> int | str:
-    """The bid the Hard bot would make for this seat."""
-    return 3
+def hint(view: dict, budget_s: float | None = None) -> int | str:
+    """The bid the Hard bot would make for this seat (``"nil"`` or a number).
+
+    Works whenever the seat has looked at its cards and has not bid yet; raises ValueError
+    when its cards are not known (not looked yet) or it has already bid.
+    """
+    known = knowledge.read(view)
+    if known.hand is None:
+        raise ValueError("The seat has not looked at its cards yet.")
+    if known.bids[known.seat] is not None or not known.rules.bidding:
+        raise ValueError("The seat has no bid to make.")
+    rng = random.Random(f"hint/{view.get('hand_number')}/{view.get('seat')}/{known.hand}")
+    bid = _hard_bid(known, rng, budget_s)
+    return "nil" if bid == 0 else bid
+
+
+# -- bidding -----------------------------------------------------------------------------
+
+def _blind_or_look(known: knowledge.Known, level: str) -> str:
+    if level in ("normal", "hard") and policy.wants_blind_nil(
+            known.seat, known.bids, known.scores, known.rules.target if known.rules.end == "target" else None):
+        return "blind_nil"
+    return "look"
+
+
+def _bid(known: knowledge.Known, level: str, rng: random.Random, budget_s: float | None) -> int | str:
+    assert known.hand is not None
+    if level == "hard":
+        bid = _hard_bid(known, rng, budget_s)
+    else:
+        bid = policy.normal_bid(known.hand, known.seat, known.bids, known.scores, known.bags)
+        if level == "easy":
+            bid = _easy_bid(bid, known, rng)
+    return "nil" if bid == 0 else bid
+
+
+def _hard_bid(known: knowledge.Known, rng: random.Random, budget_s: float | None) -> int:
+    budget = HARD_BUDGET_S if budget_s is None else budget_s
+    return search.choose_bid(known, rng, budget, time.monotonic() + budget)
+
+
+def _easy_bid(bid: int, known: knowledge.Known, rng: random.Random) -> int:
+    """A casual player's bid: now and then a trick off, and no daring nils."""
+    if bid == 0:
+        return 0 if rng.random() < 0.6 else 1
+    r = rng.random()
+    if r < 0.15:
+        bid += 1
+    elif r < 0.3:
+        bid -= 1
+    return max(1, min(13, bid))
+
+
+# -- play --------------------------------------------------------------------------------
+
+def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: float | None) -> int:
+    assert known.hand is not None
+    if level == "hard":
+        budget = HARD_BUDGET_S if budget_s is None else budget_s
+        return search.choose_card(known, rng, budget, time.monotonic() + budget)
+    card = policy.play_card(known.ctx(), known.seat, known.hand, known.trick, known.leader, known.gone,
+                            known.taken, known.broken, known.voids)
+    if level == "easy":
+        legal = policy.legal_mask(known.hand, known.trick, known.broken)
+        r = rng.random()
+        if r < 0.10:  # a slip: any legal card
+            card = rng.choice(list(_bits(legal)))
+        elif r < 0.16:  # a wasted high card: the highest card it may play
+            card = policy.highest_by_rank(legal, spades_last=False)
+    return card
+
+
+def _bits(m: int):
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low

@@ -1,0 +1,284 @@
+"""The Hard bot's search: sample the unseen cards, play each sample out, keep the best.
+
+For a card decision: deal the cards the seat cannot see to the other seats at random,
+consistent with what is known (the cards each still holds, the voids they showed) and
+weighted by how well each sample fits the bids that were made; for every sample and
+every candidate card, play the rest of the hand out with the Normal heuristics
+(``policy.play_card``) for all four seats; score the result as match value (hand score
+difference with bags, the bag penalty and nils, plus a bonus when the hand ends the
+match); pick the card with the best weighted mean. The same samples serve every
+candidate (common random numbers), which keeps the comparison fair at few samples.
+
+A bid is chosen the same way: for each candidate bid, the rest of the bidding is
+completed by the Normal bidder on the sampled hands and the whole hand is played out.
+
+Work is counted in simulated card plays, not seconds, so that a decision is the same
+for the same (view, seed) on any machine; the wall-clock budget is only a safety stop
+(when it cuts a search short, the result may depend on the machine's load).
+
+Imports: ``spades.cards``, ``spades.scoring``, ``spades.rules_config`` and the bots' own
+modules only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..cards import SUIT_MASKS, cards_of
+from ..scoring import score_hand
+from .knowledge import Known
+from .policy import (
+    HandCtx,
+    estimate_tricks,
+    legal_mask,
+    nil_risk,
+    normal_bid,
+    play_card,
+    trick_winner,
+)
+
+# Simulated card plays per second of budget, measured on the project machine (2 shared
+# cores); it turns a time budget into a fixed amount of work.
+PLAYS_PER_SECOND = 250_000
+MATCH_WIN_BONUS = 400  # match value of winning the match with this hand, in points
+
+
+def playout(ctx: HandCtx, hands: list[int], trick: list[int], leader: int, gone: int,
+            taken: list[int], broken: bool) -> tuple[list[int], int]:
+    """Play the hand to its end with the Normal heuristics; (tricks taken, plays made)."""
+    hands = hands[:]
+    trick = trick[:]
+    taken = taken[:]
+    done = taken[0] + taken[1] + taken[2] + taken[3]
+    plays = 0
+    while done < 13:
+        seat = (leader + len(trick)) & 3
+        c = play_card(ctx, seat, hands[seat], trick, leader, gone, taken, broken)
+        plays += 1
+        hands[seat] &= ~(1 << c)
+        gone |= 1 << c
+        trick.append(c)
+        if len(trick) == 4:
+            winner = (leader + trick_winner(trick)) & 3
+            taken[winner] += 1
+            done += 1
+            if not broken and (trick[0] < 13 or trick[1] < 13 or trick[2] < 13 or trick[3] < 13):
+                broken = True
+            trick = []
+            leader = winner
+    return taken, plays
+
+
+def hand_value(known: Known, ctx: HandCtx, taken: list[int], team: int, final_hand: bool) -> float:
+    """Match value for ``team`` of a finished hand: the point difference it makes, plus a
+    bonus or malus when the hand ends the match."""
+    if not ctx.bidding:
+        mine = 10 * (taken[team] + taken[team + 2])
+        theirs = 130 - mine
+    else:
+        s = score_hand(known.rules, ctx.bids, ctx.blind, taken, ctx.bags)
+        mine = s.teams[team].total
+        theirs = s.teams[1 - team].total
+    value = float(mine - theirs)
+    a = known.scores[team] + mine
+    b = known.scores[1 - team] + theirs
+    target = ctx.target
+    if (target is not None and max(a, b) >= target) or final_hand:
+        if a > b:
+            value += MATCH_WIN_BONUS
+        elif b > a:
+            value -= MATCH_WIN_BONUS
+    return value
+
+
+def sample_hands(known: Known, rng: random.Random, counts: list[int], unseen: int,
+                 voids: list[int]) -> list[int] | None:
+    """Deal ``unseen`` to the other seats: ``counts[s]`` cards each, no card in a suit
+    the seat is known void in. None if the random deal got stuck (the caller retries)."""
+    me = known.seat
+    seats = [s for s in range(4) if s != me]
+    cards = [int(c) for c in cards_of(unseen)]
+    rng.shuffle(cards)
+    # the most constrained cards first, so a void-heavy seat does not run out of room
+    allowed = {}
+    for c in cards:
+        allowed[c] = [s for s in seats if not voids[s] >> (c // 13) & 1]
+    cards.sort(key=lambda c: len(allowed[c]))
+    room = counts[:]
+    hands = [0, 0, 0, 0]
+    for c in cards:
+        options = [s for s in allowed[c] if room[s] > 0]
+        if not options:
+            return None
+        total = sum(room[s] for s in options)
+        pick = rng.randrange(total)
+        for s in options:
+            pick -= room[s]
+            if pick < 0:
+                break
+        hands[s] |= 1 << c
+        room[s] -= 1
+    return hands
+
+
+def bid_weight(known: Known, hands: list[int]) -> float:
+    """How likely the sampled cards are given the bids made: a seat that bid n should hold
+    about n tricks by the Normal count, a nil bidder few dangers (blind nil says nothing)."""
+    w = 0.0
+    for s in range(4):
+        if s == known.seat:
+            continue
+        b = known.bids[s]
+        if b is None or known.blind[s]:
+            continue
+        full = hands[s] | known.played_by[s]
+        if b == 0:
+            w -= max(0.0, nil_risk(full) - 1.0)
+        else:
+            d = estimate_tricks(full) - b
+            w -= d * d / (2 * 1.5 * 1.5)
+    return math.exp(w)
+
+
+def _deal(known: Known, rng: random.Random, counts: list[int], unseen: int) -> list[int]:
+    for _ in range(30):
+        hands = sample_hands(known, rng, counts, unseen, known.voids)
+        if hands is not None:
+            return hands
+    # the inferences cannot all be met by chance here: drop the voids rather than fail
+    while True:
+        hands = sample_hands(known, rng, counts, unseen, [0, 0, 0, 0])
+        if hands is not None:
+            return hands
+
+
+def _candidates(legal: int, others: int) -> list[int]:
+    """One card of each run of equivalent legal cards (no other seat's card between them)."""
+    out = []
+    for s in range(4):
+        part = legal & SUIT_MASKS[s]
+        prev = -2
+        for c in cards_of(part):
+            # equivalent to the previous candidate if every card between is ours or gone
+            between = SUIT_MASKS[s] & ((1 << c) - 1) & ~((2 << prev) - 1) if prev >= 0 else -1
+            if prev >= 0 and not (others & between):
+                prev = c
+                continue
+            out.append(int(c))
+            prev = c
+    return out
+
+
+def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: float) -> int:
+    """The Hard bot's card (an int) for the seat to act."""
+    me = known.seat
+    team = me & 1
+    hand = known.hand or 0
+    ctx = known.ctx()
+    legal = legal_mask(hand, known.trick, known.broken)
+    default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken,
+                        known.broken, known.voids)
+    others = ((1 << 52) - 1) & ~known.gone & ~hand
+    cands = _candidates(legal, others)
+    if len(cands) == 1:
+        return default
+    counts = [known.held_count(s) for s in range(4)]
+    rules = known.rules
+    final_hand = rules.end == "hands" and _hand_number(known) >= rules.hands
+    sums = {c: 0.0 for c in cands}
+    total_w = 0.0
+    work = 0
+    limit = max(1, int(budget_s * PLAYS_PER_SECOND))
+    n = 0
+    while True:
+        sampled = _deal(known, rng, counts, others)
+        sampled[me] = hand
+        w = bid_weight(known, sampled)
+        for c in cands:
+            hands = sampled[:]
+            hands[me] &= ~(1 << c)
+            trick = known.trick + [c]
+            taken = known.taken[:]
+            leader = known.leader
+            broken = known.broken
+            gone = known.gone | 1 << c
+            if len(trick) == 4:
+                winner = (leader + trick_winner(trick)) & 3
+                taken[winner] += 1
+                if not broken and any(x < 13 for x in trick):
+                    broken = True
+                trick = []
+                leader = winner
+            result, plays = playout(ctx, hands, trick, leader, gone, taken, broken)
+            work += plays + 1
+            sums[c] += w * hand_value(known, ctx, result, team, final_hand)
+        total_w += w
+        n += 1
+        if work >= limit or time.monotonic() > deadline:
+            break
+    # a small preference for the heuristic card settles near-ties the club-player way
+    best = max(cands, key=lambda c: (sums[c] / total_w + (0.5 if c == _rep(default, cands, others) else 0.0)))
+    if _rep(default, cands, others) == best and legal >> default & 1:
+        return default
+    return best
+
+
+def _rep(card: int, cands: list[int], others: int) -> int:
+    """The candidate standing for ``card`` (the lowest of its run of equivalent cards)."""
+    rep = card
+    for c in cands:
+        if c // 13 == card // 13 and c <= card:
+            between = SUIT_MASKS[c // 13] & ((1 << card) - 1) & ~((2 << c) - 1)
+            if not (others & between):
+                return c
+    return rep
+
+
+def _hand_number(known: Known) -> int:
+    return known.hand_number
+
+
+def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: float) -> int:
+    """The Hard bot's bid (0 for nil) for the seat to act, which has looked."""
+    me = known.seat
+    team = me & 1
+    hand = known.hand or 0
+    base = normal_bid(hand, me, known.bids)
+    partner_nil = known.bids[me ^ 2] == 0
+    cands = sorted({max(1, base - 1), max(1, base), min(13, max(1, base) + 1)})
+    if not partner_nil and (base == 0 or (estimate_tricks(hand) < 3.2 and nil_risk(hand) < 3.5)):
+        cands.append(0)
+    if len(cands) == 1:
+        return cands[0]
+    order = [(known.dealer + 1 + i) % 4 for i in range(4)]
+    later = order[order.index(me) + 1:]
+    counts = [13, 13, 13, 13]
+    others = ((1 << 52) - 1) & ~hand
+    rules = known.rules
+    final_hand = rules.end == "hands" and _hand_number(known) >= rules.hands
+    base_ctx = known.ctx()
+    leader = (known.dealer + 1) % 4
+    sums = {c: 0.0 for c in cands}
+    total_w = 0.0
+    work = 0
+    limit = max(1, int(budget_s * PLAYS_PER_SECOND))
+    while True:
+        sampled = _deal(known, rng, counts, others)
+        sampled[me] = hand
+        w = bid_weight(known, sampled)
+        for c in cands:
+            bids = list(known.bids)
+            bids[me] = c
+            for s in later:
+                bids[s] = normal_bid(sampled[s], s, bids)
+            ctx = HandCtx(True, bids, list(known.blind), base_ctx.scores, base_ctx.bags,
+                          base_ctx.bag_penalty, base_ctx.target)
+            result, plays = playout(ctx, sampled, [], leader, 0, [0, 0, 0, 0], False)
+            work += plays
+            sums[c] += w * hand_value(known, ctx, result, team, final_hand)
+        total_w += w
+        if work >= limit or time.monotonic() > deadline:
+            break
+    return max(cands, key=lambda c: (sums[c] / total_w + (1.0 if c == base else 0.0)))
