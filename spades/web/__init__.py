@@ -1,0 +1,113 @@
+"""The web layer: ``create_app`` builds the Flask application.
+
+Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
+moves), ``live`` (the WebSocket), ``errors`` (friendly error pages). The table service
+(``spades.tables``) lives in ``app.extensions["spades.tables"]``.
+
+Configuration (all optional; ``bash scripts/serve`` needs none):
+- ``DATABASE`` (env ``SPADES_DATABASE``): SQLite file, default ``instance/spades.db``.
+- ``SECRET_KEY`` (env ``SPADES_SECRET_KEY``): generated once into ``instance/secret_key``.
+- ``PLAY_DELAYS``: seconds between bot moves per play speed (tests set them to 0); env
+  ``SPADES_PLAY_DELAY`` sets one delay for every speed.
+- ``BOT_POOL``: an executor for the bots (tests pass a thread pool); default a process pool
+  of ``BOT_WORKERS`` workers. ``BOT_THINK_LIMIT``: seconds before a fallback move.
+- ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
+- ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+
+Imports: Flask and friends, ``spades.tables``, ``spades.storage`` and the core.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask
+
+from ..storage import Store
+from ..tables import TableService
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The application, configured from ``config``, the environment and ``instance/``."""
+    app = Flask("spades", root_path=ROOT, instance_path=os.path.join(ROOT, "instance"),
+                template_folder="templates", static_folder="static")
+    app.config.update(
+        DATABASE=os.environ.get("SPADES_DATABASE") or os.path.join(app.instance_path, "spades.db"),
+        PLAY_DELAYS=None,
+        BOT_POOL=None,
+        BOT_WORKERS=2,
+        BOT_THINK_LIMIT=5.0,
+        BOT_BUDGET=None,
+        TRUSTED_ORIGINS=(),
+        RESUME_TABLES=True,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        SOCK_SERVER_OPTIONS={"ping_interval": 25},
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    if os.environ.get("SPADES_PLAY_DELAY"):
+        delay = float(os.environ["SPADES_PLAY_DELAY"])
+        app.config["PLAY_DELAYS"] = {"slow": delay, "normal": delay, "fast": delay}
+    if os.environ.get("SPADES_SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ["SPADES_SECRET_KEY"]
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+    if not app.debug and not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    store = Store(app.config["DATABASE"])
+    service = TableService(
+        store,
+        play_delays=app.config["PLAY_DELAYS"],
+        think_limit=app.config["BOT_THINK_LIMIT"],
+        bot_budget=app.config["BOT_BUDGET"],
+        pool=app.config["BOT_POOL"],
+        pool_workers=app.config["BOT_WORKERS"],
+    )
+    app.extensions["spades.tables"] = service
+    atexit.register(service.close)
+
+    from . import errors, identity, live, lobby, table
+
+    identity.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(table.bp)
+    live.init_app(app)
+
+    if app.config["RESUME_TABLES"]:
+        service.resume_all()
+    return app
+
+
+def _instance_secret(instance_path: str) -> str:
+    """The secret key kept in ``instance/secret_key``, created on first start."""
+    path = os.path.join(instance_path, "secret_key")
+    os.makedirs(instance_path, exist_ok=True)
+    try:
+        with open(path) as f:
+            key = f.read().strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    # O_EXCL: two workers starting together agree on one key (the loser reads the winner's)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path) as f:
+            return f.read().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key

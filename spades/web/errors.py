@@ -1,0 +1,48 @@
+"""Friendly error pages: unknown codes (404), malformed input (400), and never a bare 500.
+
+Imports: Flask only.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+log = logging.getLogger(__name__)
+
+TITLES = {400: "That did not look right", 403: "Not your seat", 404: "Nothing here",
+          405: "Not like that", 413: "Too much", 429: "Slow down"}
+
+
+def _page(status: int, message: str):
+    body = render_template("errors/error.html", status=status, title=TITLES.get(status, "Something went wrong"),
+                           message=message)
+    return body, status
+
+
+def handle_http(e: HTTPException):
+    if e.code is None or e.code < 400:
+        return e
+    if isinstance(e, InternalServerError):
+        return handle_any(e.original_exception or e)
+    message = e.description if e.code != 404 or "table" in (e.description or "") else \
+        "There is no page at this address. Check the table code, or start a new game."
+    if request.headers.get("HX-Request"):
+        # htmx shows this in the status line instead of swapping a whole page in
+        return render_template("errors/_problem.html", message=message), e.code
+    return _page(e.code, message)
+
+
+def handle_any(e: BaseException):
+    log.exception("unhandled error on %s %s", request.method, request.path, exc_info=e)
+    try:
+        return _page(500, "Something went wrong on our side. The table is saved; reload to carry on.")
+    except Exception:  # the template itself failed: still answer in words, not a stack trace
+        return "Something went wrong on our side. Reload to carry on.", 500
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(Exception, handle_any)

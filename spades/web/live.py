@@ -1,0 +1,90 @@
+"""Live updates: one WebSocket per open table page (htmx ws extension), server to client.
+
+Each connection registers with the table service for ITS player's seat and receives that
+seat's fragments as out-of-band swaps: a full snapshot on every (re)connect, then one
+message per accepted move. The service calls back under the table's lock, so the callback
+only renders and queues; this connection's own thread sends, under a per-connection lock.
+A connection that fails to send is dropped. The handshake checks the player's signed
+cookie and the ``Origin`` header before the upgrade.
+
+Imports: Flask, flask-sock, ``spades.tables``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, abort, current_app, request
+from flask_sock import Sock
+
+from ..tables import Snapshot, TableNotFound, TableService
+from .identity import player_id
+from .render import render_fragments, table_context
+from .table import _code
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("live", __name__)
+sock = Sock()
+IDLE_CHECK_S = 5.0
+
+
+def origin_allowed() -> bool:
+    """The page that opens the socket must come from this site (or a configured origin)."""
+    origin = request.headers.get("Origin")
+    if not origin:
+        return False
+    parts = urlsplit(origin)
+    if parts.netloc and parts.netloc == request.host:
+        return True
+    return origin.rstrip("/") in set(current_app.config.get("TRUSTED_ORIGINS") or ())
+
+
+@bp.before_request
+def handshake() -> None:
+    if not origin_allowed():
+        abort(403, description="This connection did not come from this site.")
+    if player_id() is None:
+        abort(403, description="Open the table page first.")
+
+
+@sock.route("/g/<code>/ws", bp=bp)
+def socket(ws, code: str) -> None:
+    code = _code(code)
+    app = current_app._get_current_object()
+    service: TableService = app.extensions["spades.tables"]
+    outbox: queue.Queue[str] = queue.Queue()
+    send_lock = threading.Lock()
+
+    def on_update(snap: Snapshot) -> None:
+        # runs in whichever thread made the move; render now, send from this connection's thread
+        if not ws.connected:
+            raise ConnectionError("socket closed")
+        with app.app_context():
+            outbox.put(render_fragments(table_context(snap)))
+
+    try:
+        token = service.subscribe(code, player_id(), on_update)
+    except TableNotFound:
+        ws.close(reason=1008, message="no such table")
+        return
+    try:
+        while ws.connected:
+            try:
+                message = outbox.get(timeout=IDLE_CHECK_S)
+            except queue.Empty:
+                continue
+            with send_lock:
+                ws.send(message)
+    except Exception as e:  # a closed socket ends this connection only
+        log.debug("socket for %s closed: %s", code, e)
+    finally:
+        service.unsubscribe(code, token)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+    sock.init_app(app)

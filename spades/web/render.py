@@ -1,0 +1,170 @@
+"""Rendering a seat's table: one helper for the page, HTMX responses and WebSocket pushes.
+
+``table_context(snapshot)`` turns a seat's ``Snapshot`` (its seat view and the table's
+names) into plain values for the templates: what is shown was decided by the view, in
+Python; templates only lay it out. ``render_fragments`` renders the table's fragments
+(each ``templates/table/_name.html``, one root element with a stable id), with
+``hx-swap-oob`` for HTMX responses and WebSocket messages.
+
+Imports: Flask (templates), ``spades.tables`` (the snapshot type) and the core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template
+from markupsafe import Markup
+
+from ..tables import DEAL, Snapshot
+from .charts import score_chart
+
+FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+RANK_SHOWN = {"T": "10"}
+POSITIONS = ("bottom", "left", "top", "right")  # seen from the viewer: seat+1 sits on the left
+
+
+def card(text: str, legal: bool = False) -> dict:
+    """A card's display values: ``QS`` -> Q, ♠, "queen of spades"."""
+    rank, suit = text[0], text[1]
+    return {"text": text, "rank": RANK_SHOWN.get(rank, rank), "suit": suit, "symbol": SUIT_SYMBOLS[suit],
+            "red": suit in "HD", "label": f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", "legal": legal}
+
+
+def bid_text(bid: object, blind: bool = False) -> str:
+    if bid is None:
+        return ""
+    if bid == "nil":
+        return "blind nil" if blind else "nil"
+    return str(bid)
+
+
+def event_text(snap: Snapshot) -> str:
+    """The last move in words, for the screen-reader live region (public information only)."""
+    e = snap.event
+    if e.seat is None or not e.action:
+        return ""
+    who = "You" if e.seat == snap.seat else snap.names[e.seat]
+    if e.action == DEAL:
+        return f"Hand {snap.view['hand_number']} is dealt."
+    if e.action == "rematch":
+        return "A new match begins."
+    if e.action == "look":
+        return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
+    if e.action in ("nil", "blind_nil") or e.action.isdigit():
+        return f"{who} bid {e.action.replace('_', ' ')}."
+    c = card(e.action)
+    text = f"{who} played the {c['label']}."
+    if e.trick_winner is not None:
+        winner = "You" if e.trick_winner == snap.seat else snap.names[e.trick_winner]
+        text += f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
+    if e.hand_over:
+        text += " The hand is over."
+    return text
+
+
+def table_context(snap: Snapshot, message: str | None = None, hint: object = None) -> dict[str, Any]:
+    """Everything the table templates show for this seat."""
+    v = snap.view
+    me = snap.seat
+    base = me if me is not None else 0
+    legal = set(str(a) for a in v["legal"])
+    to_act = v["to_act"]
+    phase = v["phase"]
+    bids, blind = v["bids"], v["blind"]
+    plates = []
+    for i, pos in enumerate(POSITIONS):
+        s = (base + i) % 4
+        plates.append({
+            "seat": s, "pos": pos, "name": snap.names[s] + (" (you)" if s == me else ""),
+            "bot": snap.kinds[s] == "bot", "team": s % 2, "turn": to_act == s,
+            "dealer": v["dealer"] == s, "bid": bid_text(bids[s], blind[s]), "has_bid": bids[s] is not None,
+            "taken": v["taken"][s], "partner": me is not None and s == (me + 2) % 4,
+        })
+    # the trick in the middle: the one in progress, or the last one taken (so the 4th card is seen)
+    trick_cards: dict[int, dict] = {}
+    last = False
+    winner = None
+    if v["trick"] and v["trick"]["cards"]:
+        lead = v["trick"]["leader"]
+        for i, text in enumerate(v["trick"]["cards"]):
+            trick_cards[(lead + i) % 4] = card(text)
+    elif v["tricks"] and phase in ("playing", "hand_over", "match_over"):
+        t = v["tricks"][-1]
+        for i, text in enumerate(t["cards"]):
+            trick_cards[(t["leader"] + i) % 4] = card(text)
+        last, winner = True, t["winner"]
+    trick = [{"pos": POSITIONS[(s - base) % 4], "seat": s, "card": trick_cards.get(s),
+              "won": last and s == winner} for s in range(4)]
+    hand = [card(t, t in legal) for t in (v["hand"] or [])]
+    my_turn = me is not None and to_act == me
+    if v["finished"]:
+        w = v["winner"]
+        turn_text = "Draw." if w is None else ("You won the match!" if me is not None and w == me % 2
+                                              else "Your team lost the match." if me is not None
+                                              else f"Team {w + 1} won.")
+    elif phase == "hand_over":
+        turn_text = "The hand is over."
+    elif my_turn:
+        turn_text = ("Your turn: play a card." if phase == "playing" else
+                     "Your turn: bid blind nil or look at your cards." if v["hand"] is None else "Your turn to bid.")
+    elif to_act is not None:
+        turn_text = f"{snap.names[to_act]} is {'bidding' if phase == 'bidding' else 'playing'}…"
+    else:
+        turn_text = ""
+    my_team = (me % 2) if me is not None else 0
+    teams = []
+    for t in (my_team, 1 - my_team):
+        members = [snap.names[s] for s in (t, t + 2)]
+        teams.append({"team": t, "label": "Us" if me is not None and t == my_team else "Them",
+                      "members": " & ".join(members), "score": v["scores"][t], "bags": v["bags"][t],
+                      "contract": _contract(bids, t), "taken": v["taken"][t] + v["taken"][t + 2]})
+    results = v["results"]
+    last_result = results[-1] if results and phase in ("hand_over", "match_over") else None
+    return {
+        "code": snap.code, "seat": me, "view": v, "version": v["version"], "phase": phase,
+        "plates": plates, "trick": trick, "trick_is_last": last, "hand": hand, "my_turn": my_turn,
+        "bidding": phase == "bidding" and me is not None and v["hand"] is not None and my_turn,
+        "choose_blind": me is not None and v["can_look"],
+        "blind_now": my_turn and "blind_nil" in legal,
+        "turn_text": turn_text, "message": message, "hint": hint, "teams": teams,
+        "names": snap.names, "rules": v["rules"], "level": snap.level, "play_speed": snap.play_speed,
+        "hand_number": v["hand_number"], "last_result": last_result and _result_rows(last_result, snap),
+        "finished": v["finished"], "winner": v["winner"], "my_team": my_team,
+        "chart": Markup(score_chart(results, my_team)) if v["finished"] else None,
+        "all_results": [_result_rows(r, snap) for r in results] if v["finished"] else [],
+        "announce": event_text(snap), "match_number": snap.match_number,
+        "suggested_bid": 3,
+    }
+
+
+def _contract(bids: list, team: int) -> int | None:
+    b = [bids[team], bids[team + 2]]
+    if any(x is None for x in b):
+        return None
+    return sum(x for x in b if isinstance(x, int))
+
+
+def _result_rows(r: dict, snap: Snapshot) -> dict:
+    """One finished hand's score table for the templates."""
+    me = snap.seat if snap.seat is not None else 0
+    out = []
+    for t in (me % 2, 1 - me % 2):
+        team = r["teams"][t]
+        nils = [f"{snap.names[n['seat']]}: {'blind ' if n['blind'] else ''}nil "
+                f"{'made' if n['made'] else 'failed'}" for n in team["nils"]]
+        out.append({"label": " & ".join(snap.names[s] for s in (t, t + 2)), "team": t,
+                    "bids": " + ".join(bid_text(r["bids"][s], r["blind"][s]) for s in (t, t + 2)),
+                    "contract": team["contract"], "tricks": team["tricks"], "made": team["made"],
+                    "contract_points": team["contract_points"], "bags": team["bags"],
+                    "nils": nils, "nil_points": team["nil_points"], "penalty": team["penalty"],
+                    "total": team["total"], "bags_after": team["bags_after"], "running": r["totals"][t]})
+    return {"number": r["number"], "teams": out}
+
+
+def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oob: bool = True) -> str:
+    """The named fragments of the table, joined; ``oob`` marks each for an out-of-band swap."""
+    return "\n".join(render_template(f"table/_{name}.html", oob=oob, **ctx) for name in names)

@@ -1,0 +1,165 @@
+"""The table page and its moves: ``/g/<CODE>``.
+
+Moves arrive as POSTs, from htmx (answered with the table's fragments, out of band) or
+from plain forms without JavaScript (answered with a 303 back to the page, the refusal
+message carried in the session). Every move goes through ``TableService.act``.
+Refusals: illegal move 422, stale version 409, not your seat 403 (htmx), malformed
+input 400, unknown code 404.
+
+Imports: Flask, ``spades.tables`` and the core.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
+    render_template, request, session
+
+from ..rules import IllegalAction
+from ..tables import BadAction, NotSeated, Player, Snapshot, Stale, TableNotFound, TableService
+from .identity import player_id
+from .render import render_fragments, table_context
+
+bp = Blueprint("table", __name__)
+
+CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
+
+
+def service() -> TableService:
+    return current_app.extensions["spades.tables"]
+
+
+def _code(code: str) -> str:
+    if not CODE_RE.match(code):
+        abort(404, description="There is no table with that code. Check it, or start a new game.")
+    return code.upper()
+
+
+def _snapshot(code: str) -> Snapshot:
+    try:
+        return service().snapshot(code, player_id())
+    except TableNotFound:
+        abort(404, description="There is no table with that code. Check it, or start a new game.")
+
+
+def _hint_for(snap: Snapshot) -> object:
+    """A hint asked for at this very version (kept in the session for the no-JS page)."""
+    saved = session.get("hint")
+    if saved and saved[0] == snap.code and saved[1] == snap.view["version"]:
+        return saved[2]
+    return None
+
+
+@bp.get("/g/<code>")
+def page(code: str):
+    code = _code(code)
+    snap = _snapshot(code)
+    messages = get_flashed_messages()
+    ctx = table_context(snap, message=messages[-1] if messages else None, hint=_hint_for(snap))
+    return render_template("table/table.html", oob=False, **ctx)
+
+
+def _version() -> int:
+    text = request.form.get("version", "")
+    if not text.isdigit() or len(text) > 9:
+        abort(400, description="The move did not say which version of the table it was made on. Reload the page.")
+    return int(text)
+
+
+def _answer(code: str, message: str | None, status: int, hint: object = None):
+    """The current table for this player: fragments for htmx, a 303 back for plain forms."""
+    if request.headers.get("HX-Request"):
+        ctx = table_context(_snapshot(code), message=message, hint=hint)
+        return Response(render_fragments(ctx), status=status, mimetype="text/html")
+    if message:
+        flash(message)
+    return redirect(f"/g/{code}", 303)
+
+
+@bp.post("/g/<code>/act")
+def act(code: str):
+    """A bid, a card, look, blind nil, or Continue (``deal``)."""
+    code = _code(code)
+    version = _version()
+    action = request.form.get("action", "").strip()
+    if action == "bid":
+        action = request.form.get("bid", "").strip()
+    if not action or len(action) > 12:
+        abort(400, description="The move was empty or not understood.")
+    pid = player_id()
+    if pid is None:
+        return _answer(code, "You have no seat at this table.", 403)
+    try:
+        service().act(code, Player(pid), action, version)
+    except TableNotFound:
+        abort(404, description="There is no table with that code. Check it, or start a new game.")
+    except BadAction as e:
+        abort(400, description=str(e))
+    except NotSeated as e:
+        return _answer(code, str(e), 403)
+    except Stale as e:
+        return _answer(code, str(e), 409)
+    except IllegalAction as e:
+        return _answer(code, str(e), 422)
+    return _answer(code, None, 200)
+
+
+@bp.post("/g/<code>/hint")
+def hint(code: str):
+    """The bid the Hard bot would make (computed in the bot pool, not in this thread)."""
+    code = _code(code)
+    pid = player_id()
+    if pid is None:
+        return _answer(code, "You have no seat at this table.", 403)
+    try:
+        value = service().hint(code, pid)
+    except TableNotFound:
+        abort(404, description="There is no table with that code.")
+    except NotSeated as e:
+        return _answer(code, str(e), 403)
+    if value is None:
+        return _answer(code, "A hint is only given when it is your turn to bid.", 409)
+    snap = _snapshot(code)
+    session["hint"] = [code, snap.view["version"], value]
+    return _answer(code, None, 200, hint=value)
+
+
+@bp.post("/g/<code>/rematch")
+def rematch(code: str):
+    code = _code(code)
+    version = _version()
+    pid = player_id()
+    if pid is None:
+        return _answer(code, "You have no seat at this table.", 403)
+    try:
+        service().rematch(code, Player(pid), version)
+    except TableNotFound:
+        abort(404, description="There is no table with that code.")
+    except NotSeated as e:
+        return _answer(code, str(e), 403)
+    except Stale as e:
+        return _answer(code, str(e), 409)
+    except IllegalAction as e:
+        return _answer(code, str(e), 422)
+    return _answer(code, None, 200)
+
+
+@bp.get("/g/<code>/record.json")
+def record(code: str):
+    """The match record (RECORD.md): complete once over; while running, this seat's part."""
+    code = _code(code)
+    try:
+        rec = service().record(code, player_id())
+    except TableNotFound:
+        abort(404, description="There is no table with that code.")
+    return Response(json.dumps(rec, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="spades-{code}.json"'})
+
+
+@bp.get("/g/<code>/view.json")
+def view(code: str):
+    """This player's seat view as JSON (BOTS.md), the same view the page is drawn from."""
+    code = _code(code)
+    return _snapshot(code).view
