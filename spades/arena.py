@@ -197,7 +197,7 @@ def _percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     v = sorted(values)
-    return round(v[min(len(v) - 1, int(q * len(v)))], 1)
+    return round(v[min(len(v) - 1, int(q * len(v)))], 2)
 
 
 def summarize(results: list[MatchResult]) -> dict:

@@ -221,12 +221,6 @@ def normal_bid(hand: int, seat: int, bids: list[int | None], ctx_scores: list[in
     partner = seat ^ 2
     est = estimate_tricks(hand)
     partner_bid = bids[partner]
-    if partner_bid == 0:
-        # partner bid nil: never a second nil, and a trick more to carry the team
-        return max(1, min(13, int(est + 0.6) + 1))
-    risk = nil_risk(hand)
-    if est < 1.6 and risk < 1.3 and (partner_bid is None or partner_bid >= 3):
-        return 0
     bid = int(est + 0.45)  # a little under rather than over: the fraction mostly rounds down
     made = [b for b in bids if b is not None]
     if len(made) == 3 and bid >= 1:
@@ -235,6 +229,11 @@ def normal_bid(hand: int, seat: int, bids: list[int | None], ctx_scores: list[in
             bid -= 1
         elif total <= 10 and est - bid > 0.3:  # tricks to spare on the table: claim them
             bid += 1
+    if partner_bid == 0:
+        # partner bid nil: never a second nil, and a trick more to carry the team
+        return max(1, min(13, bid + 1))
+    if est < 1.6 and nil_risk(hand) < 1.3 and (partner_bid is None or partner_bid >= 3):
+        return 0
     return max(1, min(13, bid))
 
 

@@ -1,0 +1,88 @@
+"""The arena of BOTS.md: duplicate pairs, the summary line, and outside bots over the
+JSON-lines protocol (a good one, one answering garbage, one too slow)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from spades.arena import MatchResult, play_match, summarize, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+ONE_HAND = '{"end": "hands", "hands": 1}'
+BOT = f"cmd:{sys.executable} -m spades.bots.example_bot"
+
+
+def arena(*args: str, env: dict | None = None) -> dict:
+    """Run ``python -m spades arena`` and return its last line, the summary."""
+    out = subprocess.run([sys.executable, "-m", "spades", "arena", *args], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, env={**os.environ, **(env or {})})
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_summary_has_the_keys_of_bots_md() -> None:
+    s = arena("--team0", "easy", "--team1", "random", "--matches", "2", "--rules", ONE_HAND, "--seed", "3")
+    assert set(s) == {"matches", "wins", "draws", "win_rate", "ci95", "points_per_hand", "decision_ms", "replaced"}
+    assert s["matches"] == 2 and sum(s["wins"]) + s["draws"] == 2
+    assert set(s["decision_ms"]) == {"team0", "team1"} and set(s["decision_ms"]["team0"]) == {"p50", "p95"}
+    assert s["replaced"] == [0, 0]
+    assert s["ci95"][0] <= s["win_rate"] <= s["ci95"][1]
+
+
+def test_duplicate_pair_plays_the_same_deals_with_teams_swapped() -> None:
+    """Two equal deterministic teams: swapping seats on the same deals mirrors every score."""
+    rules = {"end": "hands", "hands": 2}
+    a = play_match(("normal", "normal"), rules, 42, False, 1.0, None)
+    b = play_match(("normal", "normal"), rules, 42, True, 1.0, None)
+    assert a.hand_points[0] == b.hand_points[1] and a.hand_points[1] == b.hand_points[0]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(131, 200)
+    assert 0.58 < lo < 0.6 and 0.71 < hi < 0.73
+    assert wilson(0, 0) == (0.0, 1.0)
+    s = summarize([MatchResult(0), MatchResult(None), MatchResult(1), MatchResult(0)])
+    assert s["wins"] == [2, 1] and s["draws"] == 1 and s["win_rate"] == round(2 / 3, 3)
+
+
+def test_outside_bot_completes_a_match() -> None:
+    s = arena("--team0", BOT, "--team1", "normal", "--matches", "2", "--rules", ONE_HAND)
+    assert s["matches"] == 2 and sum(s["wins"]) + s["draws"] == 2
+    assert s["replaced"] == [0, 0]
+
+
+def test_garbage_answers_are_replaced_move_by_move() -> None:
+    s = arena("--team0", "normal", "--team1", BOT + " --garbage", "--matches", "1", "--rules", ONE_HAND)
+    assert s["matches"] == 1 and sum(s["wins"]) + s["draws"] == 1
+    # every bid and card of both outside seats: 2 bids and 26 cards
+    assert s["replaced"] == [0, 28]
+
+
+def test_late_answers_are_replaced_and_the_match_ends() -> None:
+    s = arena("--team0", BOT + " --sleep 0.4", "--team1", "easy", "--matches", "1", "--rules", ONE_HAND,
+              env={"SPADES_ARENA_LIMIT": "0.1"})
+    assert s["matches"] == 1 and sum(s["wins"]) + s["draws"] == 1
+    assert s["replaced"][0] == 28 and s["replaced"][1] == 0
+
+
+def test_illegal_answers_are_replaced() -> None:
+    """An answer that parses but breaks the rules (a card during the bidding) is replaced too."""
+    script = ("import sys, json\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    if r['type'] == 'end': break\n"
+              "    print(json.dumps({'card': 'AS'}), flush=True)\n")
+    s = arena("--team0", f"cmd:{sys.executable} -c \"{script}\"", "--team1", "normal", "--matches", "1",
+              "--rules", ONE_HAND)
+    assert s["matches"] == 1
+    assert s["replaced"][0] >= 2  # at least both bids; AS itself is legal at most once
+
+
+def test_bad_spec_is_refused() -> None:
+    out = subprocess.run([sys.executable, "-m", "spades", "arena", "--team0", "genius", "--team1", "easy"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "genius" in out.stderr

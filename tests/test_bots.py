@@ -1,0 +1,238 @@
+"""The computer players: only legal actions at every level, determinism, and the club
+player's habits of the Normal bot (scenarios built as seat views, which is all a bot sees)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from spades.bots import choose, hint, knowledge, policy, search
+from spades.cards import Card, mask_of
+from spades.rules import HAND_OVER, Match, Rules, parse_action
+from spades.views import seat_view
+
+TINY = 0.003  # Hard's budget in tests: enough to exercise the search, quick to run
+
+
+def play_hands(levels: list[str], rules: Rules, seed: int, hands: int, scores: list[int] | None = None) -> Match:
+    """Play ``hands`` hands with the bots of ``levels`` (by seat); every answer must be listed as legal."""
+    match = Match(rules, seed=seed)
+    if scores is not None:
+        match.scores = list(scores)  # a match situation (e.g. far behind) without playing it out
+    while not match.finished:
+        if match.phase == HAND_OVER:
+            if match.hand_number >= hands:
+                break
+            match.next_hand()
+            continue
+        seat = match.to_act
+        view = seat_view(match, seat)
+        action = choose(view, levels[seat], seed, TINY)
+        assert action in view["legal"], (levels[seat], action, view["legal"])
+        match.apply(seat, parse_action(action))
+    return match
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("rules", [
+    Rules(),
+    Rules(blind_nil=True),
+    Rules(mode="no_bidding"),
+    Rules(set_scores_zero=True, bag_penalty=False),
+], ids=["default", "blind_nil", "no_bidding", "variants"])
+def test_every_level_answers_only_legal_actions(seed: int, rules: Rules) -> None:
+    levels = [["random", "easy", "normal", "hard"], ["hard", "normal", "easy", "normal"]][seed % 2]
+    match = play_hands(levels, rules, seed, hands=2)
+    assert match.phase in (HAND_OVER, "match_over")
+    assert sum(match.taken) == 13
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_blind_nil_tables_far_behind(seed: int) -> None:
+    """Far behind at a blind-nil table the bots bid blind nil before looking, and stay legal."""
+    match = play_hands(["normal", "hard", "normal", "hard"], Rules(blind_nil=True), seed, hands=2,
+                       scores=[-250, -250])
+    assert sum(match.taken) == 13
+
+
+def test_blind_nil_is_decided_before_looking() -> None:
+    m = Match(Rules(blind_nil=True), seed=3)
+    m.scores = [0, 300]
+    seat = m.to_act
+    view = seat_view(m, seat)
+    assert view["hand"] is None and view["legal"] == ["blind_nil", "look"]
+    team = seat & 1
+    m.scores = [0, 0]
+    m.scores[1 - team] = 300  # far behind
+    assert choose(seat_view(m, seat), "normal", 1) == "blind_nil"
+    m.scores = [0, 0]
+    assert choose(seat_view(m, seat), "normal", 1) == "look"
+    assert choose(seat_view(m, seat), "hard", 1, TINY) == "look"
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "normal"])
+def test_same_view_and_seed_same_action(level: str) -> None:
+    m = Match(Rules(), seed=11)
+    for _ in range(9):  # into the play
+        view = seat_view(m, m.to_act)
+        m.apply(m.to_act, parse_action(choose(view, "normal", 0)))
+    view = seat_view(m, m.to_act)
+    assert len({str(choose(view, level, 5)) for _ in range(3)}) == 1
+
+
+def test_hard_search_is_deterministic_for_a_seed() -> None:
+    """Hard counts its work in card plays, so without a deadline the same seed gives the same card."""
+    import random
+
+    m = Match(Rules(), seed=12)
+    for _ in range(6):
+        view = seat_view(m, m.to_act)
+        m.apply(m.to_act, parse_action(choose(view, "normal", 0)))
+    known = knowledge.read(seat_view(m, m.to_act))
+    picks = {search.choose_card(known, random.Random(4), 0.01, math.inf) for _ in range(2)}
+    assert len(picks) == 1
+
+
+def test_choose_refuses_when_not_its_turn() -> None:
+    m = Match(Rules(), seed=1)
+    other = (m.to_act + 1) % 4
+    with pytest.raises(ValueError):
+        choose(seat_view(m, other), "normal", 0)
+
+
+# -- scenarios, as seat views ------------------------------------------------------------
+
+def view(seat: int, hand: str, bids: list, tricks: list[tuple[int, str]] = (), trick: tuple[int, str] | None = None,
+         dealer: int = 3, scores=(0, 0), bags=(0, 0), rules: dict | None = None) -> dict:
+    """A seat view for a scenario: ``hand`` and cards as space-separated text; ``tricks`` as
+    (leader, cards) with the winners worked out; ``legal`` computed by the rules."""
+    def cards(text: str) -> list[int]:
+        return [int(Card.parse(t)) for t in text.split()]
+
+    taken = [0, 0, 0, 0]
+    done = []
+    broken = False
+    for leader, text in tricks:
+        cs = cards(text)
+        winner = (leader + policy.trick_winner(cs)) % 4
+        taken[winner] += 1
+        done.append({"leader": leader, "cards": text.split(), "winner": winner})
+        broken = broken or any(c < 13 for c in cs)
+    held = mask_of(cards(hand))
+    cur = cards(trick[1]) if trick and trick[1] else []
+    legal = policy.legal_mask(held, cur, broken)
+    rules_obj = Rules.from_dict(rules or {})
+    leader = trick[0] if trick else (dealer + 1) % 4
+    return {
+        "seat": seat, "rules": rules_obj.to_dict(), "hand_number": 1, "dealer": dealer,
+        "hand": hand.split(), "bids": list(bids), "blind": [False] * 4, "tricks": done,
+        "trick": {"leader": leader, "cards": trick[1].split() if trick and trick[1] else []},
+        "taken": taken, "spades_broken": broken, "scores": list(scores), "bags": list(bags),
+        "to_act": seat, "legal": [str(Card(c)) for c in range(52) if legal >> c & 1], "version": 1,
+    }
+
+
+def test_cover_partner_nil_overtakes_the_partner() -> None:
+    # seat 2 (partner) bid nil and is winning with KH; seat 0 plays last and holds the ace
+    v = view(0, "AH 3H 4D 5D 6D 7C 8C 9C 2S 3S 4S 5S 6S", [4, 3, "nil", 3],
+             trick=(1, "5H KH 2H"), dealer=0)
+    assert choose(v, "normal", 0) == "AH"
+
+
+def test_cover_partner_nil_plays_high_before_the_partner() -> None:
+    # seat 0 plays second, the nil partner (seat 2) plays after: go high so the partner can duck
+    v = view(0, "AH QH 3H 4D 5D 6D 7C 8C 9C 2S 3S 4S 5S", [4, 3, "nil", 3], trick=(3, "5H"), dealer=2)
+    assert choose(v, "normal", 0) == "AH"
+
+
+def test_bust_opponent_nil_stays_under_the_nil_card() -> None:
+    # seat 1 bid nil and is winning with 9C; seat 2 plays last: stay under with the 8
+    v = view(2, "QC 8C 2C 4D 5D 6D 7D 8H 9H TH 2S 3S 4S", [3, "nil", 3, 4], trick=(3, "4C 5C 9C"), dealer=2)
+    assert choose(v, "normal", 0) == "8C"
+
+
+def test_bust_opponent_nil_leads_low() -> None:
+    v = view(0, "AH KH 2D 8D 9D JC QC KC 2S 3S 9S TS JS", [3, "nil", 3, 4], dealer=3)
+    card = choose(v, "normal", 0)
+    assert Card.parse(card).rank <= 2 and card != "2S"
+
+
+def test_duck_once_the_contract_is_made() -> None:
+    # team 0 (bids 2 + 2) has its 4 tricks; the opponents need 4 of the 9 left: no set in reach
+    tricks = [(0, "AC 2C 3C 4C"), (0, "KC 5C 6C 7C"), (0, "AD 2D 3D 4D"), (0, "KD 5D 6D 7D")]
+    v = view(0, "KH 5H 2H 8C 9C 8D 9D 2S 3S", [2, 2, 2, 2], tricks=tricks, trick=(3, "7H"), dealer=2)
+    assert choose(v, "normal", 0) == "5H"
+
+
+def test_duck_throws_a_high_card_rather_than_trump() -> None:
+    tricks = [(0, "AC 2C 3C 4C"), (0, "KC 5C 6C 7C"), (0, "AD 2D 3D 4D"), (0, "KD 5D 6D 7D")]
+    v = view(0, "QC JC 9C 8D 9D TD 2S 3S 4S", [2, 2, 2, 2], tricks=tricks, trick=(3, "7H"), dealer=2)
+    card = choose(v, "normal", 0)
+    assert card in ("QC", "TD")
+
+
+def test_do_not_trump_partner_sure_winner() -> None:
+    # partner (seat 2) leads the boss AH; seat 0, void in hearts, must not trump it
+    v = view(0, "2D 5D 9D KD 3C 6C 8C 2S 5S 7S 9S JS QS", [4, 3, 4, 2], trick=(2, "AH 4H"), dealer=1)
+    card = choose(v, "normal", 0)
+    assert not card.endswith("S")
+
+
+def test_do_not_overtake_partner_boss_when_last() -> None:
+    v = view(0, "KH 3H 9D KD 3C 6C 8C 2S 5S 7S 9S JS QS", [4, 3, 4, 2], trick=(1, "4H AH 2H"), dealer=0)
+    assert choose(v, "normal", 0) == "3H"
+
+
+def test_lead_a_boss_card() -> None:
+    v = view(0, "AH 4H 3H 5D 6D 7D 8C 9C TC 2S 3S 4S 5S", [4, 3, 4, 2], dealer=3)
+    assert choose(v, "normal", 0) == "AH"
+
+
+WEAK = "2H 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 2S"
+
+
+def test_weak_cards_bid_nil() -> None:
+    v = view(0, WEAK, [None, None, 3, None], dealer=1)
+    v["trick"] = None
+    v["legal"] = list(range(1, 14)) + ["nil"]
+    assert choose(v, "normal", 0) == "nil"
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_no_nil_after_partner_nil(level: str) -> None:
+    v = view(0, WEAK, [None, None, "nil", 3], dealer=1)
+    v["trick"] = None
+    v["legal"] = list(range(1, 14)) + ["nil"]
+    bid = choose(v, level, 0, TINY)
+    assert isinstance(bid, int) and bid >= 1
+
+
+def test_one_more_when_partner_bid_nil() -> None:
+    hand = "AS KS 4S 3S AH 5H 3H KD 4D 2D 3C 5C 7C"
+    base = view(0, hand, [None, None, 3, None], dealer=1)
+    after_nil = view(0, hand, [None, None, "nil", 3], dealer=1)
+    for v in (base, after_nil):
+        v["trick"] = None
+        v["legal"] = list(range(1, 14)) + ["nil"]
+    assert choose(after_nil, "normal", 0) == choose(base, "normal", 0) + 1
+
+
+def test_hint_is_a_bid_for_the_seat_to_bid() -> None:
+    m = Match(Rules(blind_nil=True), seed=5)
+    seat = m.to_act
+    m.apply(seat, parse_action("look"))
+    v = seat_view(m, seat)
+    bid = hint(v, TINY)
+    assert bid == "nil" or (isinstance(bid, int) and 1 <= bid <= 13)
+    assert bid in v["legal"]
+
+
+def test_easy_bids_and_plays_like_a_person() -> None:
+    """Easy keeps to legal moves and is different from Normal now and then (its slips)."""
+    diffs = 0
+    for seed in range(30):
+        m = Match(Rules(), seed=seed)
+        v = seat_view(m, m.to_act)
+        diffs += choose(v, "easy", seed) != choose(v, "normal", seed)
+    assert 0 < diffs < 30
