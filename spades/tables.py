@@ -175,6 +175,7 @@ class TableService:
         self.think_limit = think_limit
         self.bot_budget = bot_budget
         self._pool = pool
+        self._owns_pool = pool is None  # a pool passed in (tests) is its owner's to shut down
         self._pool_workers = pool_workers
         self._pool_lock = threading.Lock()
         self._tables: dict[str, _Table] = {}
@@ -203,7 +204,7 @@ class TableService:
             self._stopped = True
             self._cond.notify_all()
         with self._pool_lock:
-            if self._pool is not None:
+            if self._pool is not None and self._owns_pool:
                 self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _executor(self) -> cf.Executor:

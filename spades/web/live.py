@@ -21,7 +21,7 @@ from flask import Blueprint, Flask, abort, current_app, request
 from flask_sock import Sock
 
 from ..tables import Snapshot, TableNotFound, TableService
-from .identity import player_id
+from .identity import csrf_token, player_id
 from .render import render_fragments, table_context
 from .table import _code
 
@@ -59,12 +59,19 @@ def socket(ws, code: str) -> None:
     outbox: queue.Queue[str] = queue.Queue()
     send_lock = threading.Lock()
 
+    csrf = csrf_token()
+
     def on_update(snap: Snapshot) -> None:
         # runs in whichever thread made the move; render now, send from this connection's thread
         if not ws.connected:
-            raise ConnectionError("socket closed")
-        with app.app_context():
-            outbox.put(render_fragments(table_context(snap)))
+            raise ConnectionError("socket closed")  # the service drops this subscriber
+        try:
+            with app.app_context():
+                outbox.put(render_fragments(table_context(snap, csrf)))
+        except Exception:
+            log.exception("rendering an update for %s failed; closing the socket (the page reconnects)", code)
+            ws.close()
+            raise
 
     try:
         token = service.subscribe(code, player_id(), on_update)

@@ -66,8 +66,9 @@ def event_text(snap: Snapshot) -> str:
     return text
 
 
-def table_context(snap: Snapshot, message: str | None = None, hint: object = None) -> dict[str, Any]:
-    """Everything the table templates show for this seat."""
+def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> dict[str, Any]:
+    """Everything the table templates show for this seat; ``csrf`` goes in its forms
+    (passed in, as WebSocket pushes render outside any request)."""
     v = snap.view
     me = snap.seat
     base = me if me is not None else 0
@@ -79,7 +80,7 @@ def table_context(snap: Snapshot, message: str | None = None, hint: object = Non
     for i, pos in enumerate(POSITIONS):
         s = (base + i) % 4
         plates.append({
-            "seat": s, "pos": pos, "name": snap.names[s] + (" (you)" if s == me else ""),
+            "seat": s, "pos": pos, "name": snap.names[s] + (" (you)" if s == me and snap.names[s] != "You" else ""),
             "bot": snap.kinds[s] == "bot", "team": s % 2, "turn": to_act == s,
             "dealer": v["dealer"] == s, "bid": bid_text(bids[s], blind[s]), "has_bid": bids[s] is not None,
             "taken": v["taken"][s], "partner": me is not None and s == (me + 2) % 4,
@@ -125,7 +126,7 @@ def table_context(snap: Snapshot, message: str | None = None, hint: object = Non
     results = v["results"]
     last_result = results[-1] if results and phase in ("hand_over", "match_over") else None
     return {
-        "code": snap.code, "seat": me, "view": v, "version": v["version"], "phase": phase,
+        "code": snap.code, "csrf": csrf, "seat": me, "view": v, "version": v["version"], "phase": phase,
         "plates": plates, "trick": trick, "trick_is_last": last, "hand": hand, "my_turn": my_turn,
         "bidding": phase == "bidding" and me is not None and v["hand"] is not None and my_turn,
         "choose_blind": me is not None and v["can_look"],

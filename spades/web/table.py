@@ -19,7 +19,7 @@ from flask import Blueprint, Response, abort, current_app, flash, get_flashed_me
 
 from ..rules import IllegalAction
 from ..tables import BadAction, NotSeated, Player, Snapshot, Stale, TableNotFound, TableService
-from .identity import player_id
+from .identity import csrf_token, player_id
 from .render import render_fragments, table_context
 
 bp = Blueprint("table", __name__)
@@ -57,7 +57,7 @@ def page(code: str):
     code = _code(code)
     snap = _snapshot(code)
     messages = get_flashed_messages()
-    ctx = table_context(snap, message=messages[-1] if messages else None, hint=_hint_for(snap))
+    ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
     return render_template("table/table.html", oob=False, **ctx)
 
 
@@ -71,7 +71,7 @@ def _version() -> int:
 def _answer(code: str, message: str | None, status: int, hint: object = None):
     """The current table for this player: fragments for htmx, a 303 back for plain forms."""
     if request.headers.get("HX-Request"):
-        ctx = table_context(_snapshot(code), message=message, hint=hint)
+        ctx = table_context(_snapshot(code), csrf_token(), message=message, hint=hint)
         return Response(render_fragments(ctx), status=status, mimetype="text/html")
     if message:
         flash(message)

@@ -1,0 +1,77 @@
+"""Shared fixtures: an app on a database in tmp_path with instant bots, its test client,
+a live server on a random port for browser tests, and Debian's Chromium for Playwright."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import re
+import threading
+from collections.abc import Iterator
+
+import pytest
+from werkzeug.serving import make_server
+
+from spades.web import create_app
+
+INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The site on a fresh database; bots move at once, in a thread pool (not processes)."""
+    pool = cf.ThreadPoolExecutor(2)
+    app = create_app({
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "spades.db"),
+        "SECRET_KEY": "test-secret",
+        "PLAY_DELAYS": INSTANT,
+        "BOT_POOL": pool,
+    })
+    yield app
+    app.extensions["spades.tables"].close()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def service(app):
+    return app.extensions["spades.tables"]
+
+
+def csrf_of(client) -> str:
+    """The session's CSRF token, read from the home page like a browser would."""
+    html = client.get("/").get_data(as_text=True)
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def start_practice(client, **fields) -> str:
+    """Start a practice match through the form; returns the table code."""
+    data = {"csrf": csrf_of(client), "level": "normal", "speed": "fast", "end": "target-500", "bag_penalty": "on"}
+    data.update(fields)
+    response = client.post("/practice", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[str]:
+    """The app served by a threaded werkzeug server on a random port (WebSockets work)."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium (never ``playwright install``)."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+    }

@@ -1,0 +1,162 @@
+"""The table service: one move path, refusals, saved before told, replay and bots carrying on."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import random
+
+import pytest
+
+from spades.rules import IllegalAction
+from spades.rules_config import Rules
+from spades.storage import Store
+from spades.tables import BadAction, NotSeated, Player, Stale, TableNotFound, TableService
+
+INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
+ME = Player("me")
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(str(tmp_path / "t.db"))
+
+
+@pytest.fixture
+def pool():
+    p = cf.ThreadPoolExecutor(2)
+    yield p
+    p.shutdown(wait=False, cancel_futures=True)
+
+
+def make(store, pool, **kw) -> TableService:
+    kw.setdefault("play_delays", INSTANT)
+    return TableService(store, pool=pool, **kw)
+
+
+def until_my_turn_to_play(svc: TableService, code: str, rng: random.Random):
+    """Bid for seat 0 until the play starts and it is seat 0's turn; returns the snapshot."""
+    assert svc.wait_idle()
+    snap = svc.snapshot(code, ME.id)
+    while not (snap.view["phase"] == "playing" and snap.view["to_act"] == 0):
+        v = snap.view
+        assert v["to_act"] == 0, v
+        svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
+        assert svc.wait_idle()
+        snap = svc.snapshot(code, ME.id)
+    return snap
+
+
+def test_stale_and_double_submits_are_refused_with_the_current_version(store, pool):
+    svc = make(store, pool)
+    code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
+    snap = until_my_turn_to_play(svc, code, random.Random(1))
+    v = snap.view["version"]
+    card = snap.view["legal"][0]
+    svc.act(code, ME, card, v)
+    with pytest.raises(Stale) as e:
+        svc.act(code, ME, card, v)  # the same click again
+    assert e.value.version > v
+    assert card not in svc.snapshot(code, ME.id).view["hand"]
+    svc.close()
+
+
+def test_an_illegal_card_changes_nothing_and_stores_nothing(store, pool):
+    svc = make(store, pool)
+    code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
+    rng = random.Random(2)
+    for _ in range(13):
+        snap = until_my_turn_to_play(svc, code, rng)
+        illegal = [c for c in snap.view["hand"] if c not in snap.view["legal"]]
+        if illegal:
+            break
+        svc.act(code, ME, rng.choice(snap.view["legal"]), snap.view["version"])
+    else:
+        pytest.skip("no illegal card came up with this seed")  # pragma: no cover
+    match_id = store.load_table(code).match.id
+    stored = store.actions(match_id)
+    with pytest.raises(IllegalAction) as e:
+        svc.act(code, ME, illegal[0], snap.view["version"])
+    assert str(e.value).startswith(("You must follow suit", "Spades are not broken yet"))
+    assert store.actions(match_id) == stored
+    assert svc.snapshot(code, ME.id).view == snap.view
+
+
+def test_refusals_for_strangers_bad_notation_and_unknown_tables(store, pool):
+    svc = make(store, pool)
+    code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
+    with pytest.raises(NotSeated):
+        svc.act(code, Player("someone-else"), "4", None)
+    with pytest.raises(BadAction):
+        svc.act(code, ME, "XYZ", None)
+    with pytest.raises(TableNotFound):
+        svc.act("NOSUCH", ME, "4", None)
+    with pytest.raises(IllegalAction):
+        svc.act(code, ME, "deal", None)  # Continue while the hand is still being played
+
+
+def test_every_move_is_stored_before_anyone_is_told(store, pool):
+    svc = make(store, pool)
+    code = svc.create_practice(ME.id, "Ann", Rules(end="hands", hands=1), "easy")
+    seen = []
+
+    def listener(snap):
+        row = store.load_table(code)  # what a restart would find at this moment
+        seen.append((snap.view["version"], row.match.version, len(store.actions(row.match.id))))
+
+    svc.subscribe(code, ME.id, listener)
+    rng = random.Random(3)
+    snap = svc.snapshot(code, ME.id)
+    while not snap.view["finished"]:
+        assert svc.wait_idle()
+        snap = svc.snapshot(code, ME.id)
+        if snap.view["to_act"] == 0:
+            v = snap.view
+            svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
+    assert len(seen) > 52
+    assert all(view == stored == count for view, stored, count in seen[1:])
+
+
+def test_a_restarted_service_replays_to_the_same_state_and_the_bots_carry_on(store, pool):
+    slow = make(store, pool, play_delays={"slow": 3600.0, "normal": 3600.0, "fast": 3600.0})
+    code = slow.create_practice(ME.id, "Ann", Rules(play_speed="slow"), "normal")
+    before = slow.snapshot(code, ME.id).view
+    slow.close()  # "killed" while a bot was about to move
+    again = make(store, pool)
+    assert again.resume_all() == 1
+    assert again.wait_idle()
+    after = again.snapshot(code, ME.id).view
+    assert after["hand"] == before["hand"] and after["dealer"] == before["dealer"]
+    if before["to_act"] != 0:
+        assert after["version"] > before["version"]  # the bots went on bidding
+    assert after["to_act"] == 0
+
+
+def test_a_bot_that_runs_out_of_time_plays_a_legal_fallback(store):
+    class NeverPool(cf.Executor):
+        def submit(self, fn, *args, **kwargs):
+            return cf.Future()  # never answers
+
+    svc = TableService(store, pool=NeverPool(), play_delays=INSTANT, think_limit=0.01)
+    code = svc.create_practice(ME.id, "Ann", Rules(), "hard")
+    assert svc.wait_idle(timeout=5)
+    view = svc.snapshot(code, ME.id).view
+    assert view["to_act"] == 0 and view["phase"] == "bidding"
+    svc.close()
+
+
+def test_rematch_starts_a_new_match_at_the_same_table(store, pool):
+    svc = make(store, pool)
+    code = svc.create_practice(ME.id, "Ann", Rules(end="hands", hands=1), "easy")
+    with pytest.raises(IllegalAction):
+        svc.rematch(code, ME)
+    rng = random.Random(4)
+    snap = svc.snapshot(code, ME.id)
+    while not snap.view["finished"]:
+        assert svc.wait_idle()
+        snap = svc.snapshot(code, ME.id)
+        if snap.view["to_act"] == 0:
+            v = snap.view
+            svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
+    assert svc.record(code, ME.id)["hands"][0]["deal"][1]  # complete once finished
+    new = svc.rematch(code, ME, snap.view["version"])
+    assert new.match_number == 2 and not new.view["finished"] and new.view["hand_number"] == 1
