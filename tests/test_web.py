@@ -1,0 +1,221 @@
+"""The site over HTTP: the practice flow, refusals with their reasons, and no 500s."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from conftest import csrf_of, start_practice
+
+HX = {"HX-Request": "true"}
+
+
+def view(client, code) -> dict:
+    return client.get(f"/g/{code}/view.json").get_json()
+
+
+def move(client, code, action, version, htmx=True, **extra):
+    data = {"csrf": csrf_of(client), "action": action, "version": str(version), **extra}
+    return client.post(f"/g/{code}/act", data=data, headers=HX if htmx else {})
+
+
+def to_my_card_turn(client, service, code, rng) -> dict:
+    """Bid 3 / play random legal cards for seat 0 until it is seat 0's turn to play."""
+    while True:
+        assert service.wait_idle()
+        v = view(client, code)
+        if v["phase"] == "playing" and v["to_act"] == 0:
+            return v
+        assert v["to_act"] == 0, v
+        assert move(client, code, "bid", v["version"], bid="3").status_code == 200
+
+
+def test_home_page_offers_practice_with_every_option(client):
+    html = client.get("/").get_data(as_text=True)
+    for text in ('value="easy"', 'value="hard"', 'value="slow"', 'value="fast"', 'value="target-200"',
+                 'value="target-500" selected', 'value="hands-11"', 'name="bag_penalty"', 'name="blind_nil"'):
+        assert text in html
+
+
+def test_practice_starts_a_match_with_bea_across_and_rex_left(client, service):
+    code = start_practice(client, name="Ann")
+    assert re.fullmatch(r"[A-Z2-9]{6}", code)
+    service.wait_idle()
+    html = client.get(f"/g/{code}").get_data(as_text=True)
+    plates = dict(re.findall(r'class="plate plate-(\w+)[^"]*" data-seat="(\d)"', html))
+    assert plates == {"bottom": "0", "left": "1", "top": "2", "right": "3"}
+    assert re.search(r'plate-top.*?Bea', html, re.S) and re.search(r'plate-left.*?Rex', html, re.S)
+    cards = re.findall(r'<button class="card [^"]*" name="action" value="(\w\w)"', html)
+    assert len(cards) == 13 and cards == view(client, code)["hand"]  # sorted by suit, as the view says
+    assert 'ws-connect="/g/' + code + '/ws"' in html
+
+
+def test_bidding_a_card_and_the_stale_double_submit(client, service):
+    code = start_practice(client)
+    v = to_my_card_turn(client, service, code, random.Random(0))
+    card = v["legal"][0]
+    r = move(client, code, card, v["version"])
+    assert r.status_code == 200 and 'hx-swap-oob="true"' in r.get_data(as_text=True)
+    again = move(client, code, card, v["version"])
+    assert again.status_code == 409
+    body = again.get_data(as_text=True)
+    assert "The table has moved on" in body and 'id="hand"' in body  # the message and the current table
+    plain = move(client, code, card, v["version"], htmx=False)
+    assert plain.status_code == 303
+    assert "The table has moved on" in client.get(f"/g/{code}").get_data(as_text=True)
+
+
+def test_an_illegal_card_is_refused_with_its_reason(client, service):
+    code = start_practice(client)
+    rng = random.Random(5)
+    for _ in range(13):
+        v = to_my_card_turn(client, service, code, rng)
+        illegal = [c for c in v["hand"] if c not in v["legal"]]
+        if illegal:
+            break
+        move(client, code, rng.choice(v["legal"]), v["version"])
+    else:
+        pytest.skip("no illegal card with this seed")  # pragma: no cover
+    r = move(client, code, illegal[0], v["version"])
+    assert r.status_code == 422
+    assert re.search(r"You must follow suit: \w+ were led and you hold a \w+\.|Spades are not broken yet: lead another suit\.",
+                     r.get_data(as_text=True))
+    assert view(client, code) == v  # nothing changed
+    plain = move(client, code, illegal[0], v["version"], htmx=False)
+    assert plain.status_code == 303
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    assert 'role="alert"' in page and ("follow suit" in page or "not broken" in page)
+
+
+def test_hint_shows_the_hard_bots_bid(client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    v = view(client, code)
+    r = client.post(f"/g/{code}/hint", data={"csrf": csrf_of(client), "version": v["version"]}, headers=HX)
+    assert r.status_code == 200
+    assert re.search(r"The Hard bot would bid \w+\.", r.get_data(as_text=True))
+
+
+def test_blind_nil_choice_comes_first_and_no_card_is_sent_before_it(client, service):
+    code = start_practice(client, blind_nil="on")
+    service.wait_idle()
+    v = view(client, code)
+    assert v["hand"] is None and v["can_look"]
+    cards = service._tables[code].match.cards(0)
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    assert "Look at my cards" in page and "data-card" not in page.split('id="hand"')[1].split("</section>")[0]
+    for c in cards:
+        assert f'"{c}"' not in page and f'"{c}"' not in json.dumps(v)
+    assert 'value="blind_nil"' in page  # it is this seat's turn: Blind nil is offered
+    r = move(client, code, "look", v["version"])
+    assert r.status_code == 200
+    assert sorted(view(client, code)["hand"]) == sorted(str(c) for c in cards)
+
+
+def test_a_whole_short_match_score_table_continue_chart_record_and_rematch(client, service, app):
+    from spades.rules_config import Rules
+    from spades.web.identity import player_id  # noqa: F401  (the cookie identity is what seats the player)
+
+    code = start_practice(client, end="hands-5")
+    rng = random.Random(7)
+    saw_score_table = False
+    while True:
+        assert service.wait_idle()
+        v = view(client, code)
+        if v["finished"]:
+            break
+        if v["phase"] == "hand_over":
+            page = client.get(f"/g/{code}").get_data(as_text=True)
+            assert "Contract points" in page and "Bag penalty" in page and ">Continue<" in page
+            saw_score_table = True
+            assert move(client, code, "deal", v["version"]).status_code == 200
+            continue
+        action = "3" if v["phase"] == "bidding" else rng.choice(v["legal"])
+        assert move(client, code, action, v["version"]).status_code == 200
+    assert saw_score_table
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    assert "<svg" in page and "Score by hand" in page and ">Rematch<" in page
+    assert "won the match" in page or "A draw" in page
+    record = client.get(f"/g/{code}/record.json")
+    assert record.headers["Content-Disposition"].startswith("attachment")
+    rec = record.get_json()
+    assert rec["format"] == "spades-match/1" and len(rec["hands"]) >= 5
+    assert all(len(d) == 13 for d in rec["hands"][0]["deal"])  # complete once over
+    r = client.post(f"/g/{code}/rematch", data={"csrf": csrf_of(client), "version": v["version"]}, headers=HX)
+    assert r.status_code == 200
+    assert view(client, code)["hand_number"] == 1 and not view(client, code)["finished"]
+
+
+def test_record_while_running_holds_only_my_cards(client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    rec = client.get(f"/g/{code}/record.json").get_json()
+    deal = rec["hands"][0]["deal"]
+    assert len(deal[0]) == 13 and all(len(deal[s]) == 0 for s in (1, 2, 3))
+
+
+def test_unknown_code_is_a_friendly_404(client):
+    for path in ("/g/ZZZZZZ", "/g/bad!code", "/g/ZZZZZZ/record.json", "/nowhere"):
+        r = client.get(path)
+        assert r.status_code == 404
+        assert "Back to the home page" in r.get_data(as_text=True) or path.endswith(".json")
+
+
+def test_a_stranger_sees_no_cards_and_cannot_move(app, client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    stranger = app.test_client()
+    page = stranger.get(f"/g/{code}").get_data(as_text=True)
+    assert "data-card" not in page.split('id="felt"')[0] + page.split('id="hand"')[1]
+    r = move(stranger, code, "3", view(client, code)["version"])
+    assert r.status_code == 403 and "no seat" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("data", [
+    {},
+    {"action": "QS"},
+    {"action": "QS", "version": "abc"},
+    {"action": "QS", "version": "-1"},
+    {"action": "ZZ", "version": "0"},
+    {"action": "x" * 5000, "version": "0"},
+    {"action": "", "version": "0"},
+    {"action": "99", "version": "0"},
+    {"action": "blind_nil", "version": "0"},
+    {"action": "bid", "bid": "", "version": "0"},
+    {"action": "rematch", "version": "99999999999999999999"},
+])
+def test_garbage_moves_get_a_400_or_a_refusal_never_a_500(client, service, data):
+    code = start_practice(client)
+    service.wait_idle()
+    now = str(view(client, code)["version"])
+    data = {k: now if v == "0" else v for k, v in data.items()}  # current: refused for the garbage, not as stale
+    r = client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), **data}, headers=HX)
+    assert r.status_code in (400, 422), r.get_data(as_text=True)
+    assert r.get_data(as_text=True).strip()
+
+
+def test_posts_without_the_csrf_token_are_refused(client):
+    r = client.post("/practice", data={"level": "easy"})
+    assert r.status_code == 400 and "expired" in r.get_data(as_text=True)
+    code = start_practice(client)
+    assert client.post(f"/g/{code}/act", data={"action": "3", "version": "0", "csrf": "wrong"}).status_code == 400
+
+
+@pytest.mark.parametrize("field,value", [("level", "godlike"), ("speed", "warp"), ("end", "target-1"), ("end", "")])
+def test_bad_practice_options_are_a_400_with_a_message(client, field, value):
+    data = {"csrf": csrf_of(client), "level": "easy", "speed": "slow", "end": "hands-5", field: value}
+    r = client.post("/practice", data=data)
+    assert r.status_code == 400 and "Choose" in r.get_data(as_text=True)
+
+
+def test_an_unexpected_error_renders_a_friendly_page(app, client, monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr("spades.web.lobby.render_template", boom)
+    r = client.get("/")
+    assert r.status_code == 500 and "kaboom" not in r.get_data(as_text=True)
+    assert "Something went wrong on our side" in r.get_data(as_text=True)

@@ -1,0 +1,92 @@
+"""No page, fragment or push for a seat ever holds another seat's cards.
+
+Full seeded matches are driven through the table service; every update each seat (and a
+spectator) is sent is rendered exactly as the WebSocket would send it, and checked against
+the cards the other seats hold at that moment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from spades.rules_config import Rules
+from spades.storage import SeatRow
+from spades.tables import Player
+from spades.web.render import render_fragments, table_context
+
+from conftest import csrf_of, start_practice
+
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
+
+
+def card_texts(html: str) -> set[str]:
+    """Every card notation in the HTML: data attributes, values and any bare token."""
+    return set(CARD_TOKEN.findall(html))
+
+
+def shown_cards(html: str) -> set[str]:
+    return set(re.findall(r'data-card="(\w\w)"', html)) | set(re.findall(r'value="([2-9TJQKA][SHDC])"', html))
+
+
+@pytest.mark.parametrize("seed,blind", [(1, False), (2, True), (3, False)])
+def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, blind):
+    code = f"HID{seed}X"
+    players = [f"p{s}" for s in range(4)]
+    rules = Rules(end="hands", hands=2, blind_nil=blind)
+    service.store.create_table(code, players[0], {"level": "easy"},
+                               [SeatRow(s, "human", players[s], f"P{s}") for s in range(4)],
+                               f"seed{seed}", dataclasses.asdict(rules))
+    table = service._get(code)
+    checked = []
+
+    def listener_for(seat):
+        def listen(snap):
+            with app.app_context():
+                html = render_fragments(table_context(snap, "token"))
+            match = table.match  # called under the table lock: the state of this very moment
+            mine = {str(c) for c in match.cards(seat)} if seat is not None else set()
+            others = {str(c) for s in range(4) if s != seat for c in match.cards(s)}
+            assert not (card_texts(html) & others), (seat, card_texts(html) & others)
+            assert not (shown_cards(html) & others)
+            if seat is not None and snap.view["hand"] is None:
+                assert not (shown_cards(html) & mine)  # not even its own before it looks
+            checked.append(seat)
+        return listen
+
+    for s in range(4):
+        service.subscribe(code, players[s], listener_for(s))
+    service.subscribe(code, None, listener_for(None))
+    rng = random.Random(seed)
+    while True:
+        v = service.snapshot(code, players[0]).view
+        if v["finished"]:
+            break
+        if v["phase"] == "hand_over":
+            service.act(code, Player(players[0]), "deal", v["version"])
+            continue
+        seat = v["to_act"]
+        sv = service.snapshot(code, players[seat]).view
+        service.act(code, Player(players[seat]), rng.choice(sv["legal"]), sv["version"])
+    assert len(checked) > 5 * 100  # every seat and the spectator, after every move of two hands
+
+
+def test_the_page_of_a_practice_table_never_shows_the_bots_cards(client, service):
+    code = start_practice(client)
+    rng = random.Random(9)
+    pages = 0
+    while pages < 30:
+        assert service.wait_idle()
+        html = client.get(f"/g/{code}").get_data(as_text=True)
+        match = service._tables[code].match
+        bots = {str(c) for s in (1, 2, 3) for c in match.cards(s)}
+        assert not (card_texts(html) & bots)
+        pages += 1
+        v = client.get(f"/g/{code}/view.json").get_json()
+        if v["phase"] == "hand_over":
+            break
+        action = "3" if v["phase"] == "bidding" else rng.choice(v["legal"])
+        client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": action, "version": v["version"]})
