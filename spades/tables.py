@@ -169,8 +169,11 @@ class TableService:
 
     def __init__(self, store: Store, *, play_delays: dict[str, float] | None = None,
                  think_limit: float = 5.0, bot_budget: float | None = None,
-                 pool: cf.Executor | None = None, pool_workers: int = 2) -> None:
+                 pool: cf.Executor | None = None, pool_workers: int = 2,
+                 new_seed: Callable[[], str] | None = None) -> None:
         self.store = store
+        # where each match's seed comes from: random in production, fixed in tests (replayable)
+        self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.play_delays = dict(PLAY_DELAYS if play_delays is None else play_delays)
         self.think_limit = think_limit
         self.bot_budget = bot_budget
@@ -233,7 +236,7 @@ class TableService:
         seats = [SeatRow(0, "human", player_id, name)] + [
             SeatRow(s, "bot", None, n) for s, n in sorted(PRACTICE_BOTS.items())]
         options = {"kind": "practice", "level": level}
-        seed = secrets.token_hex(8)
+        seed = self.new_seed()
         self.store.ensure_player(player_id, name)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -428,7 +431,7 @@ class TableService:
             if expected_version is not None and expected_version != table.match.version:
                 raise Stale("The table has moved on since that page was shown: here it is now.", table.match.version)
             rules = table.match.rules
-            seed = secrets.token_hex(8)
+            seed = self.new_seed()
             number = table.match_number + 1
             try:
                 self.store.new_match(table.code, number, seed, dataclasses.asdict(rules))

@@ -4,6 +4,7 @@ a live server on a random port for browser tests, and Debian's Chromium for Play
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import re
 import threading
 from collections.abc import Iterator
@@ -20,7 +21,9 @@ INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 def app(tmp_path):
     """The site on a fresh database; bots move at once, in a thread pool (not processes)."""
     pool = cf.ThreadPoolExecutor(2)
+    seeds = itertools.count(1)
     app = create_app({
+        "SEED_SOURCE": lambda: f"test-{next(seeds)}",  # the same deals on every run
         "TESTING": True,
         "DATABASE": str(tmp_path / "spades.db"),
         "SECRET_KEY": "test-secret",

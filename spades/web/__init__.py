@@ -12,6 +12,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``BOT_POOL``: an executor for the bots (tests pass a thread pool); default a process pool
   of ``BOT_WORKERS`` workers. ``BOT_THINK_LIMIT``: seconds before a fallback move.
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
+- ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 
 Imports: Flask and friends, ``spades.tables``, ``spades.storage`` and the core.
@@ -73,6 +74,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         bot_budget=app.config["BOT_BUDGET"],
         pool=app.config["BOT_POOL"],
         pool_workers=app.config["BOT_WORKERS"],
+        new_seed=app.config.get("SEED_SOURCE"),
     )
     app.extensions["spades.tables"] = service
     atexit.register(service.close)

@@ -1,0 +1,80 @@
+"""The practice table in real Chromium: bid, play a whole hand by clicking, an illegal
+card refused with its reason, a reload mid-trick, the score table and Continue."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+MY_TURN_OR_HAND_OVER = """(prev) => {
+  const v = document.querySelector('#hand input[name=version], #panel input[name=version]');
+  if (!v || v.value === prev) return false;
+  return !!(document.querySelector('.fan.playable') || document.querySelector('#panel.open') || document.querySelector('.bidbox'));
+}"""
+
+
+def version(page: Page) -> str:
+    return page.locator("#hand input[name=version], #panel input[name=version]").first.input_value()
+
+
+def wait_for_me(page: Page, prev: str) -> None:
+    page.wait_for_function(MY_TURN_OR_HAND_OVER, arg=prev, timeout=15000)
+
+
+def test_practice_hand_in_chromium(live_server, page: Page):
+    page.goto(live_server + "/")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_role("button", name="Practice").click()
+    page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+    expect(page.locator("body.live")).to_have_count(1, timeout=10000)  # the WebSocket is up
+    expect(page.locator(".plate-top")).to_contain_text("Bea")
+    expect(page.locator(".plate-left")).to_contain_text("Rex")
+    expect(page.locator(".plate-right")).to_contain_text("Kit")
+
+    # bid: wait for our turn to bid, use + once, and Bid
+    expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
+    page.get_by_role("button", name="One more").click()
+    expect(page.locator("#bid-value")).to_have_value("4")
+    before = version(page)
+    page.get_by_role("button", name="Bid", exact=True).click()
+    expect(page.locator(".plate-bottom .chip-bid")).to_have_text("bid 4", timeout=15000)
+    expect(page.locator("#announce")).to_contain_text(re.compile(r"(bid|played the) "))  # screen readers hear moves
+
+    saw_illegal = reloaded = False
+    prev = before
+    for _ in range(13):
+        wait_for_me(page, prev)
+        if page.locator("#panel.open").count():
+            break
+        prev = version(page)
+        dim = page.locator(".fan.playable .card.dim")
+        if not saw_illegal and dim.count():
+            dim.first.click()
+            expect(page.locator("#status .message")).to_contain_text(
+                re.compile(r"You must follow suit|Spades are not broken yet"))
+            assert version(page) == prev  # refused: nothing changed
+            saw_illegal = True
+        if not reloaded and page.locator(".trick:not(.last) .face").count():
+            trick = page.locator(".trick .face").evaluate_all("els => els.map(e => e.dataset.card)")
+            hand = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+            page.reload()
+            expect(page.locator(".fan.playable")).to_be_visible()
+            assert page.locator(".trick .face").evaluate_all("els => els.map(e => e.dataset.card)") == trick
+            assert page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)") == hand
+            assert version(page) == prev
+            expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+            reloaded = True
+        cards_before = page.locator("#hand .card").count()
+        page.locator(".fan.playable .card.legal").first.click()
+        expect(page.locator("#hand .card")).to_have_count(cards_before - 1)
+    wait_for_me(page, prev)
+    panel = page.locator("#panel.open")
+    expect(panel).to_be_visible()
+    for text in ("Hand 1", "Contract", "Tricks", "Bags", "Nil", "Bag penalty", "Total"):
+        expect(panel).to_contain_text(text)
+    assert reloaded  # seat 0 followed to at least one trick among 13
+    page.get_by_role("button", name="Continue").click()
+    expect(page.locator("#panel.open")).to_have_count(0)
+    expect(page.locator(".hand-no")).to_have_text("Hand 2")
+    assert saw_illegal  # the seeded deal offers an illegal card on some turn
