@@ -1,0 +1,130 @@
+"""Saved after every card: a server killed with SIGKILL mid-hand comes back at the same card.
+
+The real server (``flask run``, as ``scripts/serve`` starts it) runs in a subprocess on a
+temporary database; a browser-like client (cookies, CSRF token) plays into the middle of a
+hand; the process is killed without warning and started again on the same database.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DELAY = "1.0"  # seconds between bot moves: long enough that no bot moves between a look and the kill
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, db: Path, port: int) -> None:
+        env = {**os.environ, "SPADES_DATABASE": str(db), "SPADES_PLAY_DELAY": DELAY,
+               "SPADES_SECRET_KEY": "restart-test-secret"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "flask", "--app", "app", "run", "--host", "127.0.0.1", "--port", str(port),
+             "--with-threads"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return
+            except OSError:
+                assert self.proc.poll() is None, self.proc.stderr.read().decode()
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+
+class Browser:
+    """Cookies and the CSRF token, like a browser that keeps its session across restarts."""
+
+    def __init__(self) -> None:
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.csrf = ""
+        self.url = ""
+
+    def get(self, url: str) -> str:
+        with self.opener.open(url, timeout=10) as r:
+            text = r.read().decode()
+        found = re.search(r'name="csrf" value="([^"]+)"', text)
+        if found:
+            self.csrf = found.group(1)
+        return text
+
+    def post(self, url: str, **data: object) -> str:
+        body = urllib.parse.urlencode({"csrf": self.csrf, **data}).encode()
+        with self.opener.open(url, data=body, timeout=10) as r:  # follows the 303 back to the page
+            self.url = r.geturl()
+            return r.read().decode()
+
+    def view(self, base: str, code: str) -> dict:
+        return json.loads(self.get(f"{base}/g/{code}/view.json"))
+
+
+def wait_for_turn(browser: Browser, base: str, code: str, after: int, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = browser.view(base, code)
+        if v["version"] > after and (v["to_act"] == 0 or v["phase"] != "playing" and v["phase"] != "bidding"):
+            return v
+        time.sleep(0.1)
+    raise AssertionError("the bots did not carry on")
+
+
+def test_sigkill_mid_hand_and_the_match_resumes_at_the_same_card(tmp_path):
+    db = tmp_path / "restart.db"
+    port = free_port()
+    server = Server(db, port)
+    browser = Browser()
+    try:
+        browser.get(server.url + "/")
+        browser.post(server.url + "/practice", level="easy", speed="fast", end="target-500", bag_penalty="on")
+        code = browser.url.rsplit("/", 1)[1]
+        v = wait_for_turn(browser, server.url, code, -1)
+        browser.post(f"{server.url}/g/{code}/act", action="bid", bid="3", version=v["version"])
+        while True:  # play until two tricks are done, then once more
+            v = wait_for_turn(browser, server.url, code, v["version"])
+            browser.post(f"{server.url}/g/{code}/act", action=v["legal"][0], version=v["version"])
+            if len(v["tricks"]) >= 2:
+                break
+        before = browser.view(server.url, code)  # just after our card: the bots are about to move
+        server.kill()
+    finally:
+        if server.proc.poll() is None:
+            server.kill()
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT version FROM matches").fetchone()[0]
+    assert stored == before["version"]  # every accepted move was on disk when the process died
+
+    server = Server(db, port)
+    try:
+        after = browser.view(server.url, code)
+        for key in ("version", "hand", "trick", "tricks", "bids", "taken", "scores", "to_act"):
+            assert after[key] == before[key], key
+        resumed = wait_for_turn(browser, server.url, code, before["version"])  # the bots carry on
+        assert resumed["version"] > before["version"] and resumed["to_act"] == 0
+        page = browser.post(f"{server.url}/g/{code}/act", action=resumed["legal"][0], version=resumed["version"])
+        assert "data-card" in page  # the same cookie still holds seat 0 after the restart
+        assert browser.view(server.url, code)["version"] > resumed["version"]
+    finally:
+        server.kill()
+
