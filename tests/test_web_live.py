@@ -1,0 +1,83 @@
+"""The WebSocket: its handshake checks, the snapshot on connect, and pushes of each move."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from simple_websocket import Client, ConnectionError as WsConnectionError
+
+from conftest import csrf_of, start_practice
+
+
+# simple_websocket's client sends ``Host`` without the port, so this is the matching origin
+# (a browser sends host:port in both)
+SAME_ORIGIN = "http://127.0.0.1"
+
+
+def session_cookie(client) -> str:
+    return client.get_cookie("session").value
+
+
+def connect(live_server, code, cookie=None, origin=None) -> Client:
+    headers = {}
+    if cookie:
+        headers["Cookie"] = f"session={cookie}"
+    if origin:
+        headers["Origin"] = origin
+    return Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws", headers=headers)
+
+
+def test_a_connection_gets_its_seats_snapshot_and_then_each_move(live_server, client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    ws = connect(live_server, code, session_cookie(client), SAME_ORIGIN)
+    try:
+        snapshot = ws.receive(timeout=5)
+        for fragment in ("status", "scores", "felt", "hand", "panel", "announce"):
+            assert re.search(rf'id="{fragment}"[^>]*hx-swap-oob=', snapshot), fragment
+        mine = set(service.snapshot(code, _pid(service, code)).view["hand"])
+        assert set(re.findall(r'data-card="(\w\w)"', snapshot)) == mine
+        v = client.get(f"/g/{code}/view.json").get_json()
+        client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "2",
+                                             "version": v["version"]})
+        pushed = ws.receive(timeout=5)
+        assert "You bid 2." in pushed
+    finally:
+        ws.close()
+
+
+def _pid(service, code) -> str:
+    return service._tables[code].row.seats[0].player_id
+
+
+@pytest.mark.parametrize("origin", [None, "http://evil.example"])
+def test_the_handshake_refuses_a_foreign_or_missing_origin(live_server, client, origin):
+    code = start_practice(client)
+    with pytest.raises(WsConnectionError):
+        connect(live_server, code, session_cookie(client), origin)
+
+
+def test_the_handshake_refuses_a_browser_without_a_session(live_server, client):
+    code = start_practice(client)
+    with pytest.raises(WsConnectionError):
+        connect(live_server, code, None, SAME_ORIGIN)
+
+
+def test_a_closed_connection_is_dropped(live_server, client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    ws = connect(live_server, code, session_cookie(client), SAME_ORIGIN)
+    ws.receive(timeout=5)
+    table = service._tables[code]
+    assert len(table.subscribers) == 1
+    ws.close()
+    v = client.get(f"/g/{code}/view.json").get_json()
+    client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "2", "version": v["version"]})
+    service.wait_idle()
+    for _ in range(100):
+        if not table.subscribers:
+            break
+        time.sleep(0.05)
+    assert not table.subscribers
