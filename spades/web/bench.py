@@ -1,0 +1,101 @@
+"""Benchmark (not a test): table page render time and a card play's round trip.
+
+    python -m spades.web.bench [--moves N]
+
+A table with four people is played on a temporary database through the real app (Flask
+test clients, the table service, SQLite). Each seat has a live subscriber rendering its
+fragments exactly as the WebSocket would. Printed, as medians in milliseconds:
+- ``page``: GET /g/<CODE> for a seated player;
+- ``round trip``: one move's POST (htmx) until its response AND every seat's fragments
+  are rendered (publishing happens before the POST returns, after the move is committed).
+
+Imports: the web layer, the table service and the core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import dataclasses
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from ..rules_config import Rules
+from ..storage import SeatRow
+from ..tables import Player
+from . import create_app
+from .render import render_fragments, table_context
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=300, help="moves to time (default 300)")
+    parser.add_argument("--pages", type=int, default=200, help="page renders to time (default 200)")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pool = cf.ThreadPoolExecutor(1)
+        app = create_app({"DATABASE": str(Path(tmp) / "bench.db"), "SECRET_KEY": "bench",
+                          "PLAY_DELAYS": {"slow": 0, "normal": 0, "fast": 0}, "BOT_POOL": pool,
+                          "RESUME_TABLES": False})
+        service = app.extensions["spades.tables"]
+        players = [f"bench{s}" for s in range(4)]
+        code = "BENCH1"
+        service.store.create_table(code, players[0], {"level": "easy"},
+                                   [SeatRow(s, "human", players[s], f"P{s}") for s in range(4)], "bench",
+                                   dataclasses.asdict(Rules(end="hands", hands=99)))
+        clients = []
+        for pid in players:
+            client = app.test_client()
+            with client.session_transaction() as session:
+                session["pid"], session["csrf"] = pid, "bench-token"
+            clients.append(client)
+        rendered = [0]
+
+        def listen(snap):
+            with app.app_context():
+                render_fragments(table_context(snap, "bench-token"))
+            rendered[0] += 1
+
+        for pid in players:
+            service.subscribe(code, pid, listen)
+
+        pages = []
+        for _ in range(args.pages):
+            t = time.perf_counter()
+            response = clients[0].get(f"/g/{code}")
+            pages.append(time.perf_counter() - t)
+            assert response.status_code == 200
+
+        rng = random.Random(1)
+        trips = []
+        while len(trips) < args.moves:
+            v = service.snapshot(code, players[0]).view
+            if v["phase"] == "hand_over":
+                service.act(code, Player(players[0]), "deal", v["version"])
+                continue
+            seat = v["to_act"]
+            sv = service.snapshot(code, players[seat]).view
+            action = rng.choice(sv["legal"])
+            before = rendered[0]
+            t = time.perf_counter()
+            response = clients[seat].post(f"/g/{code}/act", data={"action": action, "version": sv["version"]},
+                                          headers={"HX-Request": "true", "X-CSRF-Token": "bench-token"})
+            elapsed = time.perf_counter() - t
+            assert response.status_code == 200 and rendered[0] == before + 4, response.status_code
+            if sv["phase"] == "playing":
+                trips.append(elapsed)
+        service.close()
+        pool.shutdown()
+
+    print(f"table page render: median {statistics.median(pages) * 1000:.2f} ms over {len(pages)} GETs")
+    print(f"card play round trip (POST until all 4 seats' fragments are rendered): "
+          f"median {statistics.median(trips) * 1000:.2f} ms, p95 "
+          f"{sorted(trips)[int(len(trips) * 0.95)] * 1000:.2f} ms over {len(trips)} cards")
+
+
+if __name__ == "__main__":
+    main()
