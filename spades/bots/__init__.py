@@ -11,8 +11,8 @@ A bot sees only the seat view, never the match. Every level is deterministic for
 (view, level, seed): chance comes from a ``random.Random`` seeded from them. Hard counts
 its work in simulated card plays; its ``budget_s`` is also a wall-clock safety stop.
 
-Imports: ``spades.cards``, ``spades.rules_config``, ``spades.scoring`` (through the
-bots' own modules) only; never the web layer or the table service.
+Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through
+the bots' own modules) only; never the web layer, storage or the table service.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ the heuristics and the search work on, and infers what the view implies without 
 it: a seat that did not follow suit is void in it, and a seat that led a spade before
 spades were broken held nothing but spades.
 
-Imports: ``spades.cards``, ``spades.rules_config`` and ``spades.bots.policy`` only.
+Imports: ``spades.cards``, ``spades.rules`` (for ``Rules``) and ``spades.bots.policy`` only.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import Card, mask_of
-from ..rules_config import Rules
+from ..rules import Rules
 from .policy import HandCtx
 
 ALL_SIDE_VOID = 0b1110  # void in hearts, diamonds and clubs: only spades left

@@ -16,8 +16,7 @@ Work is counted in simulated card plays, not seconds, so that a decision is the 
 for the same (view, seed) on any machine; the wall-clock budget is only a safety stop
 (when it cuts a search short, the result may depend on the machine's load).
 
-Imports: ``spades.cards``, ``spades.scoring``, ``spades.rules_config`` and the bots' own
-modules only.
+Imports: ``spades.cards``, ``spades.scoring`` and the bots' own modules only.
 """
 
 from __future__ import annotations
