@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import itertools
 import logging
 import multiprocessing
 import secrets
@@ -186,7 +187,7 @@ class TableService:
         self._jobs: dict[tuple[str, int, int], _Job] = {}
         self._cond = threading.Condition()
         self._stopped = False
-        self._next_token = 0
+        self._tokens = itertools.count(1)  # subscriber tokens, unique across tables (count is atomic)
         self._thread = threading.Thread(target=self._run_scheduler, name="bot-scheduler", daemon=True)
         self._thread.start()
 
@@ -342,8 +343,7 @@ class TableService:
         table = self._get(code)
         with table.lock:
             seat = table.seat_of(player_id) if player_id else None
-            self._next_token += 1
-            token = self._next_token
+            token = next(self._tokens)
             callback(self._snapshot(table, seat))
             table.subscribers[token] = (seat, callback)
         return token

@@ -43,6 +43,16 @@
     if (e.detail && e.detail.target && e.detail.target.id === "hand") restoreFocus();
   });
 
+  // Never let an older picture of the table replace a newer one: the answer to a POST can
+  // arrive after a WebSocket push of a later move. Each fragment carries its stamp (match,
+  // version); an update older than what is shown is skipped.
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var d = e.detail, incoming = d.fragment && (d.fragment.firstElementChild || d.fragment);
+    if (!incoming || !incoming.getAttribute || !d.target || !d.target.dataset) return;
+    var next = parseInt(incoming.getAttribute("data-v"), 10), shown = parseInt(d.target.dataset.v, 10);
+    if (next < shown) d.shouldSwap = false;
+  });
+
   // Live connection indicator
   document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("live"); document.body.classList.remove("offline"); });
   document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("live"); document.body.classList.add("offline"); });

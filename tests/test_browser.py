@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 MY_TURN_OR_HAND_OVER = """(prev) => {
@@ -78,3 +79,40 @@ def test_practice_hand_in_chromium(live_server, page: Page):
     expect(page.locator("#panel.open")).to_have_count(0)
     expect(page.locator(".hand-no")).to_have_text("Hand 2")
     assert saw_illegal  # the seeded deal offers an illegal card on some turn
+
+
+def test_phone_portrait_shows_the_whole_hand_and_the_keyboard_plays(live_server, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        page.get_by_role("button", name="Practice").tap()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
+        # every one of the 13 cards lies inside the screen and is the element found at its centre
+        hits = page.evaluate("""() => Array.from(document.querySelectorAll('#hand .card')).map(c => {
+            const r = c.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+            return {inside: r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight,
+                    hit: document.elementFromPoint(x, y)?.closest('.card') === c, w: r.width};
+        })""")
+        assert len(hits) == 13
+        assert [h for h in hits if not (h["inside"] and h["hit"] and h["w"] >= 40)] == []
+        prev = version(page)
+        page.locator("#bid-value").fill("2")
+        page.locator("#bid-value").press("Enter")  # Enter in the bid box submits the bid
+        wait_for_me(page, prev)
+        prev = version(page)
+        if not page.locator(".fan.playable").count():
+            pytest.skip("the hand ended before seat 0 played")  # pragma: no cover
+        # keyboard: focus the first card, move with the arrows to a legal one, Enter plays it
+        page.locator("#hand .card").first.focus()
+        cards = page.locator("#hand .card").evaluate_all("els => els.map(e => e.classList.contains('legal'))")
+        target = cards.index(True)
+        for _ in range(target):
+            page.keyboard.press("ArrowRight")
+        focused = page.evaluate("document.activeElement.dataset.card")
+        assert focused == page.locator("#hand .card").nth(target).get_attribute("data-card")
+        page.keyboard.press("Enter")
+        expect(page.locator(f'#hand .card[data-card="{focused}"]')).to_have_count(0)
+    finally:
+        context.close()

@@ -219,3 +219,15 @@ def test_an_unexpected_error_renders_a_friendly_page(app, client, monkeypatch):
     r = client.get("/")
     assert r.status_code == 500 and "kaboom" not in r.get_data(as_text=True)
     assert "Something went wrong on our side" in r.get_data(as_text=True)
+
+
+def test_every_fragment_carries_the_stamp_that_orders_updates(client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    v = view(client, code)
+    r = move(client, code, "bid", v["version"], bid="3")
+    now = view(client, code)["version"]
+    stamps = re.findall(r'id="(\w+)" data-v="(\d+)"', r.get_data(as_text=True))
+    assert {name for name, _ in stamps} == {"status", "scores", "felt", "hand", "panel"}
+    # match 1: 100000 + the version the answer was drawn at (bots may have moved on since)
+    assert all(100000 + v["version"] < int(stamp) <= 100000 + now for _, stamp in stamps)

@@ -24,7 +24,8 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 RANK_SHOWN = {"T": "10"}
-POSITIONS = ("bottom", "left", "top", "right")  # seen from the viewer: seat+1 sits on the left
+POSITIONS = ("bottom", "left", "top", "right")
+STAMP_MATCH = 100_000  # more than the moves of a 99-hand match  # seen from the viewer: seat+1 sits on the left
 
 
 def card(text: str, legal: bool = False) -> dict:
@@ -138,6 +139,8 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "chart": Markup(score_chart(results, my_team)) if v["finished"] else None,
         "all_results": [_result_rows(r, snap) for r in results] if v["finished"] else [],
         "announce": event_text(snap), "match_number": snap.match_number,
+        # orders updates on the page: an HTTP answer can arrive after a newer WebSocket push
+        "stamp": snap.match_number * STAMP_MATCH + v["version"],
         "suggested_bid": 3,
     }
 
