@@ -3,7 +3,7 @@
 ``python -m spades.bench engine [--seconds S] [--rounds R]`` plays random full hands
 (every bid and card chosen at random among the legal ones) through the engine's API and,
 in the same run, through OpenSpiel's ``spades`` game driven from Python, alternating the
-two in rounds so that a noisy, shared machine disturbs both alike. It prints each round,
+two in short slices within each round so that a noisy, shared machine disturbs both alike. It prints each round,
 then as its last line one JSON object:
 ``{"engine_hands_per_s": X, "openspiel_hands_per_s": Y, "ratio": X/Y}`` (medians of the
 rounds). OpenSpiel's hand includes its 52 chance moves of the deal; the engine's hand
@@ -25,58 +25,72 @@ from .rules import MATCH_OVER, Match
 from .rules_config import Rules
 
 
-def engine_hands(seconds: float, seed: int) -> float:
-    """Hands per second through ``Match.legal_actions`` / ``Match.apply`` / ``next_hand``."""
-    rng = random.Random(seed)
-    choice = rng.choice
-    rules = Rules(end="hands", hands=99)
-    match = Match(rules, seed=seed)
-    hands = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(20):
+class EngineRunner:
+    """Random hands through ``Match.legal_actions`` / ``Match.apply`` / ``next_hand``."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.rules = Rules(end="hands", hands=99)
+        self.match = Match(self.rules, seed=seed)
+
+    def hands(self, n: int) -> None:
+        choice = self.rng.choice
+        match = self.match
+        for _ in range(n):
             while match.to_act is not None:
                 seat = match.to_act
                 match.apply(seat, choice(match.legal_actions(seat)))
-            hands += 1
             if match.phase == MATCH_OVER:
-                match = Match(rules, seed=rng.random())
+                match = Match(self.rules, seed=self.rng.random())
             else:
                 match.next_hand()
-        now = time.perf_counter()
-        if now >= deadline:
-            return hands / (now - start)
+        self.match = match
 
 
-def openspiel_hands(seconds: float, seed: int) -> float:
-    """Hands per second through OpenSpiel's spades (one hand per game by default)."""
-    import pyspiel
+class OpenSpielRunner:
+    """Random hands through OpenSpiel's spades (one hand per game by default)."""
 
-    game = pyspiel.load_game("spades")
-    rng = random.Random(seed)
-    choice = rng.choice
-    hands = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(20):
+    def __init__(self, seed: int) -> None:
+        import pyspiel
+
+        self.game = pyspiel.load_game("spades")
+        self.rng = random.Random(seed)
+
+    def hands(self, n: int) -> None:
+        choice = self.rng.choice
+        game = self.game
+        for _ in range(n):
             state = game.new_initial_state()
             while not state.is_terminal():
                 state.apply_action(choice(state.legal_actions()))
-            hands += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return hands / (now - start)
 
 
-def bench_engine(seconds: float, rounds: int) -> dict:
-    engine, spiel = [], []
+def _rate(runner, seconds: float) -> tuple[int, float]:
+    hands, start = 0, time.perf_counter()
+    while True:
+        runner.hands(20)
+        hands += 20
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return hands, elapsed
+
+
+def bench_engine(seconds: float, rounds: int, slice_s: float = 0.25) -> dict:
+    """Each round alternates the two in short slices, so load on the machine hits both alike."""
+    engine_rates, spiel_rates = [], []
     for r in range(rounds):
-        engine.append(engine_hands(seconds, r))
-        spiel.append(openspiel_hands(seconds, r))
-        print(f"round {r + 1}: engine {engine[-1]:.0f} hands/s, openspiel {spiel[-1]:.0f} hands/s", flush=True)
-    e, o = statistics.median(engine), statistics.median(spiel)
+        runners = (EngineRunner(r), OpenSpielRunner(r))
+        totals = [[0, 0.0], [0, 0.0]]
+        for _ in range(max(1, round(seconds / slice_s))):
+            for i, runner in enumerate(runners):
+                n, t = _rate(runner, slice_s)
+                totals[i][0] += n
+                totals[i][1] += t
+        engine_rates.append(totals[0][0] / totals[0][1])
+        spiel_rates.append(totals[1][0] / totals[1][1])
+        print(f"round {r + 1}: engine {engine_rates[-1]:.0f} hands/s, openspiel {spiel_rates[-1]:.0f} hands/s, "
+              f"ratio {engine_rates[-1] / spiel_rates[-1]:.3f}", flush=True)
+    e, o = statistics.median(engine_rates), statistics.median(spiel_rates)
     return {"engine_hands_per_s": round(e), "openspiel_hands_per_s": round(o), "ratio": round(e / o, 3)}
 
 
