@@ -23,7 +23,7 @@ from flask_sock import Sock
 from ..tables import Snapshot, TableNotFound, TableService
 from .identity import csrf_token, player_id
 from .render import render_fragments, table_context
-from .table import _code
+from .table import normalize_code
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def handshake() -> None:
 
 @sock.route("/g/<code>/ws", bp=bp)
 def socket(ws, code: str) -> None:
-    code = _code(code)
+    code = normalize_code(code)
     app = current_app._get_current_object()
     service: TableService = app.extensions["spades.tables"]
     outbox: queue.Queue[str] = queue.Queue()

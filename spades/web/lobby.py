@@ -25,7 +25,7 @@ def service() -> TableService:
 
 @bp.get("/")
 def home():
-    return render_template("lobby/home.html", name=session.get("name", ""))
+    return render_template("lobby/home.html", name=session.get("name", ""), last_table=session.get("last_table"))
 
 
 @bp.post("/practice")

@@ -31,7 +31,8 @@ def service() -> TableService:
     return current_app.extensions["spades.tables"]
 
 
-def _code(code: str) -> str:
+def normalize_code(code: str) -> str:
+    """The table code in capitals; a 404 for anything that cannot be a code."""
     if not CODE_RE.match(code):
         abort(404, description="There is no table with that code. Check it, or start a new game.")
     return code.upper()
@@ -54,8 +55,11 @@ def _hint_for(snap: Snapshot) -> object:
 
 @bp.get("/g/<code>")
 def page(code: str):
-    code = _code(code)
+    code = normalize_code(code)
+    player_id(create=True)  # a visitor gets an identity too, so the live updates can reach them
     snap = _snapshot(code)
+    if snap.seat is not None:
+        session["last_table"] = code
     messages = get_flashed_messages()
     ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
     return render_template("table/table.html", oob=False, **ctx)
@@ -81,7 +85,7 @@ def _answer(code: str, message: str | None, status: int, hint: object = None):
 @bp.post("/g/<code>/act")
 def act(code: str):
     """A bid, a card, look, blind nil, or Continue (``deal``)."""
-    code = _code(code)
+    code = normalize_code(code)
     version = _version()
     action = request.form.get("action", "").strip()
     if action == "bid":
@@ -109,7 +113,7 @@ def act(code: str):
 @bp.post("/g/<code>/hint")
 def hint(code: str):
     """The bid the Hard bot would make (computed in the bot pool, not in this thread)."""
-    code = _code(code)
+    code = normalize_code(code)
     pid = player_id()
     if pid is None:
         return _answer(code, "You have no seat at this table.", 403)
@@ -128,7 +132,7 @@ def hint(code: str):
 
 @bp.post("/g/<code>/rematch")
 def rematch(code: str):
-    code = _code(code)
+    code = normalize_code(code)
     version = _version()
     pid = player_id()
     if pid is None:
@@ -149,7 +153,7 @@ def rematch(code: str):
 @bp.get("/g/<code>/record.json")
 def record(code: str):
     """The match record (RECORD.md): complete once over; while running, this seat's part."""
-    code = _code(code)
+    code = normalize_code(code)
     try:
         rec = service().record(code, player_id())
     except TableNotFound:
@@ -161,5 +165,5 @@ def record(code: str):
 @bp.get("/g/<code>/view.json")
 def view(code: str):
     """This player's seat view as JSON (BOTS.md), the same view the page is drawn from."""
-    code = _code(code)
+    code = normalize_code(code)
     return _snapshot(code).view
