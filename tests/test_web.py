@@ -115,10 +115,7 @@ def test_blind_nil_choice_comes_first_and_no_card_is_sent_before_it(client, serv
     assert sorted(view(client, code)["hand"]) == sorted(str(c) for c in cards)
 
 
-def test_a_whole_short_match_score_table_continue_chart_record_and_rematch(client, service, app):
-    from spades.rules_config import Rules
-    from spades.web.identity import player_id  # noqa: F401  (the cookie identity is what seats the player)
-
+def test_a_whole_short_match_score_table_continue_chart_record_and_rematch(client, service):
     code = start_practice(client, end="hands-5")
     rng = random.Random(7)
     saw_score_table = False
