@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from spades import bots
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player
@@ -70,7 +71,8 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
             continue
         seat = v["to_act"]
         sv = service.snapshot(code, players[seat]).view
-        service.act(code, Player(players[seat]), rng.choice(sv["legal"]), sv["version"])
+        action = bots.choose(sv, rng.choice(["easy", "normal"]), rng.randrange(1 << 30))
+        service.act(code, Player(players[seat]), action, sv["version"])
     assert len(checked) > 5 * 100  # every seat and the spectator, after every move of two hands
 
 
@@ -90,3 +92,33 @@ def test_the_page_of_a_practice_table_never_shows_the_bots_cards(client, service
             break
         action = "3" if v["phase"] == "bidding" else rng.choice(v["legal"])
         client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": action, "version": v["version"]})
+
+
+def test_a_practice_match_with_bots_never_pushes_their_cards(app, service):
+    """Seat 0 and a spectator listen while the bots play two hands through the scheduler."""
+    rules = Rules(end="hands", hands=2, blind_nil=True)
+    code = service.create_practice("me", "Ann", rules, "normal")
+    table = service._get(code)
+    checked = []
+
+    def listener_for(seat):
+        def listen(snap):
+            with app.app_context():
+                html = render_fragments(table_context(snap, "token"))
+            others = {str(c) for s in range(4) if s != seat for c in table.match.cards(s)}
+            assert not (card_texts(html) & others)
+            checked.append(seat)
+        return listen
+
+    service.subscribe(code, "me", listener_for(0))
+    service.subscribe(code, None, listener_for(None))
+    while True:
+        assert service.wait_idle()
+        v = service.snapshot(code, "me").view
+        if v["finished"]:
+            break
+        if v["phase"] == "hand_over":
+            service.act(code, Player("me"), "deal", v["version"])
+        elif v["to_act"] == 0:
+            service.act(code, Player("me"), bots.choose(v, "normal", v["version"]), v["version"])
+    assert checked.count(0) > 100 and checked.count(None) > 100
