@@ -14,6 +14,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
 
 Imports: Flask and friends, ``spades.tables``, ``spades.storage`` and the core.
 """
@@ -79,9 +80,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.tables"] = service
     atexit.register(service.close)
 
-    from . import errors, identity, live, lobby, table
+    from . import errors, identity, limits, live, lobby, table
 
     identity.init_app(app)
+    limits.init_app(app)
     errors.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)

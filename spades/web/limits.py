@@ -1,0 +1,27 @@
+"""Rate limits (flask-limiter): join attempts, sign-in requests and code tries.
+
+One ``limiter`` for the application; views decorate themselves with
+``@limiter.limit("10 per minute", error_message=...)``, keyed by the client address unless
+they pass another ``key_func`` (an email address, say). A breach answers 429 with the
+message, rendered by ``spades.web.errors`` as a friendly page or htmx fragment.
+
+Storage: ``RATELIMIT_STORAGE_URI`` in the app config (``memory://`` by default, fine for
+the single supported worker; ``redis://…`` when several workers share the limits).
+Tests may set ``RATELIMIT_ENABLED = False`` for an app that is not about limits.
+
+Imports: Flask and flask-limiter only.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=True)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter.init_app(app)
