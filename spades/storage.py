@@ -53,6 +53,57 @@ def m001_tables_matches_seats_actions(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m002_lobby(db: Database) -> None:
+    """Rooms where friends gather before a match: who joined, in which order, and the
+    host's choice of partner. ``seats.emoji``: the emoji each person chose for the table."""
+    db["seats"].add_column("emoji", str, not_null_default="")
+    # partner: a member number, 0 for a bot, NULL while the host has not chosen
+    db["rooms"].create({"code": str, "partner": int, "started": float}, pk="code",
+                       foreign_keys=[("code", "tables", "code")])
+    # number: join order within the room (1 is the creator); state: in, left or removed
+    db["room_members"].create(
+        {"table_code": str, "number": int, "player_id": str, "name": str, "emoji": str,
+         "state": str, "joined": float},
+        pk=("table_code", "number"), foreign_keys=[("table_code", "tables", "code")],
+    )
+    db["room_members"].create_index(["table_code", "player_id"], unique=True)
+    db["room_members"].create_index(["player_id"])
+
+
+# m002_lobby (the play-with-friends issue) goes above this line: migrations apply in the
+# order they are registered.
+@MIGRATIONS()
+def m003_accounts(db: Database) -> None:
+    """Accounts, sign-in codes and ratings.
+
+    ``users.id`` IS the account's canonical player id (the ``pid`` a signed-in session
+    carries), so seats need no second key. ``session_gen`` is bumped by "sign out on every
+    device"; a session whose copy differs is cleared. ``login_codes`` keeps only an HMAC of
+    each code. ``seats.left_player_id``: the person who left that seat for good when a bot
+    took it over (the row then has ``kind = 'bot'``); records count only ``kind = 'human'``
+    seats, so a game someone left never counts toward the leaver's record.
+    """
+    db["users"].create(
+        {"id": str, "email": str, "name": str, "emoji": str, "created": float, "session_gen": int},
+        pk="id", not_null={"email", "session_gen"}, defaults={"session_gen": 0},
+    )
+    db["users"].create_index(["email"], unique=True)
+    db["login_codes"].create(
+        {"id": int, "email": str, "code_hash": str, "created": float, "expires": float,
+         "tries": int, "used": int, "voided": int},
+        pk="id", defaults={"tries": 0, "used": 0, "voided": 0},
+    )
+    db["login_codes"].create_index(["email", "id"])
+    db["seats"].add_column("left_player_id", str)
+    db["seats"].create_index(["left_player_id"])
+    db["ratings"].create({"player_id": str, "mu": float, "sigma": float, "matches": int, "updated": float},
+                         pk="player_id")
+    # one row per finished match already counted in the ratings (each match rates once)
+    db["rated_matches"].create({"match_id": int, "at": float}, pk="match_id",
+                               foreign_keys=[("match_id", "matches", "id")])
+
+
 class Conflict(Exception):
     """A write that lost a race: the stored version is not the one expected."""
 
@@ -63,6 +114,7 @@ class SeatRow:
     kind: str  # "human" or "bot"
     player_id: str | None
     name: str
+    emoji: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +135,30 @@ class TableRow:
     status: str
     seats: tuple[SeatRow, ...]
     match: MatchRow
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRow:
+    """Someone who joined a room: ``number`` is the join order (1 is the creator)."""
+
+    number: int
+    player_id: str
+    name: str
+    emoji: str
+    state: str  # "in", "left" or "removed"
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRow:
+    """A table seen from its room: status, host, options, partner choice and members."""
+
+    code: str
+    host: str | None
+    options: dict
+    status: str  # "waiting", "playing", "finished" or "closed"
+    partner: int | None  # a member number, 0 for a bot, None while not chosen
+    members: tuple[MemberRow, ...]
+    seated: tuple[str, ...]  # player ids holding a human seat (once started)
 
 
 class Store:
@@ -132,7 +208,7 @@ class Store:
             db["tables"].insert({"code": code, "created": now, "host": host,
                                  "options": json.dumps(options), "status": "playing"})
             db["seats"].insert_all([{"table_code": code, "seat": s.seat, "kind": s.kind,
-                                     "player_id": s.player_id, "name": s.name} for s in seats])
+                                     "player_id": s.player_id, "name": s.name, "emoji": s.emoji} for s in seats])
             self._insert_match(code, 1, seed, rules, now)
 
     def _insert_match(self, code: str, number: int, seed: str, rules: dict, now: float) -> None:
@@ -159,7 +235,7 @@ class Store:
         if not rows:
             return None
         t = rows[0]
-        seats = tuple(SeatRow(r["seat"], r["kind"], r["player_id"], r["name"])
+        seats = tuple(SeatRow(r["seat"], r["kind"], r["player_id"], r["name"], r.get("emoji") or "")
                       for r in db.query("SELECT * FROM seats WHERE table_code = ? ORDER BY seat", [code]))
         m = next(iter(db.query("SELECT * FROM matches WHERE table_code = ? ORDER BY number DESC LIMIT 1",
                                [code])))
@@ -198,3 +274,337 @@ class Store:
     def stats(self) -> dict[str, Any]:
         """Row counts (for diagnostics and tests)."""
         return {name: self.db[name].count for name in ("players", "tables", "matches", "seats", "actions")}
+
+    # -- lobby -----------------------------------------------------------------------
+    def create_room(self, code: str, host: str, options: dict, name: str, emoji: str) -> None:
+        """A table waiting for players (no seats, no match yet) with its creator as member 1.
+        Raises sqlite3.IntegrityError when the code is taken."""
+        db = self.db
+        now = time.time()
+        with db.atomic():
+            db["tables"].insert({"code": code, "created": now, "host": host,
+                                 "options": json.dumps(options), "status": "waiting"})
+            db["rooms"].insert({"code": code, "partner": None, "started": None})
+            db["room_members"].insert({"table_code": code, "number": 1, "player_id": host, "name": name,
+                                       "emoji": emoji, "state": "in", "joined": now})
+
+    def load_room(self, code: str) -> RoomRow | None:
+        """Any table seen from its room (a practice table has no members), or None."""
+        db = self.db
+        rows = list(db.query("SELECT t.*, r.partner FROM tables t LEFT JOIN rooms r ON r.code = t.code "
+                             "WHERE t.code = ?", [code]))
+        if not rows:
+            return None
+        t = rows[0]
+        members = tuple(MemberRow(r["number"], r["player_id"], r["name"], r["emoji"], r["state"])
+                        for r in db.query("SELECT * FROM room_members WHERE table_code = ? ORDER BY number", [code]))
+        seated = tuple(r["player_id"] for r in db.query(
+            "SELECT player_id FROM seats WHERE table_code = ? AND kind = 'human' ORDER BY seat", [code]))
+        return RoomRow(t["code"], t["host"], json.loads(t["options"]), t["status"], t["partner"], members, seated)
+
+    def join_room(self, code: str, player_id: str, name: str, emoji: str) -> int:
+        """Add (or bring back) a member at the end of the join order; a member already in
+        only updates name and emoji. Returns the member number."""
+        db = self.db
+        with db.atomic():
+            rows = list(db.query("SELECT number, state FROM room_members WHERE table_code = ? AND player_id = ?",
+                                 [code, player_id]))
+            if rows and rows[0]["state"] == "in":
+                db.execute("UPDATE room_members SET name = ?, emoji = ? WHERE table_code = ? AND number = ?",
+                           [name, emoji, code, rows[0]["number"]])
+                return rows[0]["number"]
+            number = next(iter(db.query("SELECT COALESCE(MAX(number), 0) + 1 AS n FROM room_members "
+                                        "WHERE table_code = ?", [code])))["n"]
+            if rows:  # back after leaving: to the end of the join order
+                db.execute("UPDATE room_members SET number = ?, name = ?, emoji = ?, state = 'in', joined = ? "
+                           "WHERE table_code = ? AND player_id = ?", [number, name, emoji, time.time(), code, player_id])
+            else:
+                db["room_members"].insert({"table_code": code, "number": number, "player_id": player_id,
+                                           "name": name, "emoji": emoji, "state": "in", "joined": time.time()})
+            return number
+
+    def update_room(self, code: str, *, host: str | None = None, partner: int | None | str = "keep",
+                    member: tuple[int, str] | None = None, close: bool = False) -> None:
+        """One change to a waiting room, in one transaction: a new host, the partner choice
+        (``None`` clears it), a member's new state (number, state), closing the room."""
+        db = self.db
+        with db.atomic():
+            if member is not None:
+                db.execute("UPDATE room_members SET state = ? WHERE table_code = ? AND number = ?",
+                           [member[1], code, member[0]])
+            if host is not None:
+                db.execute("UPDATE tables SET host = ? WHERE code = ?", [host, code])
+            if partner != "keep":
+                db.execute("UPDATE rooms SET partner = ? WHERE code = ?", [partner, code])
+            if close:
+                db.execute("UPDATE tables SET status = 'closed' WHERE code = ? AND status = 'waiting'", [code])
+
+    def start_room(self, code: str, seats: list[SeatRow], seed: str, rules: dict) -> None:
+        """Seat everyone and start the first match of a waiting table. Raises Conflict when
+        it is not waiting any more (started twice, or closed)."""
+        db = self.db
+        now = time.time()
+        with db.atomic():
+            cur = db.execute("UPDATE tables SET status = 'playing' WHERE code = ? AND status = 'waiting'", [code])
+            if cur.rowcount != 1:
+                raise Conflict(f"table {code} is not waiting")
+            db.execute("UPDATE rooms SET started = ? WHERE code = ?", [now, code])
+            db["seats"].insert_all([{"table_code": code, "seat": s.seat, "kind": s.kind, "player_id": s.player_id,
+                                     "name": s.name, "emoji": s.emoji} for s in seats])
+            self._insert_match(code, 1, seed, rules, now)
+
+    def rematch_seats(self, code: str, number: int, seed: str, rules: dict, seats: list[SeatRow]) -> None:
+        """Start match ``number`` with the seats rearranged (a new partner), in one
+        transaction. Raises Conflict if that match exists."""
+        import sqlite3
+
+        db = self.db
+        try:
+            with db.atomic():
+                self._insert_match(code, number, seed, rules, time.time())
+                for s in seats:
+                    db.execute("UPDATE seats SET kind = ?, player_id = ?, name = ?, emoji = ? "
+                               "WHERE table_code = ? AND seat = ?", [s.kind, s.player_id, s.name, s.emoji, code, s.seat])
+                db.execute("UPDATE tables SET status = 'playing' WHERE code = ?", [code])
+        except sqlite3.IntegrityError:
+            raise Conflict(f"match {number} of {code} already exists") from None
+
+    def table_status(self, code: str) -> str | None:
+        rows = list(self.db.query("SELECT status FROM tables WHERE code = ?", [code]))
+        return rows[0]["status"] if rows else None
+
+    def remember_player(self, player_id: str, name: str, emoji: str) -> None:
+        """Keep the name and emoji a player last chose (to prefill the next join form)."""
+        db = self.db
+        with db.atomic():
+            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
+                       [player_id, name, emoji, time.time()])
+
+    def known_player(self, player_id: str) -> tuple[str, str] | None:
+        """(name, emoji) a player last chose, or None."""
+        rows = list(self.db.query("SELECT name, emoji FROM players WHERE id = ?", [player_id]))
+        return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
+
+    # -- accounts --------------------------------------------------------------------
+    def user_by_email(self, email: str) -> UserRow | None:
+        """The account with this (lowercased) email, or None."""
+        return _user(self.db.query("SELECT * FROM users WHERE email = ?", [email]))
+
+    def user(self, user_id: str) -> UserRow | None:
+        return _user(self.db.query("SELECT * FROM users WHERE id = ?", [user_id]))
+
+    def is_account(self, player_id: str) -> bool:
+        """Whether this player id is an account's (an anonymous cookie must never carry one)."""
+        return bool(list(self.db.query("SELECT 1 FROM users WHERE id = ?", [player_id])))
+
+    def session_gen(self, user_id: str) -> int | None:
+        """The account's session generation; None for an unknown account."""
+        rows = list(self.db.query("SELECT session_gen FROM users WHERE id = ?", [user_id]))
+        return rows[0]["session_gen"] if rows else None
+
+    def bump_session_gen(self, user_id: str) -> int:
+        """Invalidate every session of the account (sign out on every device); the new number."""
+        db = self.db
+        with db.atomic():
+            db.execute("UPDATE users SET session_gen = session_gen + 1 WHERE id = ?", [user_id])
+        return self.session_gen(user_id) or 0
+
+    def new_login_code(self, email: str, code_hash: str, now: float, ttl: float) -> int:
+        """Store a new code's hash for ``email``, voiding any earlier one; its row id."""
+        db = self.db
+        with db.atomic():
+            db.execute("UPDATE login_codes SET voided = 1 WHERE email = ? AND used = 0 AND voided = 0", [email])
+            cur = db.execute("INSERT INTO login_codes (email, code_hash, created, expires, tries, used, voided) "
+                             "VALUES (?, ?, ?, ?, 0, 0, 0)", [email, code_hash, now, now + ttl])
+            return int(cur.lastrowid)
+
+    def latest_login_code(self, email: str) -> LoginCodeRow | None:
+        rows = list(self.db.query("SELECT * FROM login_codes WHERE email = ? ORDER BY id DESC LIMIT 1", [email]))
+        if not rows:
+            return None
+        r = rows[0]
+        return LoginCodeRow(r["id"], r["email"], r["code_hash"], r["created"], r["expires"], r["tries"],
+                            bool(r["used"]), bool(r["voided"]))
+
+    def spend_login_try(self, code_id: int, max_tries: int) -> int | None:
+        """Count one try against a live code, atomically; the tries so far, or None when the
+        code is used, voided or out of tries (then nothing is counted)."""
+        db = self.db
+        with db.atomic():
+            cur = db.execute("UPDATE login_codes SET tries = tries + 1 "
+                             "WHERE id = ? AND used = 0 AND voided = 0 AND tries < ?", [code_id, max_tries])
+            if cur.rowcount != 1:
+                return None
+            return next(iter(db.query("SELECT tries FROM login_codes WHERE id = ?", [code_id])))["tries"]
+
+    def use_login_code(self, code_id: int) -> bool:
+        """Mark the code used; False if it already was (two tabs racing with the same code)."""
+        db = self.db
+        with db.atomic():
+            cur = db.execute("UPDATE login_codes SET used = 1 WHERE id = ? AND used = 0 AND voided = 0", [code_id])
+            return cur.rowcount == 1
+
+    def sign_in(self, email: str, new_id: str, anon_pid: str | None, name: str, emoji: str,
+                now: float) -> tuple[UserRow, list[str]]:
+        """The account for ``email`` (created with id ``new_id``, ``name`` and ``emoji`` when
+        new), with the anonymous player ``anon_pid``'s rows moved to it, all in one
+        transaction. Returns the account and the codes of the tables whose seats moved.
+
+        Moved: seats (``player_id`` and ``left_player_id``), ``tables.host``, and the rating
+        when the account has none. A table where the account already sits keeps the
+        anonymous seat as it is (one person must not hold two seats at one table).
+        New tables keyed by player id must be added here."""
+        db = self.db
+        with db.atomic():
+            user = self.user_by_email(email)
+            if user is None:
+                db.execute("INSERT INTO users (id, email, name, emoji, created, session_gen) VALUES (?, ?, ?, ?, ?, 0)",
+                           [new_id, email, name, emoji, now])
+                db.execute("INSERT OR IGNORE INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?)",
+                           [new_id, name, emoji, now])
+                user = UserRow(new_id, email, name, emoji, now, 0)
+            moved: list[str] = []
+            if anon_pid and anon_pid != user.id and not self.is_account(anon_pid):
+                moved = [r["table_code"] for r in db.query(
+                    "SELECT DISTINCT table_code FROM seats WHERE player_id = ? AND table_code NOT IN "
+                    "(SELECT table_code FROM seats WHERE player_id = ?)", [anon_pid, user.id])]
+                db.execute("UPDATE seats SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
+                           "(SELECT table_code FROM seats WHERE player_id = ?)", [user.id, anon_pid, user.id])
+                db.execute("UPDATE seats SET left_player_id = ? WHERE left_player_id = ?", [user.id, anon_pid])
+                db.execute("UPDATE tables SET host = ? WHERE host = ?", [user.id, anon_pid])
+                db.execute("UPDATE ratings SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
+                           "(SELECT 1 FROM ratings WHERE player_id = ?)", [user.id, anon_pid, user.id])
+            return user, moved
+
+    def player(self, player_id: str) -> tuple[str, str] | None:
+        """(name, emoji) of a player, or None."""
+        rows = list(self.db.query("SELECT name, emoji FROM players WHERE id = ?", [player_id]))
+        return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
+
+    def save_profile(self, player_id: str, name: str, emoji: str) -> None:
+        """Set a player's name and emoji (and the account's, when it is one)."""
+        db = self.db
+        with db.atomic():
+            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
+                       [player_id, name, emoji, time.time()])
+            db.execute("UPDATE users SET name = ?, emoji = ? WHERE id = ?", [name, emoji, player_id])
+
+    def player_games(self, player_id: str) -> list[PlayerGame]:
+        """Every table where this person holds a seat (``kind = 'human'``: a seat someone left
+        to a bot is not theirs any more), newest first, with all its matches."""
+        db = self.db
+        games = []
+        for r in db.query("SELECT s.table_code, s.seat, t.status, t.options, t.created FROM seats s "
+                          "JOIN tables t ON t.code = s.table_code "
+                          "WHERE s.player_id = ? AND s.kind = 'human' ORDER BY t.created DESC", [player_id]):
+            seats = list(db.query("SELECT kind, name FROM seats WHERE table_code = ? ORDER BY seat", [r["table_code"]]))
+            matches = tuple(
+                MatchInfo(m["id"], m["number"], m["seed"], json.loads(m["rules"]), m["version"], bool(m["finished"]),
+                          m["winner"], m["created"], m["last_move"])
+                for m in db.query("SELECT m.*, (SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move "
+                                  "FROM matches m WHERE m.table_code = ? ORDER BY m.number", [r["table_code"]]))
+            games.append(PlayerGame(r["table_code"], r["seat"], r["status"], json.loads(r["options"] or "{}"),
+                                    r["created"], tuple(s["name"] for s in seats), tuple(s["kind"] for s in seats),
+                                    matches))
+        return games
+
+    def unrated_matches(self) -> list[tuple[int, str]]:
+        """(match id, table code) of finished matches not yet rated, in the order they finished."""
+        return [(r["id"], r["table_code"]) for r in self.db.query(
+            "SELECT m.id, m.table_code, (SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS done "
+            "FROM matches m WHERE m.finished = 1 AND m.id NOT IN (SELECT match_id FROM rated_matches) "
+            "ORDER BY done, m.id")]
+
+    def table_seating(self, code: str) -> tuple[tuple[str, str | None], ...]:
+        """(kind, player id) of each seat of a table, in seat order."""
+        return tuple((r["kind"], r["player_id"]) for r in self.db.query(
+            "SELECT kind, player_id FROM seats WHERE table_code = ? ORDER BY seat", [code]))
+
+    def table_options(self, code: str) -> dict:
+        rows = list(self.db.query("SELECT options FROM tables WHERE code = ?", [code]))
+        return json.loads(rows[0]["options"] or "{}") if rows else {}
+
+    def match_winner(self, match_id: int) -> int | None:
+        rows = list(self.db.query("SELECT winner FROM matches WHERE id = ?", [match_id]))
+        return rows[0]["winner"] if rows else None
+
+    def ratings(self, player_ids: list[str]) -> dict[str, tuple[float, float, int]]:
+        """(mu, sigma, matches rated) of each id that has a rating."""
+        if not player_ids:
+            return {}
+        marks = ",".join("?" * len(player_ids))
+        return {r["player_id"]: (r["mu"], r["sigma"], r["matches"]) for r in self.db.query(
+            f"SELECT * FROM ratings WHERE player_id IN ({marks})", list(player_ids))}
+
+    def save_ratings(self, match_id: int, new: dict[str, tuple[float, float]]) -> bool:
+        """Store the ratings after one match, once: False (nothing written) if that match was
+        already rated (two requests rating at the same moment)."""
+        db = self.db
+        now = time.time()
+        with db.atomic():
+            cur = db.execute("INSERT OR IGNORE INTO rated_matches (match_id, at) VALUES (?, ?)", [match_id, now])
+            if cur.rowcount != 1:
+                return False
+            for pid, (mu, sigma) in new.items():
+                db.execute("INSERT INTO ratings (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 1, ?) "
+                           "ON CONFLICT(player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                           "matches = matches + 1, updated = excluded.updated", [pid, mu, sigma, now])
+            return True
+
+
+# -- accounts: rows ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    id: str  # the account's canonical player id
+    email: str
+    name: str
+    emoji: str
+    created: float
+    session_gen: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoginCodeRow:
+    id: int
+    email: str
+    code_hash: str
+    created: float
+    expires: float
+    tries: int
+    used: bool
+    voided: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    id: int
+    number: int
+    seed: str
+    rules: dict
+    version: int
+    finished: bool
+    winner: int | None
+    created: float
+    last_move: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """A table where a person holds a seat, and its matches (a rematch is another match)."""
+
+    code: str
+    seat: int
+    status: str
+    options: dict
+    created: float
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    matches: tuple[MatchInfo, ...]
+
+
+def _user(rows: Any) -> UserRow | None:
+    for r in rows:
+        return UserRow(r["id"], r["email"], r["name"] or "", r["emoji"] or "", r["created"], r["session_gen"])
+    return None

@@ -1,0 +1,230 @@
+"""Accounts: passwordless sign-in with an emailed code, moving a browser's anonymous games
+to the account, session generations ("sign out on every device"), a person's matches and
+record, and team ratings (openskill, Plackett-Luce, teams of two).
+
+Sign-in codes: six digits from ``secrets``, stored only as an HMAC-SHA256 keyed with the
+app's secret; valid for ``CODE_TTL`` seconds and for one use; asking again voids the
+previous code; ``MAX_TRIES`` tries per code, each counted in the database *before* the
+comparison (so parallel guesses cannot overrun it), compared with ``hmac.compare_digest``.
+Codes are never logged. A code is sent whether or not the address has an account (the
+account is made when the code is used), so the answer never tells who has one.
+
+Ratings are updated once per finished match, in the order matches finished
+(``rate_pending``). Seats 0 and 2 are one team, 1 and 3 the other. A bot is rated as
+``bot:<level>:<seat>`` so the team it plays for has a rating to lean on; a seat left to a
+bot for good is rated as that bot, never as the person who left.
+
+Imports: stdlib, openskill, ``spades.storage``, ``spades.stats`` and the core. Never Flask.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from .stats import Played, replay
+from .storage import PlayerGame, Store, UserRow
+
+CODE_TTL = 10 * 60  # seconds a code stays valid
+MAX_TRIES = 5  # tries per code
+CODE_DIGITS = 6
+MAX_EMAIL = 254  # RFC 5321's limit on a whole address
+EMAIL_RE = re.compile(r"^[^@\s]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+
+
+# -- refusals --------------------------------------------------------------------------
+class SignInError(Exception):
+    """A sign-in step refused; ``str(e)`` is the sentence the person sees."""
+
+
+class BadEmail(SignInError):
+    """Not an email address."""
+
+
+class BadCode(SignInError):
+    """Not six digits (no try is counted)."""
+
+
+class NoCode(SignInError):
+    """No code is waiting for this address (never asked, already used, or replaced)."""
+
+
+class WrongCode(SignInError):
+    def __init__(self, tries_left: int) -> None:
+        s = "y" if tries_left == 1 else "ies"
+        super().__init__(f"That code is not right. You have {tries_left} tr{s} left.")
+        self.tries_left = tries_left
+
+
+class Expired(SignInError):
+    def __init__(self) -> None:
+        super().__init__("That code has expired. Codes last 10 minutes: ask for a new one.")
+
+
+class TooManyTries(SignInError):
+    """Out of tries; ``retry_at`` (epoch seconds) is when a new code may be asked for."""
+
+    def __init__(self, retry_at: float, now: float) -> None:
+        minutes = max(1, int((retry_at - now + 59) // 60))
+        s = "" if minutes == 1 else "s"
+        super().__init__(f"Too many wrong tries. You can ask for a new code in {minutes} minute{s}.")
+        self.retry_at = retry_at
+
+
+# -- codes -----------------------------------------------------------------------------
+def normalize_email(text: str) -> str:
+    """The address trimmed and lowercased. Raises BadEmail.
+
+    >>> normalize_email("  Ann@Example.COM ")
+    'ann@example.com'
+    """
+    email = (text or "").strip().lower()
+    if not email or len(email) > MAX_EMAIL or not EMAIL_RE.match(email):
+        raise BadEmail("That does not look like an email address. Check it and try again.")
+    return email
+
+
+def normalize_code(text: str) -> str:
+    """The six digits of a typed code (spaces and dashes allowed). Raises BadCode."""
+    code = re.sub(r"[\s-]", "", text or "")
+    if len(code) != CODE_DIGITS or not code.isdigit() or not code.isascii():
+        raise BadCode(f"A code is {CODE_DIGITS} digits, as in the mail we sent.")
+    return code
+
+
+def new_code() -> str:
+    return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+def hash_code(secret: str | bytes, email: str, code: str) -> str:
+    """The stored form of a code: an HMAC keyed with the app secret, bound to the address."""
+    key = secret.encode() if isinstance(secret, str) else secret
+    return hmac.new(key, f"sign-in\n{email}\n{code}".encode(), hashlib.sha256).hexdigest()
+
+
+# -- the service -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    matches: int
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill estimate shown as the rating (mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+
+class Accounts:
+    """Sign-in, sessions, profiles and ratings over one ``Store``."""
+
+    def __init__(self, store: Store, secret: str | bytes, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self._secret = secret
+        self.clock = clock
+        self.model = PlackettLuce()
+
+    # -- sign-in ---------------------------------------------------------------------
+    def request_code(self, email: str) -> str:
+        """A fresh code for ``email`` (voiding the previous one), to be mailed. Raises
+        BadEmail, TooManyTries (the last code ran out of tries and has not expired yet)."""
+        email = normalize_email(email)
+        now = self.clock()
+        last = self.store.latest_login_code(email)
+        if last and not last.used and not last.voided and last.tries >= MAX_TRIES and now < last.expires:
+            raise TooManyTries(last.expires, now)
+        code = new_code()
+        self.store.new_login_code(email, hash_code(self._secret, email, code), now, CODE_TTL)
+        return code
+
+    def check_code(self, email: str, typed: str) -> None:
+        """Accept the code typed for ``email`` (it is used up). Raises BadEmail, BadCode,
+        NoCode, Expired, WrongCode, TooManyTries."""
+        email = normalize_email(email)
+        now = self.clock()
+        row = self.store.latest_login_code(email)
+        if row is None or row.used or row.voided:
+            raise NoCode("There is no code waiting for this address. Ask for a new one.")
+        if row.tries >= MAX_TRIES:
+            raise TooManyTries(row.expires, now)
+        if now >= row.expires:
+            raise Expired()
+        code = normalize_code(typed)
+        tries = self.store.spend_login_try(row.id, MAX_TRIES)
+        if tries is None:  # another request used it or spent the last try meanwhile
+            raise TooManyTries(row.expires, now)
+        if hmac.compare_digest(hash_code(self._secret, email, code), row.code_hash):
+            if not self.store.use_login_code(row.id):
+                raise NoCode("That code has just been used. Ask for a new one.")
+            return
+        if tries >= MAX_TRIES:
+            raise TooManyTries(row.expires, now)
+        raise WrongCode(MAX_TRIES - tries)
+
+    def sign_in(self, email: str, anon_pid: str | None, name: str = "", emoji: str = "") -> tuple[UserRow, list[str]]:
+        """The account for ``email`` (made on first sign-in, with ``name`` and ``emoji``);
+        the anonymous player's seats move to it. Returns it and the tables whose seats moved.
+        Call only after ``check_code`` accepted a code. Raises BadEmail."""
+        email = normalize_email(email)
+        if anon_pid is not None and self.store.is_account(anon_pid):
+            anon_pid = None  # a signed-in browser switching accounts takes nothing along
+        if anon_pid is not None and not name:
+            name, emoji = self.store.player(anon_pid) or ("", "")
+        new_id = "u-" + secrets.token_urlsafe(16)
+        return self.store.sign_in(email, new_id, anon_pid, name, emoji, self.clock())
+
+    def session_valid(self, user_id: str, gen: object) -> bool:
+        """Whether a session for ``user_id`` made at generation ``gen`` still holds."""
+        current = self.store.session_gen(user_id)
+        return current is not None and current == gen
+
+    def sign_out_everywhere(self, user_id: str) -> int:
+        """End every session of the account; the new generation."""
+        return self.store.bump_session_gen(user_id)
+
+    # -- a person's games ------------------------------------------------------------
+    def games(self, player_id: str) -> list[PlayerGame]:
+        return self.store.player_games(player_id)
+
+    def played(self, games: list[PlayerGame]) -> list[Played]:
+        """Every match at these tables replayed, from the person's seat."""
+        out = []
+        for g in games:
+            for m in g.matches:
+                match = replay(m.rules, m.seed, ((seat, text) for _, seat, text in self.store.actions(m.id)))
+                out.append(Played(match, g.seat, m.last_move or m.created, g.code, m.number))
+        return out
+
+    # -- ratings ---------------------------------------------------------------------
+    def rate_pending(self) -> int:
+        """Update the ratings with every finished match not yet counted, in the order they
+        finished; returns how many were rated."""
+        count = 0
+        for match_id, code in self.store.unrated_matches():
+            level = self.store.table_options(code).get("level", "normal")
+            ids = [pid if kind == "human" and pid else f"bot:{level}:{seat}"
+                   for seat, (kind, pid) in enumerate(self.store.table_seating(code))]
+            if len(ids) != 4 or len(set(ids)) != 4:
+                self.store.save_ratings(match_id, {})  # not a match of four distinct players: skip it
+                continue
+            known = self.store.ratings(ids)
+            r = [self.model.rating(mu=known[i][0], sigma=known[i][1], name=i) if i in known
+                 else self.model.rating(name=i) for i in ids]
+            winner = self.store.match_winner(match_id)
+            ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
+            (a, c), (b, d) = self.model.rate([[r[0], r[2]], [r[1], r[3]]], ranks=ranks)
+            new = {ids[s]: (x.mu, x.sigma) for s, x in ((0, a), (2, c), (1, b), (3, d))}
+            if self.store.save_ratings(match_id, new):
+                count += 1
+        return count
+
+    def rating(self, player_id: str) -> Rating | None:
+        known = self.store.ratings([player_id]).get(player_id)
+        return Rating(*known) if known else None

@@ -1,0 +1,204 @@
+"""Accounts without the web: sign-in codes (hash only, expiry, single use, voiding, five
+tries), moving a browser's seats to its account, session generations, ratings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spades.accounts import (CODE_TTL, MAX_TRIES, Accounts, BadCode, BadEmail, Expired, NoCode, TooManyTries,
+                             WrongCode, hash_code, normalize_email)
+from spades.rules import Match
+from spades.rules_config import Rules
+from spades.storage import SeatRow, Store
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(str(tmp_path / "accounts.db"))
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def accounts(store, clock) -> Accounts:
+    return Accounts(store, "secret", clock)
+
+
+def wrong(code: str) -> str:
+    return f"{(int(code) + 1) % 10**6:06d}"
+
+
+def test_a_code_is_six_digits_stored_only_as_its_hash(accounts, store):
+    code = accounts.request_code("Ann@Example.com")
+    assert len(code) == 6 and code.isdigit()
+    rows = list(store.db.query("SELECT * FROM login_codes"))
+    assert len(rows) == 1 and rows[0]["email"] == "ann@example.com"
+    assert code not in str(rows[0]) and rows[0]["code_hash"] == hash_code("secret", "ann@example.com", code)
+    accounts.check_code("ann@example.com", f"{code[:3]} {code[3:]}")  # spaces are fine
+
+
+def test_a_code_works_once(accounts):
+    code = accounts.request_code("ann@example.com")
+    accounts.check_code("ann@example.com", code)
+    with pytest.raises(NoCode):
+        accounts.check_code("ann@example.com", code)
+
+
+def test_asking_again_voids_the_previous_code(accounts):
+    first = accounts.request_code("ann@example.com")
+    second = accounts.request_code("ann@example.com")
+    if first != second:
+        with pytest.raises(WrongCode):
+            accounts.check_code("ann@example.com", first)
+    accounts.check_code("ann@example.com", second)
+
+
+def test_a_code_expires_after_ten_minutes(accounts, clock):
+    code = accounts.request_code("ann@example.com")
+    clock.now += CODE_TTL
+    with pytest.raises(Expired, match="expired"):
+        accounts.check_code("ann@example.com", code)
+    fresh = accounts.request_code("ann@example.com")
+    accounts.check_code("ann@example.com", fresh)
+
+
+def test_five_wrong_tries_lock_the_code_and_say_when_to_ask_again(accounts, clock):
+    code = accounts.request_code("ann@example.com")
+    for left in range(MAX_TRIES - 1, 0, -1):
+        with pytest.raises(WrongCode, match=f"That code is not right. You have {left} tr") as e:
+            accounts.check_code("ann@example.com", wrong(code))
+        assert e.value.tries_left == left
+    with pytest.raises(TooManyTries, match="in 10 minutes"):
+        accounts.check_code("ann@example.com", wrong(code))
+    with pytest.raises(TooManyTries):  # even the right code is refused now
+        accounts.check_code("ann@example.com", code)
+    clock.now += 4 * 60
+    with pytest.raises(TooManyTries, match="in 6 minutes"):
+        accounts.request_code("ann@example.com")
+    clock.now += 6 * 60
+    accounts.check_code("ann@example.com", accounts.request_code("ann@example.com"))
+
+
+def test_malformed_input_costs_no_try(accounts):
+    code = accounts.request_code("ann@example.com")
+    for text in ("", "12345", "1234567", "abcdef", "١٢٣٤٥٦"):
+        with pytest.raises(BadCode):
+            accounts.check_code("ann@example.com", text)
+    accounts.check_code("ann@example.com", code)
+
+
+@pytest.mark.parametrize("text", ["", "ann", "ann@", "@example.com", "ann@example", "a b@example.com",
+                                  "ann@@example.com", "x" * 250 + "@example.com", "ann@exa_mple.com"])
+def test_malformed_emails(text):
+    with pytest.raises(BadEmail):
+        normalize_email(text)
+
+
+def test_no_code_for_an_address_never_asked(accounts):
+    with pytest.raises(NoCode):
+        accounts.check_code("bob@example.com", "123456")
+
+
+def seat_anonymous(store: Store, code: str, pid: str, seed: str = "s") -> None:
+    store.ensure_player(pid, "Ann", "🦊")
+    seats = [SeatRow(0, "human", pid, "Ann")] + [SeatRow(s, "bot", None, n) for s, n in ((1, "Rex"), (2, "Bea"), (3, "Kit"))]
+    store.create_table(code, pid, {"kind": "practice", "level": "normal"}, seats, seed, Rules().to_dict())
+
+
+def test_first_sign_in_moves_the_browsers_seats_name_and_emoji(accounts, store):
+    seat_anonymous(store, "AAAAAA", "anon-1")
+    user, moved = accounts.sign_in("ann@example.com", "anon-1")
+    assert moved == ["AAAAAA"] and user.id != "anon-1"
+    assert (user.name, user.emoji) == ("Ann", "🦊")
+    assert [g.code for g in store.player_games(user.id)] == ["AAAAAA"]
+    assert store.player_games("anon-1") == []
+    assert store.load_table("AAAAAA").host == user.id
+    # a second browser, with its own anonymous game, signs in to the same account
+    seat_anonymous(store, "BBBBBB", "anon-2")
+    again, moved = accounts.sign_in("ANN@example.com", "anon-2")
+    assert again.id == user.id and moved == ["BBBBBB"]
+    assert sorted(g.code for g in store.player_games(user.id)) == ["AAAAAA", "BBBBBB"]
+
+
+def test_an_account_switching_browser_takes_nothing_along(accounts, store):
+    ann, _ = accounts.sign_in("ann@example.com", None, "Ann", "")
+    seat_anonymous(store, "CCCCCC", ann.id)  # Ann's own game
+    bob, moved = accounts.sign_in("bob@example.com", ann.id)
+    assert moved == [] and [g.code for g in store.player_games(ann.id)] == ["CCCCCC"]
+    assert store.player_games(bob.id) == []
+
+
+def test_a_seat_left_to_a_bot_is_not_the_leavers(accounts, store):
+    seat_anonymous(store, "DDDDDD", "anon-3")
+    store.db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = 'anon-3' WHERE table_code = 'DDDDDD' AND seat = 0")
+    store.db.conn.commit()
+    assert store.player_games("anon-3") == []
+    user, _ = accounts.sign_in("ann@example.com", "anon-3")
+    assert store.player_games(user.id) == []
+    assert list(store.db.query("SELECT left_player_id FROM seats WHERE table_code = 'DDDDDD' AND seat = 0")) == [
+        {"left_player_id": user.id}]
+
+
+def test_sign_out_everywhere_ends_older_sessions(accounts):
+    user, _ = accounts.sign_in("ann@example.com", None, "Ann", "")
+    assert accounts.session_valid(user.id, 0)
+    gen = accounts.sign_out_everywhere(user.id)
+    assert gen == 1 and not accounts.session_valid(user.id, 0) and accounts.session_valid(user.id, 1)
+    assert not accounts.session_valid("u-nobody", 0)
+
+
+def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str) -> Match:
+    """A one-hand match played at random, stored move by move like the table service does."""
+    rules = Rules(end="hands", hands=1)
+    store.create_table(code, None, {"level": "normal"}, seats, seed, rules.to_dict())
+    match_id = store.load_table(code).match.id
+    match, rng = Match(rules, seed), random.Random(seed)
+    while not match.finished:
+        assert match.phase != "hand_over"
+        seat = match.to_act
+        action = rng.choice(match.legal_actions(seat))
+        match.apply(seat, action)
+        store.append_action(match_id, match.version, seat, str(action), finished=match.finished, winner=match.winner)
+    return match
+
+
+def test_ratings_rise_for_winners_once_per_match_and_never_for_a_leaver(accounts, store):
+    people = [SeatRow(s, "human", f"p{s}", f"P{s}") for s in range(4)]
+    m = finished_match(store, "EEEEEE", people, "r1")
+    assert m.winner is not None  # this seed's hand is not a draw
+    assert accounts.rate_pending() == 1 and accounts.rate_pending() == 0
+    winners = [f"p{s}" for s in range(4) if s % 2 == m.winner]
+    losers = [f"p{s}" for s in range(4) if s % 2 != m.winner]
+    for w in winners:
+        for loser in losers:
+            assert accounts.rating(w).mu > accounts.rating(loser).mu
+    assert accounts.rating(winners[0]).matches == 1
+    # a table where p0 left and a bot took the seat: p0's rating does not move
+    before = accounts.rating("p0")
+    left = [SeatRow(0, "bot", None, "Rex")] + people[1:]
+    finished_match(store, "FFFFFF", left, "r3")
+    store.db.execute("UPDATE seats SET left_player_id = 'p0' WHERE table_code = 'FFFFFF' AND seat = 0")
+    store.db.conn.commit()
+    assert accounts.rate_pending() == 1
+    assert accounts.rating("p0") == before and accounts.rating("p1").matches == 2
+    assert accounts.rating("bot:normal:0").matches == 1
+
+
+def test_played_replays_every_match_from_the_persons_seat(accounts, store):
+    people = [SeatRow(s, "human", f"q{s}", f"Q{s}") for s in range(4)]
+    m = finished_match(store, "GGGGGG", people, "g1")
+    [played] = accounts.played(accounts.games("q1"))
+    assert played.seat == 1 and played.match.scores == m.scores and played.match.finished
