@@ -236,3 +236,15 @@ def test_easy_bids_and_plays_like_a_person() -> None:
         v = seat_view(m, m.to_act)
         diffs += choose(v, "easy", seed) != choose(v, "normal", seed)
     assert 0 < diffs < 30
+
+
+def test_choose_runs_in_a_worker_process() -> None:
+    """The site runs bots in a process pool: the entry point and its values must pickle."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    m = Match(Rules(), seed=8)
+    v = seat_view(m, m.to_act)
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        bid = pool.submit(choose, v, "hard", 3, TINY).result(timeout=60)
+        assert bid in v["legal"]
+        assert pool.submit(hint, v, TINY).result(timeout=60) in v["legal"]
