@@ -248,3 +248,18 @@ def test_choose_runs_in_a_worker_process() -> None:
         bid = pool.submit(choose, v, "hard", 3, TINY).result(timeout=60)
         assert bid in v["legal"]
         assert pool.submit(hint, v, TINY).result(timeout=60) in v["legal"]
+
+
+SCORE_TRICKS = [(0, "AC 2C 3C 4C"), (0, "KC 5C 6C 7C"), (0, "AD 5D 6D 7D"), (0, "2D 8D 3D 4D")]
+SCORE_HAND = "KH 5H 2H 8C 9C 9D TD 2S 3S"
+
+
+@pytest.mark.parametrize("opponent_bids, bags, expected", [
+    ((2, 2), (0, 0), "5H"),  # contract made (3 of 3), the opponents need 3 of 9: duck
+    ((5, 4), (0, 0), "KH"),  # they need 8 of the 9 left: the set is within reach, take it
+    ((5, 4), (9, 0), "5H"),  # ... but not at the price of the tenth bag
+])
+def test_reads_the_score(opponent_bids: tuple[int, int], bags: tuple[int, int], expected: str) -> None:
+    bids = [2, opponent_bids[0], 1, opponent_bids[1]]
+    v = view(0, SCORE_HAND, bids, tricks=SCORE_TRICKS, trick=(1, "7H 8H 9H"), dealer=3, bags=bags)
+    assert choose(v, "normal", 0) == expected
