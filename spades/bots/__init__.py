@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 
 from ..cards import CARDS
 from . import knowledge, policy, search
@@ -125,7 +126,8 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     return card
 
 
-def _bits(m: int):
+def _bits(m: int) -> Iterator[int]:
+    """The cards of a mask, lowest first."""
     while m:
         low = m & -m
         yield low.bit_length() - 1
