@@ -29,22 +29,18 @@ def replay(path: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m spades")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["arena"]:
+        from .arena import main as arena_main, parser as arena_parser
+
+        return arena_main(arena_parser("python -m spades arena").parse_args(argv[1:]))
+    parser = argparse.ArgumentParser(prog="python -m spades",
+                                     epilog="python -m spades arena --help: the bot arena (BOTS.md)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="check and score a match record (RECORD.md)")
     p.add_argument("path", help="a record file, or - for standard input")
-    a = sub.add_parser("arena", help="play bots against each other (BOTS.md)")
-    a.add_argument("--team0", required=True)
-    a.add_argument("--team1", required=True)
-    a.add_argument("--matches", type=int, default=20)
-    a.add_argument("--rules", default="{}")
-    a.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    if args.command == "replay":
-        return replay(args.path)
-    from .arena import main as arena_main
-
-    return arena_main(args)
+    return replay(args.path)
 
 
 if __name__ == "__main__":

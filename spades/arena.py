@@ -1,8 +1,7 @@
 """The arena of BOTS.md: play matches between two teams of bots and print a summary.
 
 ``python -m spades arena --team0 SPEC --team1 SPEC --matches N [--rules JSON] [--seed S]``
-(or ``python -m spades.arena`` with the extra options ``--jobs``, ``--limit`` and
-``--budget``). A SPEC is ``random``, ``easy``, ``normal``, ``hard`` or ``cmd:COMMAND``, an
+with the extra options ``--jobs``, ``--limit`` and ``--budget``. A SPEC is ``random``, ``easy``, ``normal``, ``hard`` or ``cmd:COMMAND``, an
 outside bot speaking JSON lines (one process per seat). Matches are played in duplicate
 pairs: both matches of a pair use the same seed, hence the same first dealer and the same
 deals, with the teams swapped between seats 0/2 and 1/3, so the luck of the cards cancels
@@ -12,10 +11,10 @@ move and counted in ``replaced``.
 The last line printed is the summary JSON of BOTS.md. ``ci95`` is the Wilson score
 interval of ``win_rate`` (team 0's share of decided matches, draws left out).
 
-Settings without a command-line option in ``python -m spades arena``: the environment
-variables ``SPADES_ARENA_LIMIT`` (seconds an outside bot may think, default 10),
-``SPADES_ARENA_JOBS`` (worker processes, default 1) and ``SPADES_HARD_BUDGET`` (Hard's
-thinking time per decision in seconds, default ``spades.bots.HARD_BUDGET_S``).
+The extra options also come from the environment: ``SPADES_ARENA_LIMIT`` (seconds an
+outside bot may think, default 10), ``SPADES_ARENA_JOBS`` (worker processes, default 1)
+and ``SPADES_HARD_BUDGET`` (Hard's thinking time per decision in seconds, default
+``spades.bots.HARD_BUDGET_S``).
 
 Imports: the core, ``spades.bots``, and the stdlib.
 """
@@ -274,8 +273,9 @@ def _progress(done: int, total: int, r: MatchResult) -> None:
     print(f"match {done}/{total}: {who} in {len(r.hand_points[0])} hands, replaced {r.replaced}", flush=True)
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m spades.arena")
+def parser(prog: str = "python -m spades.arena") -> argparse.ArgumentParser:
+    """The arena's command line (``python -m spades arena`` uses it too)."""
+    p = argparse.ArgumentParser(prog=prog)
     p.add_argument("--team0", required=True)
     p.add_argument("--team1", required=True)
     p.add_argument("--matches", type=int, default=20)
@@ -288,4 +288,4 @@ def _parser() -> argparse.ArgumentParser:
 
 
 if __name__ == "__main__":
-    sys.exit(main(_parser().parse_args()))
+    sys.exit(main(parser().parse_args()))
