@@ -12,6 +12,18 @@ bot's move alike:
    the view of ITS seat, still under the lock so every connection sees moves in order;
 6. schedule the next bot turn, which comes back through ``act``.
 
+Between hands, Continue (``"deal"``) from a person marks them ready; the next hand is
+dealt (the stored ``deal`` move) once every person at the table is ready, or at once when
+the host deals without waiting (``"deal_now"``). Only the host starts a rematch, with the
+same partner or another seat's player across from them.
+
+Rooms (play with friends): a table created for several people waits (status
+``waiting``) with a join code until its host starts it. People join in order; the host
+picks a partner (a member or a bot), who sits across (seat 2); everyone else takes the
+other team's seats (1, then 3) in join order. ``seat_plan`` is that rule as a pure
+function. Every room change takes the room's lock, is committed, then published to the
+room's subscribers; ``start`` seats everyone, fills empty seats with bots and deals.
+
 Bots think in a ``ProcessPoolExecutor`` (a Hard bot may think for a second; the server
 threads stay free). One scheduler thread waits for their answers and applies each no
 sooner than the table's play speed allows, with a deadline after which a legal fallback
@@ -32,6 +44,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import unicodedata
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,7 +55,7 @@ from .cards import NotationError
 from .records import to_record
 from .rules import HAND_OVER, MATCH_OVER, IllegalAction, Match, parse_action
 from .rules_config import Rules
-from .storage import Conflict, SeatRow, Store, TableRow
+from .storage import Conflict, MemberRow, RoomRow, SeatRow, Store, TableRow
 from .views import seat_view
 
 log = logging.getLogger(__name__)
@@ -51,6 +64,14 @@ DEAL = "deal"  # the stored text of ``Match.next_hand`` (the Continue button)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
 PRACTICE_BOTS = {1: "Rex", 2: "Bea", 3: "Kit"}  # Rex on the left, Bea across, Kit on the right
+DEAL_NOW = "deal_now"  # the host deals the next hand without waiting (stored as ``deal``)
+BOT_PARTNER = 0  # the partner choice "a bot" (members are numbered from 1)
+BOT_EMOJI = "🤖"
+MAX_NAME = 20
+MAX_HUMANS = 4
+# The emoji a player may choose, offered in the join form (and checked against this list).
+EMOJIS = ("🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢", "🦄", "🐝", "🐧",
+          "🌵", "🌻", "🍀", "🍒", "🔥", "⭐", "🌙", "🎩", "🎲", "🚀", "⚓", "🎸")
 PLAY_DELAYS = {"slow": 1.5, "normal": 0.8, "fast": 0.3}  # seconds between bot moves
 LEVELS = ("easy", "normal", "hard")
 
@@ -78,6 +99,83 @@ class Stale(Refused):
 
 class BadAction(Refused):
     """Text that is not an action at all (bad notation): a malformed request."""
+
+
+class NotHost(Refused):
+    """A host control used by someone who is not the host."""
+
+
+class NotStarted(Refused):
+    """The table is still a room: its match has not started."""
+
+
+class TableClosed(Refused):
+    """The code is known but nobody can join any more: its match is over, or the room closed."""
+
+
+class TableFull(Refused):
+    """Every seat for people is taken (or the match has started)."""
+
+
+class Removed(Refused):
+    """The host removed this player from the room."""
+
+
+class BadPlayer(Refused):
+    """A name or emoji that is not allowed."""
+
+
+def clean_name(text: str | None) -> str:
+    """A player's name: trimmed, inner spaces collapsed, 1-20 characters, no control or
+    format characters. Raises BadPlayer with the reason.
+
+    >>> clean_name("  Ann   Lee ")
+    'Ann Lee'
+    """
+    name = " ".join((text or "").split())
+    if not name:
+        raise BadPlayer("Choose a name (1 to 20 characters).")
+    if len(name) > MAX_NAME:
+        raise BadPlayer("That name is too long: 20 characters at most.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+        raise BadPlayer("A name can only hold letters, digits, spaces and punctuation.")
+    return name
+
+
+def check_emoji(emoji: str | None) -> str:
+    """The emoji if it is one of ``EMOJIS``. Raises BadPlayer."""
+    if emoji not in EMOJIS:
+        raise BadPlayer("Choose one of the emoji offered.")
+    return emoji
+
+
+def seat_plan(members: list[int], partner: int | None) -> dict[int, int]:
+    """Who sits where, from the members in join order (the host first) and the host's
+    choice of partner: the host in seat 0, the partner across in seat 2 (none for a bot
+    partner), the others on the other team, seats 1 then 3, in join order. Before the
+    partner is chosen only the host has a seat. Members beyond the open seats get none.
+
+    >>> seat_plan([1, 2, 3, 4], partner=3)
+    {1: 0, 3: 2, 2: 1, 4: 3}
+    >>> seat_plan([2, 5], partner=BOT_PARTNER), seat_plan([1, 2], partner=None)
+    ({2: 0, 5: 1}, {1: 0})
+    """
+    plan = {members[0]: 0}
+    if partner is None:
+        return plan
+    if partner != BOT_PARTNER and partner in members[1:]:
+        plan[partner] = 2
+    open_seats = [1, 3]
+    for m in members[1:]:
+        if m not in plan and open_seats:
+            plan[m] = open_seats.pop(0)
+    return plan
+
+
+def room_capacity(humans: int, partner: int | None) -> int:
+    """How many people the room takes: the number the host chose, at most three with a bot
+    partner (the host and the other team)."""
+    return min(humans, 3) if partner == BOT_PARTNER else humans
 
 
 # -- who acts --------------------------------------------------------------------------
@@ -121,9 +219,54 @@ class Snapshot:
     level: str
     play_speed: str
     event: Event
+    emojis: tuple[str, ...] = ("", "", "", "")
+    host_seat: int | None = None
+    ready: tuple[int, ...] = ()  # seats whose person pressed Continue after this hand
+    tempo: str = "normal"
 
 
 Subscriber = Callable[[Snapshot], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One person in a room, as everyone in it may see them (never their player id)."""
+
+    number: int
+    name: str
+    emoji: str
+    host: bool
+    seat: int | None  # once the partner is chosen: 0 host, 2 partner, 1 or 3 the other team
+    me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSnapshot:
+    """One person's picture of a room."""
+
+    code: str
+    status: str  # waiting, playing (started: go to the table), finished, closed
+    me: int | None  # my member number; None when not in the room
+    removed: bool  # the host removed me
+    members: tuple[Member, ...]
+    partner: int | None  # member number, BOT_PARTNER, or None (not chosen yet)
+    humans: int
+    level: str
+    rules: dict
+    is_host: bool
+    capacity: int
+    version: int  # counts room changes (for tests and stale pages)
+
+
+RoomSubscriber = Callable[[RoomSnapshot], None]
+
+
+@dataclass
+class _Room:
+    code: str
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    subscribers: dict[int, tuple[str | None, RoomSubscriber]] = field(default_factory=dict)
+    version: int = 0
 
 
 @dataclass
@@ -137,6 +280,8 @@ class _Table:
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: dict[int, tuple[int | None, Subscriber]] = field(default_factory=dict)
     event: Event = Event(None, "")
+    ready: set[int] = field(default_factory=set)
+    ready_for: tuple[int, int] = (0, 0)  # (match number, hand number) the ready set belongs to
 
     def seat_of(self, player_id: str) -> int | None:
         for s in self.row.seats:
@@ -183,6 +328,7 @@ class TableService:
         self._pool_workers = pool_workers
         self._pool_lock = threading.Lock()
         self._tables: dict[str, _Table] = {}
+        self._rooms: dict[str, _Room] = {}
         self._load_lock = threading.Lock()
         self._jobs: dict[tuple[str, int, int], _Job] = {}
         self._cond = threading.Condition()
@@ -229,27 +375,32 @@ class TableService:
             return self._executor().submit(fn, *args)
 
     # -- tables ----------------------------------------------------------------------
-    def create_practice(self, player_id: str, name: str, rules: Rules, level: str) -> str:
+    def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "") -> str:
         """A new practice table: the player in seat 0, Bea across, Rex left, Kit right.
         Returns its code; the bots start at once if the first move is theirs."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
-        seats = [SeatRow(0, "human", player_id, name)] + [
-            SeatRow(s, "bot", None, n) for s, n in sorted(PRACTICE_BOTS.items())]
+        seats = [SeatRow(0, "human", player_id, name, emoji)] + [
+            SeatRow(s, "bot", None, n, BOT_EMOJI) for s, n in sorted(PRACTICE_BOTS.items())]
         options = {"kind": "practice", "level": level}
         seed = self.new_seed()
         self.store.ensure_player(player_id, name)
+        code = self._new_code(lambda code: self.store.create_table(
+            code, player_id, options, seats, seed, dataclasses.asdict(rules)))
+        self._get(code)
+        return code
+
+    @staticmethod
+    def _new_code(create: Callable[[str], None]) -> str:
+        """Draw codes until ``create`` accepts one (it raises IntegrityError for a taken code)."""
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                self.store.create_table(code, player_id, options, seats, seed, dataclasses.asdict(rules))
-                break
+                create(code)
+                return code
             except sqlite3.IntegrityError:
                 continue  # the code is taken: draw another
-        else:  # pragma: no cover - 31^6 codes
-            raise RuntimeError("no free table code")
-        self._get(code)
-        return code
+        raise RuntimeError("no free table code")  # pragma: no cover - 31^6 codes
 
     def _get(self, code: str) -> _Table:
         """The table, loaded and replayed on first access. Raises TableNotFound."""
@@ -267,6 +418,11 @@ class TableService:
         return table
 
     def _load(self, code: str) -> _Table:
+        status = self.store.table_status(code)
+        if status == "waiting":
+            raise NotStarted("The game at this table has not started yet.")
+        if status == "closed":
+            raise TableClosed("This table was closed before its game started.")
         row = self.store.load_table(code)
         if row is None:
             raise TableNotFound("There is no table with that code.")
@@ -295,9 +451,14 @@ class TableService:
     # -- reading ---------------------------------------------------------------------
     def _snapshot(self, table: _Table, seat: int | None) -> Snapshot:
         seats = table.row.seats
-        return Snapshot(table.code, seat, seat_view(table.match, seat), tuple(s.name for s in seats),
+        match = table.match
+        ready = tuple(sorted(table.ready)) if (
+            match.phase == HAND_OVER and table.ready_for == (table.match_number, match.hand_number)) else ()
+        host = table.seat_of(table.row.host) if table.row.host else None
+        return Snapshot(table.code, seat, seat_view(match, seat), tuple(s.name for s in seats),
                         tuple(s.kind for s in seats), table.match_number, table.row.options.get("level", "normal"),
-                        table.match.rules.play_speed, table.event)
+                        match.rules.play_speed, table.event, tuple(s.emoji for s in seats), host, ready,
+                        match.rules.tempo)
 
     def snapshot(self, code: str, player_id: str | None) -> Snapshot:
         """What this player sees at the table (a spectator's view when not seated).
@@ -368,10 +529,11 @@ class TableService:
     # -- the one move path -----------------------------------------------------------
     def act(self, code: str, who: Who, action: object, expected_version: int | None = None) -> Snapshot:
         """Check, apply, store, publish and schedule one move; returns the mover's new snapshot.
-        ``action`` is a card, bid, ``"look"`` or ``"deal"`` (Continue to the next hand).
-        Raises TableNotFound, NotSeated, Stale, BadAction, IllegalAction (nothing changed)."""
-        if action == DEAL:
-            parsed: Any = DEAL
+        ``action`` is a card, bid, ``"look"``, ``"deal"`` (Continue: ready for the next hand,
+        dealt once every person is) or ``"deal_now"`` (the host deals without waiting).
+        Raises TableNotFound, NotSeated, NotHost, Stale, BadAction, IllegalAction (nothing changed)."""
+        if action in (DEAL, DEAL_NOW):
+            parsed: Any = action
         else:
             try:
                 parsed = parse_action(action)
@@ -390,6 +552,12 @@ class TableService:
                     raise NotSeated("That seat is not played by a bot.")
             if expected_version is not None and expected_version != match.version:
                 raise Stale("The table has moved on since that page was shown: here it is now.", match.version)
+            if parsed in (DEAL, DEAL_NOW):
+                if not self._ready(table, seat, who, parsed):
+                    table.event = Event(seat, "ready")
+                    self._publish(table)  # everyone sees who is still reading
+                    return self._snapshot(table, seat)
+                parsed = DEAL
             event = self._apply(table, seat, parsed)
             try:
                 self.store.append_action(table.match_id, match.version, seat, str(parsed),
@@ -405,6 +573,24 @@ class TableService:
             self._schedule(table)
             return self._snapshot(table, seat)
 
+    def _ready(self, table: _Table, seat: int, who: Who, action: str) -> bool:
+        """Mark ``seat`` ready for the next hand; whether to deal it now (every person at
+        the table is ready, or the host deals without waiting). Raises IllegalAction, NotHost."""
+        match = table.match
+        if table.row.seats[seat].kind != "human" or not isinstance(who, Player):
+            raise NotSeated("Only a person at the table deals the next hand.")
+        if match.phase != HAND_OVER:
+            raise IllegalAction("The match is over." if match.finished else "The hand is not over yet.")
+        if action == DEAL_NOW:
+            if table.row.host != who.id:
+                raise NotHost("Only the host deals without waiting.")
+            return True
+        key = (table.match_number, match.hand_number)
+        if table.ready_for != key:
+            table.ready, table.ready_for = set(), key
+        table.ready.add(seat)
+        return all(s.seat in table.ready for s in table.row.seats if s.kind == "human")
+
     def _apply(self, table: _Table, seat: int, action: Any) -> Event:
         match = table.match
         if action == DEAL:
@@ -418,23 +604,39 @@ class TableService:
         text = action.to_json() if hasattr(action, "to_json") else str(action)
         return Event(seat, str(text), won, match.phase in (HAND_OVER, MATCH_OVER))
 
-    def rematch(self, code: str, who: Player, expected_version: int | None = None) -> Snapshot:
-        """Start a new match at the same table with the same seats and rules, once the
-        match is over. Raises TableNotFound, NotSeated, Stale, IllegalAction."""
+    def rematch(self, code: str, who: Player, expected_version: int | None = None,
+                partner: int | None = None) -> Snapshot:
+        """Start a new match at the same table with the same rules and everyone still at
+        it, once the match is over. Only the host starts it; ``partner`` (seat 1, 2 or 3
+        as seen from the host's seat 0) is who sits across this time: the two swap seats.
+        Raises TableNotFound, NotSeated, NotHost, Stale, IllegalAction, BadAction."""
         table = self._get(code)
         with table.lock:
             seat = table.seat_of(who.id)
             if seat is None:
                 raise NotSeated("You have no seat at this table.")
+            if table.row.host is not None and table.row.host != who.id:
+                raise NotHost("Only the host starts a rematch.")
             if not table.match.finished:
                 raise IllegalAction("The match is not over yet.")
             if expected_version is not None and expected_version != table.match.version:
                 raise Stale("The table has moved on since that page was shown: here it is now.", table.match.version)
+            if partner is not None and partner not in (1, 2, 3):
+                raise BadAction("Choose the seat of your new partner: 1, 2 or 3.")
             rules = table.match.rules
             seed = self.new_seed()
             number = table.match_number + 1
+            seats = list(table.row.seats)
+            across = (seat + 2) % 4
+            if partner is not None and (seat + partner) % 4 != across:
+                other = (seat + partner) % 4
+                seats[across], seats[other] = (dataclasses.replace(seats[other], seat=across),
+                                               dataclasses.replace(seats[across], seat=other))
             try:
-                self.store.new_match(table.code, number, seed, dataclasses.asdict(rules))
+                if seats != list(table.row.seats):
+                    self.store.rematch_seats(table.code, number, seed, dataclasses.asdict(rules), seats)
+                else:
+                    self.store.new_match(table.code, number, seed, dataclasses.asdict(rules))
             except Conflict:
                 raise Stale("A rematch has already started: here it is.", table.match.version) from None
             fresh = self._load(table.code)
@@ -444,6 +646,234 @@ class TableService:
             self._publish(table)
             self._schedule(table)
             return self._snapshot(table, seat)
+
+    # -- rooms -----------------------------------------------------------------------
+    def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
+        """A table for ``humans`` people (2-4) that waits for them, with its creator as host.
+        Returns the join code. Raises BadAction, BadPlayer."""
+        if level not in LEVELS:
+            raise BadAction(f"level must be one of {', '.join(LEVELS)}")
+        if not 2 <= humans <= MAX_HUMANS:
+            raise BadAction("A table with friends is for 2 to 4 people.")
+        name, emoji = clean_name(name), check_emoji(emoji)
+        options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
+        self.store.remember_player(player_id, name, emoji)
+        return self._new_code(lambda code: self.store.create_room(code, player_id, options, name, emoji))
+
+    def status(self, code: str) -> str:
+        """``waiting``, ``playing``, ``finished`` or ``closed``. Raises TableNotFound."""
+        status = self.store.table_status(code.upper())
+        if status is None:
+            raise TableNotFound("There is no table with that code. Check it, or start a new game.")
+        return status
+
+    def known_player(self, player_id: str | None) -> tuple[str, str]:
+        """The name and emoji this player last chose ("" when unknown), to prefill forms."""
+        known = self.store.known_player(player_id) if player_id else None
+        name, emoji = known or ("", "")
+        return ("" if name == "You" else name), (emoji if emoji in EMOJIS else "")
+
+    def _room(self, code: str) -> _Room:
+        with self._load_lock:
+            room = self._rooms.get(code)
+            if room is None:
+                room = self._rooms[code] = _Room(code)
+            return room
+
+    def _room_row(self, code: str) -> RoomRow:
+        row = self.store.load_room(code)
+        if row is None:
+            raise TableNotFound("There is no table with that code. Check it, or start a new game.")
+        return row
+
+    @staticmethod
+    def _active(row: RoomRow) -> list[MemberRow]:
+        return [m for m in row.members if m.state == "in"]
+
+    def _room_snapshot(self, room: _Room, row: RoomRow, player_id: str | None) -> RoomSnapshot:
+        active = self._active(row)
+        host = next((m.number for m in active if m.player_id == row.host), None)
+        order = ([host] if host is not None else []) + [m.number for m in active if m.number != host]
+        plan = seat_plan(order, row.partner) if order else {}
+        mine = next((m for m in row.members if m.player_id == player_id), None) if player_id else None
+        me = mine.number if mine is not None and mine.state == "in" else None
+        members = tuple(Member(m.number, m.name, m.emoji, m.number == host, plan.get(m.number), m.number == me)
+                        for m in sorted(active, key=lambda m: order.index(m.number)))
+        humans = int(row.options.get("humans", MAX_HUMANS))
+        return RoomSnapshot(row.code, row.status, me, mine is not None and mine.state == "removed", members,
+                            row.partner, humans, row.options.get("level", "normal"), row.options.get("rules", {}),
+                            me is not None and me == host, room_capacity(humans, row.partner), room.version)
+
+    def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
+        """What this person sees of the room. Raises TableNotFound."""
+        code = code.upper()
+        room = self._room(code)
+        with room.lock:
+            return self._room_snapshot(room, self._room_row(code), player_id)
+
+    def subscribe_room(self, code: str, player_id: str | None, callback: RoomSubscriber) -> int:
+        """Register a connection for the room; it gets a snapshot at once and one after every
+        change. Raises TableNotFound."""
+        code = code.upper()
+        room = self._room(code)
+        with room.lock:
+            callback(self._room_snapshot(room, self._room_row(code), player_id))
+            token = next(self._tokens)
+            room.subscribers[token] = (player_id, callback)
+            return token
+
+    def unsubscribe_room(self, code: str, token: int) -> None:
+        room = self._rooms.get(code.upper())
+        if room is not None:
+            with room.lock:
+                room.subscribers.pop(token, None)
+
+    def _room_changed(self, room: _Room) -> RoomRow:
+        """After a committed change: publish everyone's new picture (caller holds the lock)."""
+        room.version += 1
+        row = self._room_row(room.code)
+        for token, (pid, callback) in list(room.subscribers.items()):
+            try:
+                callback(self._room_snapshot(room, row, pid))
+            except Exception:  # a dead connection is dropped, the room goes on
+                log.info("dropping room subscriber %s of %s", token, room.code, exc_info=True)
+                room.subscribers.pop(token, None)
+        return row
+
+    def _waiting_room(self, code: str, room: _Room, player_id: str, host_only: bool) -> tuple[RoomRow, MemberRow]:
+        """The room and this player's membership, checked. Raises TableNotFound,
+        TableClosed, NotSeated, NotHost."""
+        row = self._room_row(code)
+        if row.status != "waiting":
+            raise TableClosed("The game at this table has started." if row.status in ("playing", "finished")
+                              else "This table was closed.")
+        mine = next((m for m in self._active(row) if m.player_id == player_id), None)
+        if mine is None:
+            raise NotSeated("You are not in this room.")
+        if host_only and row.host != player_id:
+            raise NotHost("Only the host can do that.")
+        return row, mine
+
+    def join(self, code: str, player_id: str, name: str, emoji: str) -> str:
+        """Join a table by its code with a name and an emoji. Returns ``"table"`` when this
+        player already holds a seat there (the same browser gets its seat back), else
+        ``"room"``. Raises TableNotFound, TableClosed, TableFull, Removed, BadPlayer."""
+        code = code.upper()
+        name, emoji = clean_name(name), check_emoji(emoji)
+        room = self._room(code)
+        with room.lock:
+            row = self._room_row(code)
+            if player_id in row.seated:
+                return "table"
+            self.check_joinable(row, player_id)
+            self.store.join_room(code, player_id, name, emoji)
+            self.store.remember_player(player_id, name, emoji)
+            self._room_changed(room)
+            return "room"
+
+    def check_joinable(self, row: RoomRow, player_id: str | None) -> None:
+        """Refuse a join with the reason. Raises TableClosed, TableFull, Removed."""
+        if row.status == "finished":
+            raise TableClosed("The match at this table is over. Start a new game, or ask for a new code.")
+        if row.status == "closed":
+            raise TableClosed("This table was closed: everyone left before the game started.")
+        if row.status == "playing":
+            raise TableFull("The game at this table has started and every seat is taken.")
+        mine = next((m for m in row.members if m.player_id == player_id), None) if player_id else None
+        if mine is not None and mine.state == "removed":
+            raise Removed("The host removed you from this table.")
+        if mine is not None and mine.state == "in":
+            return  # already here: joining again just returns to the room
+        active = self._active(row)
+        humans = int(row.options.get("humans", MAX_HUMANS))
+        if len(active) >= room_capacity(humans, row.partner):
+            raise TableFull("This table is full: every seat for people is taken.")
+
+    def joinable(self, code: str, player_id: str | None) -> RoomRow:
+        """The room, if this player may join it (or is in it, or seated). Raises
+        TableNotFound, TableClosed, TableFull, Removed."""
+        code = code.upper()
+        row = self._room_row(code)
+        if player_id not in row.seated:
+            self.check_joinable(row, player_id)
+        return row
+
+    def pick_partner(self, code: str, player_id: str, partner: int) -> None:
+        """The host's partner: a member's number, or BOT_PARTNER. Raises NotHost,
+        NotSeated, TableClosed, BadAction."""
+        code = code.upper()
+        room = self._room(code)
+        with room.lock:
+            row, mine = self._waiting_room(code, room, player_id, host_only=True)
+            others = [m for m in self._active(row) if m.number != mine.number]
+            if partner == BOT_PARTNER:
+                if len(others) > 2:
+                    raise BadAction("Three friends are here and the other team has two seats: "
+                                    "pick one of them as your partner, or remove someone first.")
+            elif partner not in [m.number for m in others]:
+                raise BadAction("That player is not in the room any more.")
+            self.store.update_room(code, partner=partner)
+            self._room_changed(room)
+
+    def remove(self, code: str, player_id: str, number: int) -> None:
+        """The host removes a member before the start (they cannot come back from this
+        browser). Raises NotHost, NotSeated, TableClosed, BadAction."""
+        code = code.upper()
+        room = self._room(code)
+        with room.lock:
+            row, mine = self._waiting_room(code, room, player_id, host_only=True)
+            if number == mine.number:
+                raise BadAction("You cannot remove yourself: leave the room instead.")
+            if number not in [m.number for m in self._active(row)]:
+                raise BadAction("That player is not in the room any more.")
+            self.store.update_room(code, member=(number, "removed"),
+                                   partner=None if row.partner == number else "keep")
+            self._room_changed(room)
+
+    def leave(self, code: str, player_id: str) -> None:
+        """A member leaves the room. A leaving host passes the role to the next person in
+        join order (who then picks their own partner); the last one out closes the room.
+        Raises NotSeated, TableClosed."""
+        code = code.upper()
+        room = self._room(code)
+        with room.lock:
+            row, mine = self._waiting_room(code, room, player_id, host_only=False)
+            rest = [m for m in self._active(row) if m.number != mine.number]
+            if not rest:
+                self.store.update_room(code, member=(mine.number, "left"), partner=None, close=True)
+            elif row.host == player_id:
+                self.store.update_room(code, member=(mine.number, "left"), host=rest[0].player_id, partner=None)
+            else:
+                self.store.update_room(code, member=(mine.number, "left"),
+                                       partner=None if row.partner == mine.number else "keep")
+            self._room_changed(room)
+
+    def start(self, code: str, player_id: str) -> None:
+        """The host starts the match: everyone takes their seat (without a partner chosen,
+        the first to join sits across; with nobody else, a bot), empty seats become bots,
+        and the first hand is dealt. Raises NotHost, NotSeated, TableClosed."""
+        code = code.upper()
+        room = self._room(code)
+        with room.lock:
+            row, mine = self._waiting_room(code, room, player_id, host_only=True)
+            active = self._active(row)
+            order = [mine.number] + [m.number for m in active if m.number != mine.number]
+            partner = row.partner if row.partner is not None else (order[1] if len(order) > 1 else BOT_PARTNER)
+            plan = seat_plan(order, partner)
+            by_number = {m.number: m for m in active}
+            seats = [SeatRow(s, "bot", None, PRACTICE_BOTS[s], BOT_EMOJI) for s in range(1, 4)]
+            seats.insert(0, SeatRow(0, "human", player_id, mine.name, mine.emoji))
+            for number, s in plan.items():
+                m = by_number[number]
+                seats[s] = SeatRow(s, "human", m.player_id, m.name, m.emoji)
+            rules = Rules.from_dict(row.options.get("rules"))
+            try:
+                self.store.start_room(code, seats, self.new_seed(), dataclasses.asdict(rules))
+            except Conflict:
+                raise TableClosed("The game at this table has already started.") from None
+            self._get(code)  # load it: the bots start if the first move is theirs
+            self._room_changed(room)
+            room.subscribers.clear()  # every page now moves to the table and connects there
 
     # -- bots ------------------------------------------------------------------------
     def _schedule(self, table: _Table) -> None:

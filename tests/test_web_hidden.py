@@ -67,7 +67,8 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
         if v["finished"]:
             break
         if v["phase"] == "hand_over":
-            service.act(code, Player(players[0]), "deal", v["version"])
+            for s in range(4):  # every person presses Continue; the last press deals
+                service.act(code, Player(players[s]), "deal", v["version"])
             continue
         seat = v["to_act"]
         sv = service.snapshot(code, players[seat]).view

@@ -53,6 +53,8 @@ def event_text(snap: Snapshot) -> str:
         return f"Hand {snap.view['hand_number']} is dealt."
     if e.action == "rematch":
         return "A new match begins."
+    if e.action == "ready":
+        return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
     if e.action == "look":
         return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
     if e.action in ("nil", "blind_nil") or e.action.isdigit():
@@ -85,6 +87,8 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
             "bot": snap.kinds[s] == "bot", "team": s % 2, "turn": to_act == s,
             "dealer": v["dealer"] == s, "bid": bid_text(bids[s], blind[s]), "has_bid": bids[s] is not None,
             "taken": v["taken"][s], "partner": me is not None and s == (me + 2) % 4,
+            # "host" is only worth saying at a table of several people
+            "emoji": snap.emojis[s], "host": snap.host_seat == s and snap.kinds.count("human") > 1,
         })
     # the trick in the middle: the one in progress, or the last one taken (so the 4th card is seen)
     trick_cards: dict[int, dict] = {}
@@ -126,6 +130,13 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
                       "contract": _contract(bids, t), "taken": v["taken"][t] + v["taken"][t + 2]})
     results = v["results"]
     last_result = results[-1] if results and phase in ("hand_over", "match_over") else None
+    is_host = me is not None and snap.host_seat == me
+    # between hands: who has not pressed Continue yet (people only; bots are always ready)
+    reading = [s for s in range(4) if snap.kinds[s] == "human" and s not in snap.ready] if phase == "hand_over" else []
+    people = snap.kinds.count("human")
+    # after the match: the host chooses who sits across for the rematch (the two swap seats)
+    rematch_choices = [{"offset": k, "name": snap.names[(me + k) % 4], "bot": snap.kinds[(me + k) % 4] == "bot",
+                        "current": k == 2} for k in (2, 1, 3)] if v["finished"] and is_host else []
     return {
         "code": snap.code, "csrf": csrf, "seat": me, "view": v, "version": v["version"], "phase": phase,
         "plates": plates, "trick": trick, "trick_is_last": last, "hand": hand, "my_turn": my_turn,
@@ -142,6 +153,12 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         # orders updates on the page: an HTTP answer can arrive after a newer WebSocket push
         "stamp": snap.match_number * STAMP_MATCH + v["version"],
         "suggested_bid": 3,
+        "is_host": is_host, "tempo": snap.tempo,
+        "reading": [("You" if s == me else snap.names[s]) for s in reading] if people > 1 else [],
+        "i_am_ready": me is not None and phase == "hand_over" and me not in reading,
+        "can_deal_now": is_host and any(s != me for s in reading),
+        "rematch_choices": rematch_choices, "can_rematch": v["finished"] and (is_host or snap.host_seat is None),
+        "host_name": snap.names[snap.host_seat] if snap.host_seat is not None else None,
     }
 
 
