@@ -105,8 +105,8 @@ class NotHost(Refused):
     """A host control used by someone who is not the host."""
 
 
-class NotStarted(Refused):
-    """The table is still a room: its match has not started."""
+class NotStarted(TableNotFound):
+    """The table is still a room: its match has not started (no match to show or move in)."""
 
 
 class TableClosed(Refused):
@@ -422,7 +422,7 @@ class TableService:
         if status == "waiting":
             raise NotStarted("The game at this table has not started yet.")
         if status == "closed":
-            raise TableClosed("This table was closed before its game started.")
+            raise TableNotFound("This table was closed before its game started.")
         row = self.store.load_table(code)
         if row is None:
             raise TableNotFound("There is no table with that code.")

@@ -53,6 +53,17 @@
     if (next < shown) d.shouldSwap = false;
   });
 
+  // The room: when the host starts the game, every page in the room moves to the table.
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    var room = document.querySelector("#room[data-go]");
+    if (room) { window.location.assign(room.dataset.go); return; }
+    // connected just after the start: the socket speaks of the table, so show it
+    var msg = e.detail && e.detail.message;
+    if (document.querySelector(".room-main") && typeof msg === "string" && msg.indexOf('id="felt"') !== -1) {
+      window.location.reload();
+    }
+  });
+
   // Live connection indicator
   document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("live"); document.body.classList.remove("offline"); });
   document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("live"); document.body.classList.add("offline"); });

@@ -7,6 +7,10 @@ only renders and queues; this connection's own thread sends, under a per-connect
 A connection that fails to send is dropped. The handshake checks the player's signed
 cookie and the ``Origin`` header before the upgrade.
 
+While the table is still a room (waiting for its players), the same address carries the
+room instead: its fragment after every join, leave, partner choice and the start (which
+sends every page on to the table).
+
 Imports: Flask, flask-sock, ``spades.tables``.
 """
 
@@ -20,9 +24,9 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, abort, current_app, request
 from flask_sock import Sock
 
-from ..tables import Snapshot, TableNotFound, TableService
+from ..tables import RoomSnapshot, Snapshot, TableNotFound, TableService
 from .identity import csrf_token, player_id
-from .render import render_fragments, table_context
+from .render import render_fragments, render_room, room_context, table_context
 from .table import normalize_code
 
 log = logging.getLogger(__name__)
@@ -73,8 +77,19 @@ def socket(ws, code: str) -> None:
             ws.close()
             raise
 
+    def on_room(snap: RoomSnapshot) -> None:
+        if not ws.connected:
+            raise ConnectionError("socket closed")
+        with app.app_context():
+            outbox.put(render_room(room_context(snap, csrf)))
+
     try:
-        token = service.subscribe(code, player_id(), on_update)
+        if service.status(code) == "waiting":
+            token = service.subscribe_room(code, player_id(), on_room)
+            unsubscribe = service.unsubscribe_room
+        else:
+            token = service.subscribe(code, player_id(), on_update)
+            unsubscribe = service.unsubscribe
     except TableNotFound:
         ws.close(reason=1008, message="no such table")
         return
@@ -89,7 +104,7 @@ def socket(ws, code: str) -> None:
     except Exception as e:  # a closed socket ends this connection only
         log.debug("socket for %s closed: %s", code, e)
     finally:
-        service.unsubscribe(code, token)
+        unsubscribe(code, token)
 
 
 def init_app(app: Flask) -> None:

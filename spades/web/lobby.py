@@ -1,26 +1,70 @@
-"""The home page and the practice form: one click starts a match against three bots.
+"""The home page, new tables, joining, and the room where friends wait for the start.
 
-Imports: Flask, ``spades.tables`` and the core.
+- ``GET /`` home; ``POST /practice`` one click against three bots.
+- ``GET /new``, ``POST /new``: a table for 1-4 people with every option. One person plays
+  at once (the practice path); more get a room with a join code, a link, a QR code and
+  an email box.
+- ``GET /j?code=…`` (the code typed on the home page) and ``GET /j/<CODE>`` (the link):
+  the join form, or straight back to your room or seat. ``POST /j/<CODE>``: join with a
+  name and an emoji. Join attempts are rate-limited per address so codes cannot be
+  enumerated.
+- The room lives at the table's own address, ``/g/<CODE>`` (``spades.web.table`` shows
+  it while the table waits); its controls post to ``/g/<CODE>/partner``, ``remove``,
+  ``leave``, ``start`` and ``invite``. The table service checks every host control.
+
+Plain forms with a 303 after each change; everyone else in the room hears of it over
+the WebSocket (``spades.web.live``).
+
+Imports: Flask and friends, segno, ``spades.mail``, ``spades.tables`` and the core.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, session
+import re
+from pathlib import Path
 
+import segno
+from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
+    render_template, request, session, url_for
+from markupsafe import Markup
+
+from ..mail import Mailer, MailError
 from ..rules_config import Rules
-from ..tables import LEVELS, TableService
-from .identity import player_id
+from ..tables import (BOT_PARTNER, EMOJIS, LEVELS, BadAction, BadPlayer, NotHost, NotSeated, Refused, Removed,
+                      TableClosed, TableFull, TableNotFound, TableService, check_emoji, clean_name)
+from .identity import csrf_token, player_id
+from .limits import limiter
+from .render import room_context
 
 bp = Blueprint("lobby", __name__)
 
 SPEEDS = ("slow", "normal", "fast")
+TEMPOS = ("relaxed", "normal", "fast")
+MODES = ("bidding", "no_bidding")
 ENDS = {f"target-{t}": {"end": "target", "target": t} for t in (200, 250, 300, 500)} | \
        {f"hands-{h}": {"end": "hands", "hands": h} for h in (5, 9, 11)}
 MAX_NAME = 20
+CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
+EMAIL_RE = re.compile(r"^[^@\s<>,;:\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+MAX_INVITES = 10  # addresses in one go
+JOIN_LIMIT = "20 per minute"
+JOIN_LIMIT_MESSAGE = "Too many join attempts. Wait a minute and try again."
+# one counter for every way of trying a code: the link, the home page box, the join form
+join_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE)
+NO_TABLE = "There is no table with that code. Check it, or start a new game."
 
 
 def service() -> TableService:
     return current_app.extensions["spades.tables"]
+
+
+def clean_code(text: str | None) -> str:
+    """A typed or linked code in capitals, spaces and dashes dropped; a 404 for anything
+    that cannot be a code (case does not matter: codes are shown in capitals)."""
+    code = re.sub(r"[\s-]", "", text or "").upper()
+    if not CODE_RE.match(code):
+        abort(404, description=NO_TABLE)
+    return code
 
 
 @bp.get("/")
@@ -46,4 +90,253 @@ def practice():
                   blind_nil=form.get("blind_nil") == "on", tempo="off", play_speed=speed)
     session["name"] = name if name != "You" else session.get("name", "")
     code = service().create_practice(player_id(create=True), name, rules, level)
+    return redirect(f"/g/{code}", 303)
+
+
+# -- a new table ---------------------------------------------------------------------------
+def _prefill() -> tuple[str, str]:
+    """The name and emoji this browser chose last time (from the player row)."""
+    name, emoji = service().known_player(player_id())
+    return name or session.get("name", ""), emoji
+
+
+NEW_DEFAULTS = {"humans": "4", "mode": "bidding", "end": "target-500", "bag_penalty": "on", "tempo": "normal",
+                "level": "normal", "speed": "normal"}
+
+
+@bp.get("/new")
+def new():
+    name, emoji = _prefill()
+    return render_template("lobby/new.html", values={**NEW_DEFAULTS, "name": name, "emoji": emoji or EMOJIS[0]},
+                           emojis=EMOJIS, message=None)
+
+
+@bp.post("/new")
+def create():
+    """One person: the practice match starts at once. More: the room, with its code."""
+    form = request.form
+    values = {**{k: "" for k in ("bag_penalty", "blind_nil", "set_scores_zero")}, **form.to_dict()}
+
+    def refuse(message: str):
+        return render_template("lobby/new.html", values=values, emojis=EMOJIS, message=message), 400
+
+    humans = form.get("humans", "")
+    if humans not in ("1", "2", "3", "4"):
+        return refuse("Choose how many people will play: 1 to 4.")
+    checks = [("level", LEVELS, "Choose the bots' level: easy, normal or hard."),
+              ("speed", SPEEDS, "Choose a play speed: slow, normal or fast."),
+              ("mode", MODES, "Choose bidding or no-bidding rules."),
+              ("tempo", TEMPOS, "Choose a tempo: relaxed, normal or fast."),
+              ("end", tuple(ENDS), "Choose how the match ends: a target of 200, 250, 300 or 500 points, "
+                                   "or 5, 9 or 11 hands.")]
+    for key, allowed, message in checks:
+        if form.get(key) not in allowed:
+            return refuse(message)
+    try:
+        name = clean_name(form.get("name"))
+        emoji = check_emoji(form.get("emoji"))
+    except BadPlayer as e:
+        return refuse(str(e))
+    n = int(humans)
+    rules = Rules(**ENDS[form["end"]], mode=form["mode"], bag_penalty=form.get("bag_penalty") == "on",
+                  blind_nil=form.get("blind_nil") == "on", set_scores_zero=form.get("set_scores_zero") == "on",
+                  tempo="off" if n == 1 else form["tempo"], play_speed=form["speed"])
+    session["name"] = name
+    pid = player_id(create=True)
+    if n == 1:
+        code = service().create_practice(pid, name, rules, form["level"], emoji)
+    else:
+        code = service().create_room(pid, name, emoji, rules, form["level"], n)
+    return redirect(f"/g/{code}", 303)
+
+
+# -- joining -------------------------------------------------------------------------------
+def refused(e: Refused, code: str | None = None):
+    """A join that cannot happen, in words, with the way on (create a table, try a code)."""
+    status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), 400)
+    return render_template("room/refused.html", message=str(e), code=code, full=isinstance(e, TableFull)), status
+
+
+def _join_form(code: str, message: str | None = None, status: int = 200, values: dict | None = None):
+    pid = player_id()
+    try:
+        row = service().joinable(code, pid)
+    except Refused as e:
+        return refused(e, code)
+    if pid is not None and (pid in row.seated or any(m.player_id == pid and m.state == "in" for m in row.members)):
+        return redirect(f"/g/{code}", 303)  # already in: back to the room or the seat
+    if values is None:
+        name, emoji = _prefill()
+        values = {"name": name, "emoji": emoji or EMOJIS[0]}
+    host = next((m for m in row.members if m.player_id == row.host), None)
+    here = [m for m in row.members if m.state == "in"]
+    return render_template("room/join.html", code=code, host=host, here=here, values=values, emojis=EMOJIS,
+                           message=message, humans=row.options.get("humans", 4)), status
+
+
+@bp.get("/j")
+@join_limit
+def join_typed():
+    """The code typed in the home page's box (a GET form: joining happens on the next page)."""
+    return _join_form(clean_code(request.args.get("code")))
+
+
+@bp.get("/j/<code>")
+@join_limit
+def join_link(code: str):
+    return _join_form(clean_code(code))
+
+
+@bp.post("/j/<code>")
+@join_limit
+def join(code: str):
+    code = clean_code(code)
+    values = {"name": request.form.get("name", ""), "emoji": request.form.get("emoji", "")}
+    try:
+        service().join(code, player_id(create=True), values["name"], values["emoji"])
+    except BadPlayer as e:
+        return _join_form(code, str(e), 400, values)
+    except Refused as e:
+        return refused(e, code)
+    session["name"] = " ".join(values["name"].split())
+    return redirect(f"/g/{code}", 303)
+
+
+# -- the room ------------------------------------------------------------------------------
+def join_url(code: str) -> str:
+    return url_for("lobby.join_link", code=code, _external=True)
+
+
+def qr_svg(url: str) -> Markup:
+    """The join link as a QR code, inline SVG drawn on the server (segno escapes nothing
+    of ours: the URL is built from a checked code)."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, dark="#134a2d", title="QR code of the join link")
+    return Markup(svg)
+
+
+def room_page(code: str, message: str | None = None, status: int = 200, emails: str = ""):
+    """The room at ``/g/<CODE>`` while the table waits: members only (others go to the
+    join form; someone removed is told so)."""
+    pid = player_id()
+    try:
+        snap = service().room_snapshot(code, pid)
+    except TableNotFound:
+        abort(404, description=NO_TABLE)
+    if snap.removed:
+        return refused(Removed("The host removed you from this table."), code)
+    if snap.me is None:
+        return redirect(url_for("lobby.join_link", code=code), 303)
+    if message is None:
+        flashed = get_flashed_messages()
+        message = flashed[-1] if flashed else None
+    ctx = room_context(snap, csrf_token())
+    url = join_url(code)
+    return render_template("room/room.html", oob=False, join_url=url, qr=qr_svg(url), message=message,
+                           emails=emails, **ctx), status
+
+
+def _room_action(code: str, do) -> Response | tuple:
+    """Run one room control; 303 back to the room, or the room with the refusal."""
+    code = clean_code(code)
+    pid = player_id()
+    try:
+        if pid is None:
+            raise NotSeated("You are not in this room.")
+        do(code, pid)
+    except (NotHost, NotSeated) as e:
+        return _refusal_page(code, str(e), 403)
+    except TableClosed as e:
+        return _refusal_page(code, str(e), 409)
+    except TableNotFound:
+        abort(404, description=NO_TABLE)
+    except BadAction as e:
+        return _refusal_page(code, str(e), 400)
+    return redirect(f"/g/{code}", 303)
+
+
+def _refusal_page(code: str, message: str, status: int):
+    if service().status(code) == "waiting":
+        page = room_page(code, message, status)
+        if isinstance(page, tuple):
+            return page
+    return refused(TableClosed(message), code)[0], status
+
+
+def _member_number() -> int:
+    text = request.form.get("member", "")
+    if text == "bot":
+        return BOT_PARTNER
+    if not text.isdigit() or len(text) > 6:
+        abort(400, description="Choose a player in the room.")
+    return int(text)
+
+
+@bp.post("/g/<code>/partner")
+def partner(code: str):
+    number = _member_number()
+    return _room_action(code, lambda c, pid: service().pick_partner(c, pid, number))
+
+
+@bp.post("/g/<code>/remove")
+def remove(code: str):
+    number = _member_number()
+    return _room_action(code, lambda c, pid: service().remove(c, pid, number))
+
+
+@bp.post("/g/<code>/start")
+def start(code: str):
+    return _room_action(code, lambda c, pid: service().start(c, pid))
+
+
+@bp.post("/g/<code>/leave")
+def leave(code: str):
+    answer = _room_action(code, lambda c, pid: service().leave(c, pid))
+    if isinstance(answer, Response) and answer.status_code == 303:
+        flash("You left the table.")
+        return redirect("/", 303)
+    return answer
+
+
+def mailer() -> Mailer:
+    return Mailer.from_config(current_app.config, outbox=Path(current_app.instance_path) / "outbox")
+
+
+@bp.post("/g/<code>/invite")
+@limiter.limit("20 per hour", error_message="Too many invitations from here. Wait a while and try again.")
+def invite(code: str):
+    """Email the join link to each address typed (comma, space or one per line). Every
+    address is checked first; a mail server that fails gives a message, not an error page."""
+    code = clean_code(code)
+    text = request.form.get("emails", "")[:4000]
+    snap = service().room_snapshot(code, player_id()) if player_id() else None
+    if snap is None or snap.me is None or snap.status != "waiting":
+        return _refusal_page(code, "Only people in the room can send invitations.", 403)
+    addresses = [a for a in re.split(r"[\s,;]+", text) if a]
+    if not addresses:
+        return room_page(code, "Type an email address to send an invitation to.", 400, text)
+    bad = [a for a in addresses if len(a) > 254 or not EMAIL_RE.match(a)]
+    if bad:
+        return room_page(code, f"That does not look like an email address: {', '.join(bad[:3])}. "
+                               "Nothing was sent.", 400, text)
+    if len(addresses) > MAX_INVITES:
+        return room_page(code, f"Invite at most {MAX_INVITES} people at a time. Nothing was sent.", 400, text)
+    me = next(m for m in snap.members if m.me)
+    url = join_url(code)
+    home = url_for("lobby.home", _external=True)
+    body = (f"{me.name} {me.emoji} has a seat for you at a game of Spades.\n\n"
+            f"Join the table: {url}\n\nOr type the code {code} at {home}\n")
+    sent, failed = [], []
+    post = mailer()
+    for address in dict.fromkeys(addresses):  # each address once, in the order typed
+        try:
+            post.send(address, f"{me.name} invites you to play Spades", body)
+            sent.append(address)
+        except MailError:
+            failed.append(address)
+    if failed:
+        done = f" Sent to {', '.join(sent)}." if sent else ""
+        return room_page(code, f"The invitation to {', '.join(failed)} could not be sent: the mail server did not "
+                               f"answer. Try again in a moment, or share the link instead.{done}", 502,
+                         " ".join(failed))
+    flash(f"Invitation sent to {', '.join(sent)}.")
     return redirect(f"/g/{code}", 303)

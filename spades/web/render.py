@@ -4,7 +4,8 @@
 names) into plain values for the templates: what is shown was decided by the view, in
 Python; templates only lay it out. ``render_fragments`` renders the table's fragments
 (each ``templates/table/_name.html``, one root element with a stable id), with
-``hx-swap-oob`` for HTMX responses and WebSocket messages.
+``hx-swap-oob`` for HTMX responses and WebSocket messages. ``room_context`` and
+``render_room`` do the same for a room waiting for its players (``room/_room.html``).
 
 Imports: Flask (templates), ``spades.tables`` (the snapshot type) and the core.
 """
@@ -16,7 +17,7 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
-from ..tables import DEAL, Snapshot
+from ..tables import BOT_PARTNER, DEAL, RoomSnapshot, Snapshot
 from .charts import score_chart
 
 FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce")
@@ -189,3 +190,46 @@ def _result_rows(r: dict, snap: Snapshot) -> dict:
 def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oob: bool = True) -> str:
     """The named fragments of the table, joined; ``oob`` marks each for an out-of-band swap."""
     return "\n".join(render_template(f"table/_{name}.html", oob=oob, **ctx) for name in names)
+
+
+SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
+
+
+def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
+    """Everything the room shows this person: who is here, where they will sit, and (for
+    the host only) the controls. Never a player id: members are known by join number."""
+    host = next((m for m in snap.members if m.host), None)
+    members = []
+    for m in snap.members:
+        members.append({
+            "number": m.number, "name": m.name, "emoji": m.emoji, "host": m.host, "me": m.me,
+            "partner": m.number == snap.partner, "seat": m.seat,
+            "role": SEAT_ROLES[m.seat] if m.seat is not None else "Waiting for the host to pick a partner",
+            # host controls, per joiner: the server checks them again on every post
+            "can_pick": snap.is_host and not m.host and m.number != snap.partner,
+            "can_remove": snap.is_host and not m.host,
+        })
+    people = len(snap.members)  # the room never holds more than can be seated
+    if snap.partner is None:
+        teams = "The host has not picked a partner yet."
+    elif snap.partner == BOT_PARTNER:
+        teams = "The host plays with a bot as partner."
+    else:
+        partner = next((m.name for m in snap.members if m.number == snap.partner), "")
+        teams = f"{partner} is the host's partner."
+    # once started, every page in the room moves to the table (site.js follows ``data-go``)
+    go = f"/g/{snap.code}" if snap.status in ("playing", "finished") and snap.me is not None else None
+    return {
+        "code": snap.code, "csrf": csrf, "status": snap.status, "members": members, "me": snap.me,
+        "removed": snap.removed, "is_host": snap.is_host, "host_name": host.name if host else "",
+        "people": people, "humans": snap.humans, "capacity": snap.capacity, "open": max(0, snap.capacity - people),
+        "teams": teams, "partner_chosen": snap.partner is not None, "bot_partner": snap.partner == BOT_PARTNER,
+        "can_pick_bot": snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
+        "can_start": snap.is_host and snap.status == "waiting", "bots": 4 - people, "level": snap.level,
+        "rules": snap.rules, "go": go, "room_version": snap.version,
+    }
+
+
+def render_room(ctx: dict[str, Any], oob: bool = True) -> str:
+    """The room's fragment (one root element, ``id="room"``), out of band for the WebSocket."""
+    return render_template("room/_room.html", oob=oob, **ctx)

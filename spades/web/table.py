@@ -18,8 +18,10 @@ from flask import Blueprint, Response, abort, current_app, flash, get_flashed_me
     render_template, request, session
 
 from ..rules import IllegalAction
-from ..tables import BadAction, NotSeated, Player, Snapshot, Stale, TableNotFound, TableService
+from ..tables import BadAction, NotHost, NotSeated, Player, Snapshot, Stale, TableNotFound, TableService
 from .identity import csrf_token, player_id
+from .limits import limiter
+from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page
 from .render import render_fragments, table_context
 
 bp = Blueprint("table", __name__)
@@ -53,10 +55,22 @@ def _hint_for(snap: Snapshot) -> object:
     return None
 
 
+# Unknown codes count against the same limit as join attempts: the table page must not be
+# a way round it to enumerate codes (a page that exists costs nothing).
 @bp.get("/g/<code>")
+@limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE,
+                      deduct_when=lambda response: response.status_code == 404)
 def page(code: str):
     code = normalize_code(code)
     player_id(create=True)  # a visitor gets an identity too, so the live updates can reach them
+    try:
+        status = service().status(code)
+    except TableNotFound:
+        abort(404, description="There is no table with that code. Check it, or start a new game.")
+    if status == "waiting":
+        return room_page(code)
+    if status == "closed":
+        abort(404, description="This table was closed before its game started. Start a new game.")
     snap = _snapshot(code)
     if snap.seat is not None:
         session["last_table"] = code
@@ -101,7 +115,7 @@ def act(code: str):
         abort(404, description="There is no table with that code. Check it, or start a new game.")
     except BadAction as e:
         abort(400, description=str(e))
-    except NotSeated as e:
+    except (NotSeated, NotHost) as e:
         return _answer(code, str(e), 403)
     except Stale as e:
         return _answer(code, str(e), 409)
@@ -132,16 +146,22 @@ def hint(code: str):
 
 @bp.post("/g/<code>/rematch")
 def rematch(code: str):
+    """The host starts a new match; ``partner`` (1-3, seats counted from the host) sits across."""
     code = normalize_code(code)
     version = _version()
+    text = request.form.get("partner", "")
+    if text not in ("", "1", "2", "3"):
+        abort(400, description="Choose your partner for the rematch.")
     pid = player_id()
     if pid is None:
         return _answer(code, "You have no seat at this table.", 403)
     try:
-        service().rematch(code, Player(pid), version)
+        service().rematch(code, Player(pid), version, int(text) if text else None)
     except TableNotFound:
         abort(404, description="There is no table with that code.")
-    except NotSeated as e:
+    except BadAction as e:
+        abort(400, description=str(e))
+    except (NotSeated, NotHost) as e:
         return _answer(code, str(e), 403)
     except Stale as e:
         return _answer(code, str(e), 409)

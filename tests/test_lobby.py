@@ -1,0 +1,338 @@
+"""Play with friends over HTTP: a new table with every option, joining by link or typed
+code, the room (partner, remove, leave, start), invitations by mail, and every refusal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import csrf_of
+
+from spades.tables import EMOJIS, seat_plan
+
+HOST_EMOJI, A_EMOJI, B_EMOJI = EMOJIS[0], EMOJIS[1], EMOJIS[2]
+
+
+def new_table(client, humans: int = 3, name: str = "Hana", emoji: str = HOST_EMOJI, **fields) -> str:
+    data = {"csrf": csrf_of(client), "name": name, "emoji": emoji, "humans": str(humans), "mode": "bidding",
+            "end": "target-500", "bag_penalty": "on", "tempo": "normal", "level": "easy", "speed": "fast"}
+    data.update(fields)
+    r = client.post("/new", data=data)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def join(client, code: str, name: str, emoji: str = A_EMOJI, path: str | None = None):
+    return client.post(path or f"/j/{code}", data={"csrf": csrf_of(client), "name": name, "emoji": emoji})
+
+
+def post(client, code: str, what: str, **data):
+    return client.post(f"/g/{code}/{what}", data={"csrf": csrf_of(client), **data})
+
+
+def members(html: str) -> dict[str, str]:
+    """Name -> member number, as listed in the room fragment."""
+    return {name: number for number, name in re.findall(
+        r'data-member="(\d+)">\s*<span class="member-emoji"[^>]*>[^<]*</span>\s*<span class="member-name">([^<(]+?)(?: \(you\))?</span>',
+        html)}
+
+
+@pytest.fixture
+def friends(app):
+    """Three browsers: the host and two friends."""
+    return app.test_client(), app.test_client(), app.test_client()
+
+
+# -- the seating rule -----------------------------------------------------------------------
+@pytest.mark.parametrize("order,partner,expected", [
+    ([1], None, {1: 0}),
+    ([1, 2, 3], None, {1: 0}),  # teams not set: only the host has a seat
+    ([1, 2, 3], 3, {1: 0, 3: 2, 2: 1}),  # the partner across, the other beside a bot
+    ([1, 2, 3, 4], 2, {1: 0, 2: 2, 3: 1, 4: 3}),
+    ([1, 2, 3, 4], 4, {1: 0, 4: 2, 2: 1, 3: 3}),
+    ([1, 2, 3], 0, {1: 0, 2: 1, 3: 3}),  # a bot partner: both friends on the other team
+    ([3, 1, 2], 2, {3: 0, 2: 2, 1: 1}),  # a new host (the role passed on) sits in seat 0
+    ([1, 2, 3, 4], 0, {1: 0, 2: 1, 3: 3}),  # more people than seats: the last gets none
+])
+def test_seat_plan(order, partner, expected):
+    assert seat_plan(order, partner) == expected
+
+
+# -- create ---------------------------------------------------------------------------------
+def test_one_person_plays_at_once_with_the_options_chosen(client, service):
+    code = new_table(client, humans=1, mode="no_bidding", end="hands-9", set_scores_zero="on", bag_penalty="")
+    assert service.status(code) == "playing"
+    rules = service._tables[code].match.rules
+    assert (rules.mode, rules.end, rules.hands, rules.set_scores_zero, rules.bag_penalty, rules.tempo) == \
+        ("no_bidding", "hands", 9, True, False, "off")
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    assert 'id="felt"' in page and HOST_EMOJI in page
+
+
+def test_a_room_shows_code_link_qr_and_invite_box_and_keeps_every_option(client, service):
+    code = new_table(client, humans=3, mode="no_bidding", end="target-250", blind_nil="on", tempo="fast",
+                     level="hard", speed="slow")
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
+    page = client.get(f"/g/{code}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert f"/j/{code}" in html and "<svg" in html and 'name="emails"' in html and 'id="room"' in html
+    assert "Start the game" in html and "Hana" in html
+    assert 'ws-connect="/g/' + code + '/ws"' in html
+    snap = service.room_snapshot(code, None)
+    assert snap.rules["mode"] == "no_bidding" and snap.rules["target"] == 250 and snap.rules["blind_nil"]
+    assert snap.rules["tempo"] == "fast" and snap.rules["play_speed"] == "slow" and snap.level == "hard"
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("humans", "5", "1 to 4"), ("mode", "poker", "bidding"), ("end", "target-1000", "match ends"),
+    ("tempo", "blitz", "tempo"), ("level", "godlike", "level"), ("speed", "warp", "speed"),
+    ("name", "", "Choose a name"), ("name", "x" * 21, "too long"), ("name", "Bad\x07bell", "letters"),
+    ("emoji", "💩", "emoji offered"), ("emoji", "", "emoji offered"),
+])
+def test_bad_new_table_options_are_refused_with_a_message(client, field, value, message):
+    data = {"csrf": csrf_of(client), "name": "Hana", "emoji": HOST_EMOJI, "humans": "3", "mode": "bidding",
+            "end": "target-500", "tempo": "normal", "level": "easy", "speed": "fast", field: value}
+    r = client.post("/new", data=data)
+    assert r.status_code == 400 and message in r.get_data(as_text=True)
+
+
+# -- join -----------------------------------------------------------------------------------
+def test_join_by_link_and_by_typed_code_then_partner_start_and_seats(friends, service):
+    host, a, b = friends
+    code = new_table(host)
+    form = a.get(f"/j/{code}")
+    assert form.status_code == 200 and "Hana" in form.get_data(as_text=True)  # who invites
+    assert join(a, code, "Ari", A_EMOJI).status_code == 303
+    typed = b.get(f"/j?code={code.lower()[:3]} {code.lower()[3:]}")  # case and a space do not matter
+    assert typed.status_code == 200 and f'action="/j/{code}"' in typed.get_data(as_text=True)
+    assert join(b, code, "Bo", B_EMOJI).status_code == 303
+    html = host.get(f"/g/{code}").get_data(as_text=True)
+    numbers = members(html)
+    assert list(numbers) == ["Hana", "Ari", "Bo"]  # in join order
+    assert post(host, code, "partner", member=numbers["Bo"]).status_code == 303
+    html = a.get(f"/g/{code}").get_data(as_text=True)
+    assert "Bo is the host&#39;s partner." in html and "Other team" in html
+    assert "Start the game" not in html  # not the host: no controls
+    assert post(host, code, "start").status_code == 303
+    table = service._tables[code]
+    assert [(s.kind, s.name, s.emoji) for s in table.row.seats] == [
+        ("human", "Hana", HOST_EMOJI), ("human", "Ari", A_EMOJI), ("human", "Bo", B_EMOJI), ("bot", "Kit", "🤖")]
+    assert a.get(f"/g/{code}/view.json").get_json()["seat"] == 1
+    assert b.get(f"/g/{code}/view.json").get_json()["seat"] == 2
+    # the same browser joining again goes back to its seat
+    again = a.get(f"/j/{code}")
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/g/{code}")
+    assert join(a, code, "Ari", A_EMOJI).headers["Location"].endswith(f"/g/{code}")
+    assert a.get(f"/g/{code}/view.json").get_json()["seat"] == 1
+
+
+def test_joining_after_the_teams_are_set_takes_the_other_teams_open_seat(app, friends, service):
+    host, a, b = friends
+    code = new_table(host, humans=4)
+    join(a, code, "Ari")
+    numbers = members(host.get(f"/g/{code}").get_data(as_text=True))
+    post(host, code, "partner", member=numbers["Ari"])
+    join(b, code, "Bo", B_EMOJI)
+    c = app.test_client()
+    join(c, code, "Cy", EMOJIS[3])
+    seats = {m.name: m.seat for m in service.room_snapshot(code, None).members}
+    assert seats == {"Hana": 0, "Ari": 2, "Bo": 1, "Cy": 3}
+
+
+def test_joining_twice_from_one_browser_keeps_one_place_and_updates_the_name(friends, service):
+    host, a, _ = friends
+    code = new_table(host)
+    join(a, code, "Ari")
+    r = join(a, code, "Ariel", EMOJIS[5])
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/g/{code}")
+    assert [(m.name, m.emoji) for m in service.room_snapshot(code, None).members][1:] == [("Ariel", EMOJIS[5])]
+    assert a.get(f"/j/{code}").status_code == 303  # the link takes a member back to the room
+
+
+def test_the_join_form_is_prefilled_from_the_player_row(friends):
+    host, a, _ = friends
+    code = new_table(host)
+    join(a, code, "Ari", EMOJIS[7])
+    other = new_table(host)
+    html = a.get(f"/j/{other}").get_data(as_text=True)
+    assert 'value="Ari"' in html and f'value="{EMOJIS[7]}" checked' in html
+
+
+def test_names_are_escaped(friends):
+    host, a, _ = friends
+    code = new_table(host)
+    assert join(a, code, "<b>Ari</b>").status_code == 303
+    html = host.get(f"/g/{code}").get_data(as_text=True)
+    assert "<b>Ari</b>" not in html and "&lt;b&gt;Ari&lt;/b&gt;" in html
+
+
+@pytest.mark.parametrize("name,emoji,message", [
+    ("", A_EMOJI, "Choose a name"), ("   ", A_EMOJI, "Choose a name"), ("x" * 21, A_EMOJI, "too long"),
+    ("Ari\nBo", A_EMOJI, None), ("Ari\u200b", A_EMOJI, "letters"), ("Ari\x00", A_EMOJI, "letters"),
+    ("Ari", "X", "emoji offered"), ("Ari", "", "emoji offered"), ("Ari", A_EMOJI + A_EMOJI, "emoji offered"),
+])
+def test_bad_names_and_emoji_are_refused(friends, service, name, emoji, message):
+    host, a, _ = friends
+    code = new_table(host)
+    r = join(a, code, name, emoji)
+    if message is None:  # a newline is whitespace: collapsed, not refused
+        assert r.status_code == 303 and service.room_snapshot(code, None).members[1].name == "Ari Bo"
+        return
+    assert r.status_code == 400 and message in r.get_data(as_text=True)
+    assert len(service.room_snapshot(code, None).members) == 1
+
+
+# -- refusals -------------------------------------------------------------------------------
+def test_a_wrong_code_is_a_clear_404(client):
+    for path in ("/j/ZZZZZZ", "/j?code=ZZZZZZ", "/j?code=", "/j/bad!code"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert "There is no table with that code" in r.get_data(as_text=True)
+    r = join(client, "ZZZZZZ", "Ari")
+    assert r.status_code == 404 and "no table with that code" in r.get_data(as_text=True)
+
+
+def test_a_finished_table_says_so(friends, service):
+    host, a, _ = friends
+    code = new_table(host, humans=1)
+    service.store.db.execute("UPDATE tables SET status = 'finished' WHERE code = ?", [code])
+    service.store.db.conn.commit()
+    r = a.get(f"/j/{code}")
+    assert r.status_code == 410 and "match at this table is over" in r.get_data(as_text=True)
+
+
+def test_a_full_table_says_so_and_offers_to_create_one(friends):
+    host, a, b = friends
+    code = new_table(host, humans=2)
+    join(a, code, "Ari")
+    for r in (b.get(f"/j/{code}"), join(b, code, "Bo", B_EMOJI)):
+        html = r.get_data(as_text=True)
+        assert r.status_code == 409 and "This table is full" in html and 'href="/new"' in html
+
+
+def test_a_started_table_is_full_for_newcomers(friends):
+    host, a, b = friends
+    code = new_table(host, humans=3)
+    join(a, code, "Ari")
+    post(host, code, "start")
+    r = join(b, code, "Bo")
+    assert r.status_code == 409 and "has started" in r.get_data(as_text=True)
+
+
+def test_a_bot_partner_leaves_two_seats_for_friends(app, friends, service):
+    host, a, b = friends
+    code = new_table(host, humans=4)
+    join(a, code, "Ari")
+    join(b, code, "Bo", B_EMOJI)
+    c = app.test_client()
+    join(c, code, "Cy", EMOJIS[3])
+    r = post(host, code, "partner", member="bot")
+    assert r.status_code == 400 and "pick one of them as your partner" in r.get_data(as_text=True)
+    post(host, code, "remove", member=members(host.get(f"/g/{code}").get_data(as_text=True))["Cy"])
+    assert post(host, code, "partner", member="bot").status_code == 303
+    assert join(app.test_client(), code, "Di", EMOJIS[4]).status_code == 409  # three is the most now
+    post(host, code, "start")
+    assert [s.kind for s in service._tables[code].row.seats] == ["human", "human", "bot", "human"]
+
+
+def test_host_controls_are_checked_on_the_server(friends, service):
+    host, a, b = friends
+    code = new_table(host)
+    join(a, code, "Ari")
+    join(b, code, "Bo", B_EMOJI)
+    numbers = members(host.get(f"/g/{code}").get_data(as_text=True))
+    for what, data in (("start", {}), ("partner", {"member": numbers["Bo"]}), ("partner", {"member": "bot"}),
+                       ("remove", {"member": numbers["Bo"]})):
+        r = post(a, code, what, **data)
+        assert r.status_code == 403 and "Only the host" in r.get_data(as_text=True), what
+    stranger = post(host.application.test_client(), code, "start")
+    assert stranger.status_code == 403
+    snap = service.room_snapshot(code, None)
+    assert snap.status == "waiting" and snap.partner is None and len(snap.members) == 3
+
+
+def test_the_host_removes_a_joiner_who_cannot_come_back(friends, service):
+    host, a, b = friends
+    code = new_table(host)
+    join(a, code, "Ari")
+    join(b, code, "Bo", B_EMOJI)
+    numbers = members(host.get(f"/g/{code}").get_data(as_text=True))
+    post(host, code, "partner", member=numbers["Ari"])
+    assert post(host, code, "remove", member=numbers["Ari"]).status_code == 303
+    snap = service.room_snapshot(code, None)
+    assert [m.name for m in snap.members] == ["Hana", "Bo"] and snap.partner is None  # teams to be set again
+    for r in (a.get(f"/g/{code}"), a.get(f"/j/{code}"), join(a, code, "Ari")):
+        assert r.status_code == 403 and "removed you" in r.get_data(as_text=True)
+    r = post(host, code, "remove", member=numbers["Hana"])
+    assert r.status_code == 400 and "leave the room instead" in r.get_data(as_text=True)
+
+
+def test_when_the_host_leaves_the_role_passes_to_the_next_by_join_order(friends, service):
+    host, a, b = friends
+    code = new_table(host)
+    join(a, code, "Ari")
+    join(b, code, "Bo", B_EMOJI)
+    post(host, code, "partner", member=members(host.get(f"/g/{code}").get_data(as_text=True))["Bo"])
+    r = post(host, code, "leave")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/")
+    snap = service.room_snapshot(code, None)
+    assert [(m.name, m.host) for m in snap.members] == [("Ari", True), ("Bo", False)] and snap.partner is None
+    assert "Start the game" in a.get(f"/g/{code}").get_data(as_text=True)
+    assert post(host, code, "start").status_code == 403  # the old host has no say any more
+    assert post(a, code, "start").status_code == 303
+    seats = service._tables[code].row.seats
+    assert [s.name for s in seats] == ["Ari", "Rex", "Bo", "Kit"]  # without a choice: the first to join across
+    assert host.get(f"/j/{code}").status_code == 409  # started without them
+
+
+def test_the_last_one_out_closes_the_room(friends, service):
+    host, a, _ = friends
+    code = new_table(host)
+    post(host, code, "leave")
+    assert service.status(code) == "closed"
+    r = a.get(f"/j/{code}")
+    assert r.status_code == 410 and "closed" in r.get_data(as_text=True)
+    assert a.get(f"/g/{code}").status_code == 404
+
+
+def test_join_attempts_are_rate_limited(client):
+    codes = [f"ZZZZ{a}{b}" for a in "ABCDE" for b in "ABCDE"]
+    answers = [client.get(f"/j/{c}").status_code for c in codes[:21]]
+    assert answers[:20] == [404] * 20 and answers[20] == 429
+    r = client.get("/j?code=ABCDEF")
+    assert r.status_code == 429 and "Too many join attempts" in r.get_data(as_text=True)
+    assert client.get("/g/ZZZZZZ").status_code == 429  # the table page counts unknown codes too
+
+
+def test_posts_without_csrf_are_refused(friends):
+    host, a, _ = friends
+    code = new_table(host)
+    csrf_of(a)
+    for path in (f"/j/{code}", "/new", f"/g/{code}/start", f"/g/{code}/partner", f"/g/{code}/leave",
+                 f"/g/{code}/invite", f"/g/{code}/remove"):
+        r = a.post(path, data={"name": "Ari", "emoji": A_EMOJI, "member": "1", "emails": "x@example.com"})
+        assert r.status_code == 400 and "expired" in r.get_data(as_text=True), path
+    r = host.post(f"/g/{code}/start", data={"csrf": "forged"})
+    assert r.status_code == 400
+
+
+# -- live -----------------------------------------------------------------------------------
+def test_the_room_is_pushed_live_to_everyone_in_it(live_server, friends, service):
+    from test_web_live import SAME_ORIGIN, connect, session_cookie
+
+    host, a, _ = friends
+    code = new_table(host)
+    ws = connect(live_server, code, session_cookie(host), SAME_ORIGIN)
+    try:
+        first = ws.receive(timeout=5)
+        assert 'id="room"' in first and "Hana" in first and "Ari" not in first
+        join(a, code, "Ari")
+        pushed = ws.receive(timeout=5)
+        assert "Ari" in pushed and 'hx-swap-oob="true"' in pushed and 'value="' in pushed  # with the host's controls
+        post(host, code, "start")
+        started = ws.receive(timeout=5)
+        assert f'data-go="/g/{code}"' in started
+    finally:
+        ws.close()
