@@ -1,5 +1,7 @@
 """Shared fixtures: an app on a database in tmp_path with instant bots, its test client,
-a live server on a random port for browser tests, and Debian's Chromium for Playwright."""
+a live server on a random port for browser tests, Debian's Chromium for Playwright, and a
+loopback SMTP server (``smtp``, from ``mailserver``). A test module overrides
+``app_config`` to add settings (the SMTP server, say) to its app."""
 
 from __future__ import annotations
 
@@ -12,13 +14,21 @@ from collections.abc import Iterator
 import pytest
 from werkzeug.serving import make_server
 
+from mailserver import smtp, unused_port  # noqa: F401  (fixtures)
+
 from spades.web import create_app
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
 @pytest.fixture
-def app(tmp_path):
+def app_config() -> dict:
+    """Extra settings for ``app`` (override in a test module)."""
+    return {}
+
+
+@pytest.fixture
+def app(tmp_path, app_config):
     """The site on a fresh database; bots move at once, in a thread pool (not processes)."""
     pool = cf.ThreadPoolExecutor(2)
     seeds = itertools.count(1)
@@ -29,6 +39,7 @@ def app(tmp_path):
         "SECRET_KEY": "test-secret",
         "PLAY_DELAYS": INSTANT,
         "BOT_POOL": pool,
+        **app_config,
     })
     yield app
     app.extensions["spades.tables"].close()

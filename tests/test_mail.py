@@ -4,8 +4,6 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from mailserver import smtp, unused_port  # noqa: F401  (fixtures)
-
 from spades.mail import Mailer, MailError
 
 
