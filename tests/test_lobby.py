@@ -336,3 +336,38 @@ def test_the_room_is_pushed_live_to_everyone_in_it(live_server, friends, service
         assert f'data-go="/g/{code}"' in started
     finally:
         ws.close()
+
+
+# -- at the table and after -----------------------------------------------------------------
+def test_a_rematch_with_a_new_partner_over_http(friends, service):
+    host, a, b = friends
+    code = new_table(host, humans=3, mode="no_bidding", end="hands-5")
+    join(a, code, "Ari")
+    join(b, code, "Bo", B_EMOJI)
+    post(host, code, "partner", member=members(host.get(f"/g/{code}").get_data(as_text=True))["Ari"])
+    post(host, code, "start")
+    # play the match out quickly: everyone plays their first legal card, the host deals at once
+    people = {0: host, 2: a, 1: b}
+    while True:
+        assert service.wait_idle()
+        v = host.get(f"/g/{code}/view.json").get_json()
+        if v["finished"]:
+            break
+        if v["phase"] == "hand_over":
+            assert post(host, code, "act", action="deal_now", version=v["version"]).status_code == 303
+            continue
+        seat = v["to_act"]
+        if seat in people:
+            mine = people[seat].get(f"/g/{code}/view.json").get_json()
+            post(people[seat], code, "act", action=mine["legal"][0], version=mine["version"])
+    page = host.get(f"/g/{code}").get_data(as_text=True)
+    offered = re.findall(r'name="partner" value="(\d)"[^>]*><span>([^<]+)</span>', page)
+    assert offered == [("2", "Ari (again)"), ("1", "Bo"), ("3", "Kit")]
+    assert "to start a rematch" in a.get(f"/g/{code}").get_data(as_text=True)
+    r = a.post(f"/g/{code}/rematch", data={"csrf": csrf_of(a), "version": v["version"]}, headers={"HX-Request": "1"})
+    assert r.status_code == 403 and "Only the host" in r.get_data(as_text=True)
+    r = host.post(f"/g/{code}/rematch", data={"csrf": csrf_of(host), "version": v["version"], "partner": "1"})
+    assert r.status_code == 303
+    assert b.get(f"/g/{code}/view.json").get_json()["seat"] == 2  # Bo is the new partner
+    assert a.get(f"/g/{code}/view.json").get_json()["seat"] == 1  # everyone came along
+    assert host.get(f"/g/{code}/view.json").get_json()["hand_number"] == 1
