@@ -226,6 +226,7 @@ def room_page(code: str, message: str | None = None, status: int = 200, emails: 
         return refused(Removed("The host removed you from this table."), code)
     if snap.me is None:
         return redirect(url_for("lobby.join_link", code=code), 303)
+    session["last_table"] = code  # the home page links back to the room
     if message is None:
         flashed = get_flashed_messages()
         message = flashed[-1] if flashed else None
@@ -292,7 +293,8 @@ def start(code: str):
 def leave(code: str):
     answer = _room_action(code, lambda c, pid: service().leave(c, pid))
     if isinstance(answer, Response) and answer.status_code == 303:
-        flash("You left the table.")
+        if session.get("last_table") == clean_code(code):
+            session.pop("last_table")  # the home page must not offer the way back
         return redirect("/", 303)
     return answer
 
