@@ -36,7 +36,10 @@ CODE_TTL = 10 * 60  # seconds a code stays valid
 MAX_TRIES = 5  # tries per code
 CODE_DIGITS = 6
 MAX_EMAIL = 254  # RFC 5321's limit on a whole address
-EMAIL_RE = re.compile(r"^[^@\s]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+# ASCII addresses: RFC 5322 "atext" dot-atoms, nothing that could break a mail header
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+EMAIL_RE = re.compile(rf"^(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})+$")
 
 
 # -- refusals --------------------------------------------------------------------------
@@ -176,7 +179,7 @@ class Accounts:
         if anon_pid is not None and self.store.is_account(anon_pid):
             anon_pid = None  # a signed-in browser switching accounts takes nothing along
         if anon_pid is not None and not name:
-            name, emoji = self.store.player(anon_pid) or ("", "")
+            name, emoji = self.store.known_player(anon_pid) or ("", "")
         new_id = "u-" + secrets.token_urlsafe(16)
         return self.store.sign_in(email, new_id, anon_pid, name, emoji, self.clock())
 

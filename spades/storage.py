@@ -451,9 +451,10 @@ class Store:
         new), with the anonymous player ``anon_pid``'s rows moved to it, all in one
         transaction. Returns the account and the codes of the tables whose seats moved.
 
-        Moved: seats (``player_id`` and ``left_player_id``), ``tables.host``, and the rating
-        when the account has none. A table where the account already sits keeps the
-        anonymous seat as it is (one person must not hold two seats at one table).
+        Moved: seats (``player_id`` and ``left_player_id``), ``tables.host``, room
+        memberships, and the rating when the account has none. A table where the account
+        already sits keeps the anonymous seat as it is (one person must not hold two seats
+        at one table).
         New tables keyed by player id must be added here."""
         db = self.db
         with db.atomic():
@@ -473,14 +474,11 @@ class Store:
                            "(SELECT table_code FROM seats WHERE player_id = ?)", [user.id, anon_pid, user.id])
                 db.execute("UPDATE seats SET left_player_id = ? WHERE left_player_id = ?", [user.id, anon_pid])
                 db.execute("UPDATE tables SET host = ? WHERE host = ?", [user.id, anon_pid])
+                db.execute("UPDATE room_members SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
+                           "(SELECT table_code FROM room_members WHERE player_id = ?)", [user.id, anon_pid, user.id])
                 db.execute("UPDATE ratings SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
                            "(SELECT 1 FROM ratings WHERE player_id = ?)", [user.id, anon_pid, user.id])
             return user, moved
-
-    def player(self, player_id: str) -> tuple[str, str] | None:
-        """(name, emoji) of a player, or None."""
-        rows = list(self.db.query("SELECT name, emoji FROM players WHERE id = ?", [player_id]))
-        return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
 
     def save_profile(self, player_id: str, name: str, emoji: str) -> None:
         """Set a player's name and emoji (and the account's, when it is one)."""
@@ -509,6 +507,12 @@ class Store:
                                     r["created"], tuple(s["name"] for s in seats), tuple(s["kind"] for s in seats),
                                     matches))
         return games
+
+    def player_rooms(self, player_id: str) -> list[str]:
+        """Codes of the rooms this person is in that are still waiting to start, newest first."""
+        return [r["code"] for r in self.db.query(
+            "SELECT t.code FROM room_members m JOIN tables t ON t.code = m.table_code "
+            "WHERE m.player_id = ? AND m.state = 'in' AND t.status = 'waiting' ORDER BY t.created DESC", [player_id])]
 
     def unrated_matches(self) -> list[tuple[int, str]]:
         """(match id, table code) of finished matches not yet rated, in the order they finished."""

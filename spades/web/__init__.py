@@ -1,8 +1,10 @@
 """The web layer: ``create_app`` builds the Flask application.
 
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
-moves), ``live`` (the WebSocket), ``errors`` (friendly error pages). The table service
-(``spades.tables``) lives in ``app.extensions["spades.tables"]``.
+moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
+sign-in with an emailed code) and ``profile`` (``/me`` and Rejoin Games). The table service
+(``spades.tables``) lives in ``app.extensions["spades.tables"]``, the accounts
+(``spades.accounts``) in ``app.extensions["spades.accounts"]``.
 
 Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``DATABASE`` (env ``SPADES_DATABASE``): SQLite file, default ``instance/spades.db``.
@@ -15,6 +17,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
+- ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
+  where the server cannot tell it is behind https (they are Secure on https requests anyway).
 
 Imports: Flask and friends, ``spades.tables``, ``spades.storage`` and the core.
 """
@@ -80,7 +84,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.tables"] = service
     atexit.register(service.close)
 
-    from . import errors, identity, limits, live, lobby, table
+    from . import auth, errors, identity, limits, live, lobby, profile, table
 
     identity.init_app(app)
     limits.init_app(app)
@@ -88,6 +92,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
     live.init_app(app)
+    auth.init_app(app)
+    profile.init_app(app)
 
     if app.config["RESUME_TABLES"]:
         service.resume_all()

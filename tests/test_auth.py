@@ -1,0 +1,286 @@
+"""Signing in over HTTP: the code read from a real SMTP server's inbox, every refusal with
+its words, no account enumeration, rate limits, sessions (rotation, cookie flags, sign out,
+sign out on every device) and seats that follow the person to a second browser."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import csrf_of, start_practice
+from mailserver import smtp  # noqa: F401 - the fixture
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def mail_app(app, smtp):  # noqa: F811
+    app.config.update(smtp.config())
+    return app
+
+
+def code_in(text: str) -> str:
+    return re.search(r"\b(\d{6})\b", text).group(1)
+
+
+def csrf_in(html: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def ask(client, email: str):
+    return client.post("/signin", data={"csrf": csrf_of(client), "email": email})
+
+
+def try_code(client, code: str):
+    return client.post("/signin/code", data={"csrf": csrf_of(client), "code": code})
+
+
+def error_of(response) -> str:
+    m = re.search(r'class="field-error"[^>]*>([^<]+)<', response.get_data(as_text=True))
+    return m.group(1) if m else ""
+
+
+def sign_in(client, smtp, email: str):  # noqa: F811
+    """Ask for a code, read it from the mail, type it: the 303 that ends signing in."""
+    before = len(smtp.messages)
+    assert ask(client, email).status_code == 303
+    msg = smtp.wait_for(email.lower())
+    assert len(smtp.messages) == before + 1
+    response = try_code(client, code_in(msg.text))
+    assert response.status_code == 303, error_of(response)
+    return response
+
+
+def wrong(code: str) -> str:
+    return f"{(int(code) + 1) % 10**6:06d}"
+
+
+def test_sign_in_with_the_code_from_the_mail(mail_app, client, smtp):  # noqa: F811
+    anon_csrf = csrf_of(client)
+    r = ask(client, "Ann@Example.com")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/signin/code")
+    msg = smtp.wait_for("ann@example.com")
+    assert msg.message["Subject"] == "Your Spades sign-in code"
+    page = client.get("/signin/code").get_data(as_text=True)
+    assert "ann@example.com" in page and code_in(msg.text) not in page
+    r = try_code(client, code_in(msg.text))
+    assert r.status_code == 303 and r.headers["Location"].endswith("/games")
+    cookie = r.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie  # plain http here
+    me = client.get("/me").get_data(as_text=True)
+    assert "Signed in as <strong>ann@example.com</strong>" in me
+    assert csrf_in(me) != anon_csrf  # a new session: the old CSRF token is gone
+    assert client.post("/me", data={"csrf": anon_csrf, "name": "Ann", "emoji": "🦊"}).status_code == 400
+    # the code was used: typing it again is refused
+    r = try_code(client, code_in(msg.text))
+    assert r.status_code == 303 and r.headers["Location"].endswith("/signin")  # no sign-in pending any more
+
+
+def test_cookies_are_secure_over_https(mail_app):
+    client = mail_app.test_client()
+    r = client.get("/signin", base_url="https://localhost")
+    assert "Secure" in r.headers["Set-Cookie"] and "HttpOnly" in r.headers["Set-Cookie"]
+    mail_app.config["SESSION_COOKIE_SECURE"] = True
+    r = mail_app.test_client().get("/signin")
+    assert "Secure" in r.headers["Set-Cookie"]
+
+
+def test_known_and_unknown_addresses_get_the_same_answer(mail_app, smtp):  # noqa: F811
+    sign_in(mail_app.test_client(), smtp, "known@example.com")
+    answers = []
+    for email in ("known@example.com", "unknown@example.com"):
+        client = mail_app.test_client()
+        r = ask(client, email)
+        page = client.get("/signin/code")
+        csrf = csrf_in(page.get_data(as_text=True))
+        answers.append((r.status_code, r.get_data(as_text=True), r.headers["Location"],
+                        page.status_code, page.get_data(as_text=True).replace(csrf, "CSRF").replace(email, "EMAIL")))
+        assert code_in(smtp.wait_for(email).text)  # both get a code
+    assert answers[0] == answers[1]
+
+
+def test_a_wrong_code_says_so_with_the_tries_left_then_too_many(mail_app, client, smtp):  # noqa: F811
+    ask(client, "bob@example.com")
+    code = code_in(smtp.wait_for("bob@example.com").text)
+    for left in (4, 3, 2, 1):
+        r = try_code(client, wrong(code))
+        assert r.status_code == 422
+        assert error_of(r) == f"That code is not right. You have {left} tr{'y' if left == 1 else 'ies'} left."
+    r = try_code(client, wrong(code))
+    assert r.status_code == 429 and error_of(r) == "Too many wrong tries. You can ask for a new code in 10 minutes."
+    r = try_code(client, code)  # the right code, too late
+    assert r.status_code == 429 and "Too many wrong tries" in error_of(r)
+    r = ask(client, "bob@example.com")  # and no new code until the locked one expires
+    assert r.status_code == 429 and "in 10 minutes" in error_of(r)
+    assert "Signed in as" not in client.get("/me").get_data(as_text=True)
+
+
+def test_an_expired_code_says_so_and_offers_a_new_one(mail_app, client, smtp):  # noqa: F811
+    accounts = mail_app.extensions["spades.accounts"]
+    now = [1_000_000.0]
+    accounts.clock = lambda: now[0]
+    ask(client, "cat@example.com")
+    code = code_in(smtp.wait_for("cat@example.com").text)
+    now[0] += 600
+    r = try_code(client, code)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 410 and error_of(r) == "That code has expired. Codes last 10 minutes: ask for a new one."
+    assert 'class="btn primary" type="submit">Send a new code' in html and 'value="cat@example.com"' in html
+    smtp.messages.clear()
+    assert client.post("/signin", data={"csrf": csrf_in(html), "email": "cat@example.com"}).status_code == 303
+    fresh = code_in(smtp.wait_for("cat@example.com").text)
+    if fresh != code:
+        assert try_code(client, code).status_code == 422  # the old code is void
+    assert try_code(client, fresh).status_code == 303
+
+
+@pytest.mark.parametrize("email", ["", "ann", "ann@", "ann@example", "<script>alert(1)</script>@x.com",
+                                  "a" * 300 + "@example.com", "ann@exa mple.com", "ann\x00@example.com"])
+def test_a_malformed_email_gets_an_inline_error(mail_app, client, smtp, email):  # noqa: F811
+    r = ask(client, email)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert error_of(r) == "That does not look like an email address. Check it and try again."
+    assert 'aria-invalid="true"' in html and "<script>alert" not in html
+    assert smtp.messages == []
+
+
+def test_a_malformed_code_costs_no_try(mail_app, client, smtp):  # noqa: F811
+    ask(client, "dan@example.com")
+    code = code_in(smtp.wait_for("dan@example.com").text)
+    for text in ("", "12", "abcdef", "1234567", "x" * 40):
+        r = try_code(client, text)
+        assert r.status_code == 422 and error_of(r) == "A code is 6 digits, as in the mail we sent."
+    assert try_code(client, code).status_code == 303
+
+
+def test_requests_are_limited_per_email_and_per_address(app):
+    # no SMTP server: mail goes to the console and instance/outbox (app.instance_path is shared
+    # with the project, so keep it in tmp)
+    client = app.test_client()
+    for _ in range(5):
+        assert ask(client, "eve@example.com").status_code == 303
+    r = ask(client, "eve@example.com")
+    assert r.status_code == 429 and re.fullmatch(r"Too many tries\. Try again in 15 minutes\.", error_of(r))
+    assert ask(client, "fay@example.com").status_code == 303  # another address is not held up
+    statuses = [ask(client, f"x{i}@example.com").status_code for i in range(20)]
+    assert statuses.count(429) >= 1 and statuses[-1] == 429  # 20 per hour from one client address
+    other = app.test_client()
+    r = other.post("/signin", data={"csrf": csrf_of(other), "email": "gus@example.com"},
+                   environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    assert r.status_code == 303
+
+
+def test_code_tries_are_limited_per_email(app):
+    client = app.test_client()
+    ask(client, "hal@example.com")
+    for _ in range(10):
+        assert try_code(client, "12").status_code == 422
+    r = try_code(client, "12")
+    assert r.status_code == 429 and error_of(r).startswith("Too many tries. Try again in")
+
+
+@pytest.fixture(autouse=True)
+def _outbox_in_tmp(app, tmp_path):
+    app.instance_path = str(tmp_path / "instance")
+
+
+def test_mail_that_cannot_be_sent_is_said_not_a_500(app, client):
+    from mailserver import free_port
+    app.config.update({"SPADES_SMTP_HOST": "127.0.0.1", "SPADES_SMTP_PORT": free_port()})
+    r = ask(client, "ivy@example.com")
+    assert r.status_code == 503 and "could not be sent" in error_of(r)
+
+
+def test_garbage_never_gives_a_500(app, client):
+    assert client.get("/signin/code").status_code == 303
+    assert client.post("/signin/code", data={"csrf": csrf_of(client), "code": "123456"}).status_code == 303
+    for data in ({}, {"email": ["a@b.co", "c@d.co"]}, {"email": "é" * 5000}, {"code": "1" * 10000}):
+        for path in ("/signin", "/signin/code", "/me", "/signout", "/signout/everywhere"):
+            r = client.post(path, data={"csrf": csrf_of(client), **data})
+            assert r.status_code < 500, (path, data, r.status_code)
+    assert client.post("/signin", data={"email": "a@b.co"}).status_code == 400  # no CSRF token
+
+
+def test_the_browsers_game_name_and_emoji_move_to_the_account(mail_app, client, smtp, service):  # noqa: F811
+    csrf = csrf_of(client)
+    assert client.post("/me", data={"csrf": csrf, "name": "Ann", "emoji": "🦉"}).status_code == 303
+    code = start_practice(client, name="Ann")
+    assert service.wait_idle()
+    sign_in(client, smtp, "ann@example.com")
+    games = client.get("/games").get_data(as_text=True)
+    assert f'data-code="{code}"' in games and "With <strong>Bea</strong> against Rex and Kit" in games
+    me = client.get("/me").get_data(as_text=True)
+    assert 'value="Ann"' in me and 'value="🦉" checked' in me
+    assert 'value="Ann"' in client.get("/").get_data(as_text=True)  # prefilled where a name is asked
+    # the table (already in the service's memory) knows its seat's new owner at once
+    v = client.get(f"/g/{code}/view.json").get_json()
+    assert v["seat"] == 0 and v["hand"] is not None
+    if v["to_act"] == 0 and v["phase"] == "bidding":
+        r = client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "3",
+                                                "version": str(v["version"])}, headers=HX)
+        assert r.status_code == 200
+
+
+def test_a_second_browser_signed_in_with_the_same_email_lands_in_the_same_seat(mail_app, smtp, service):  # noqa: F811
+    first, second = mail_app.test_client(), mail_app.test_client()
+    code = start_practice(first, name="Ann")
+    sign_in(first, smtp, "ann@example.com")
+    assert service.wait_idle()
+    assert f'data-code="{code}"' not in second.get("/games").get_data(as_text=True)
+    assert second.get(f"/g/{code}/view.json").get_json()["seat"] is None
+    sign_in(second, smtp, "ANN@example.com")
+    for c in (first, second):
+        home = c.get("/").get_data(as_text=True)
+        assert f'href="/g/{code}">Back to {code}</a>' in home
+    a, b = (c.get(f"/g/{code}/view.json").get_json() for c in (first, second))
+    assert a["seat"] == b["seat"] == 0 and a["hand"] == b["hand"] and a["hand"]
+
+
+def test_sign_out_and_sign_out_on_every_device(mail_app, smtp, service):  # noqa: F811
+    first, second, third = (mail_app.test_client() for _ in range(3))
+    code = start_practice(first)
+    for c in (first, second, third):
+        sign_in(c, smtp, "ann@example.com")
+    assert service.wait_idle()
+    assert first.post("/signout", data={"csrf": csrf_of(first)}).status_code == 303
+    assert "Signed in as" not in first.get("/me").get_data(as_text=True)
+    assert first.get(f"/g/{code}/view.json").get_json()["seat"] is None
+    assert second.get(f"/g/{code}/view.json").get_json()["seat"] == 0  # the others stay signed in
+    assert second.post("/signout/everywhere", data={"csrf": csrf_of(second)}).status_code == 303
+    assert third.get(f"/g/{code}/view.json").get_json()["seat"] is None
+    assert "Signed in as" not in third.get("/me").get_data(as_text=True)
+    assert f'data-code="{code}"' not in third.get("/games").get_data(as_text=True)
+    sign_in(third, smtp, "ann@example.com")  # signing in again works, with the seat
+    assert third.get(f"/g/{code}/view.json").get_json()["seat"] == 0
+
+
+def test_an_anonymous_cookie_never_carries_an_accounts_player_id(mail_app, smtp):  # noqa: F811
+    client = mail_app.test_client()
+    sign_in(client, smtp, "ann@example.com")
+    with client.session_transaction() as s:
+        uid = s["uid"]
+    forged = mail_app.test_client()
+    forged.get("/")
+    with forged.session_transaction() as s:
+        s["pid"] = uid  # as if an old session had it, without the account's generation
+    forged.get("/")
+    with forged.session_transaction() as s:
+        assert s.get("pid") != uid
+
+
+def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp):  # noqa: F811
+    from test_lobby import join, new_table
+    host, friend, friend_phone = (mail_app.test_client() for _ in range(3))
+    code = new_table(host, humans=2)
+    assert join(friend, code, "Ari").status_code == 303
+    assert f'data-code="{code}"' in friend.get("/").get_data(as_text=True)  # rejoin the room
+    sign_in(friend, smtp, "ari@example.com")
+    sign_in(friend_phone, smtp, "ari@example.com")
+    games = friend_phone.get("/games").get_data(as_text=True)
+    assert f'data-code="{code}"' in games and "Waiting for the host to start" in games
+    room = mail_app.extensions["spades.tables"].room_snapshot(code, None)
+    assert [m.name for m in room.members] == ["Hana", "Ari"]  # still one member, now the account
+    with friend_phone.session_transaction() as s:
+        assert mail_app.extensions["spades.tables"].store.load_room(code).members[1].player_id == s["pid"]
