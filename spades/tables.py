@@ -858,7 +858,8 @@ class TableService:
             row, mine = self._waiting_room(code, room, player_id, host_only=True)
             active = self._active(row)
             order = [mine.number] + [m.number for m in active if m.number != mine.number]
-            partner = row.partner if row.partner is not None else (order[1] if len(order) > 1 else BOT_PARTNER)
+            partner = row.partner if row.partner == BOT_PARTNER or row.partner in order[1:] else \
+                (order[1] if len(order) > 1 else BOT_PARTNER)
             plan = seat_plan(order, partner)
             by_number = {m.number: m for m in active}
             seats = [SeatRow(s, "bot", None, PRACTICE_BOTS[s], BOT_EMOJI) for s in range(1, 4)]
