@@ -303,7 +303,14 @@ def test_join_attempts_are_rate_limited(client):
     assert answers[:20] == [404] * 20 and answers[20] == 429
     r = client.get("/j?code=ABCDEF")
     assert r.status_code == 429 and "Too many join attempts" in r.get_data(as_text=True)
-    assert client.get("/g/ZZZZZZ").status_code == 429  # the table page counts unknown codes too
+    for path in ("/g/ZZZZZZ", "/g/ZZZZZZ/view.json", "/g/ZZZZZZ/record.json"):
+        assert client.get(path).status_code == 429  # no way round the limit
+
+
+def test_unknown_codes_on_table_pages_count_toward_the_join_limit(client):
+    assert [client.get(f"/g/ZZZZZ{c}/view.json").status_code for c in "ABCDEFGHJK"] == [404] * 10
+    assert [client.get(f"/g/ZZZZZ{c}").status_code for c in "ABCDEFGHJK"] == [404] * 10
+    assert client.get("/j/ZZZZZZ").status_code == 429
 
 
 def test_posts_without_csrf_are_refused(friends):

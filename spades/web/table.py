@@ -57,9 +57,12 @@ def _hint_for(snap: Snapshot) -> object:
 
 # Unknown codes count against the same limit as join attempts: the table page must not be
 # a way round it to enumerate codes (a page that exists costs nothing).
+unknown_codes_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE,
+                                           deduct_when=lambda response: response.status_code == 404)
+
+
 @bp.get("/g/<code>")
-@limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE,
-                      deduct_when=lambda response: response.status_code == 404)
+@unknown_codes_limit
 def page(code: str):
     code = normalize_code(code)
     player_id(create=True)  # a visitor gets an identity too, so the live updates can reach them
@@ -171,6 +174,7 @@ def rematch(code: str):
 
 
 @bp.get("/g/<code>/record.json")
+@unknown_codes_limit
 def record(code: str):
     """The match record (RECORD.md): complete once over; while running, this seat's part."""
     code = normalize_code(code)
@@ -183,6 +187,7 @@ def record(code: str):
 
 
 @bp.get("/g/<code>/view.json")
+@unknown_codes_limit
 def view(code: str):
     """This player's seat view as JSON (BOTS.md), the same view the page is drawn from."""
     code = normalize_code(code)
