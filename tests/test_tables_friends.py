@@ -117,3 +117,17 @@ def test_a_bot_partner_room(svc):
     svc.pick_partner(code, HOST.id, BOT_PARTNER)
     svc.start(code, HOST.id)
     assert [s.kind for s in svc._tables[code].row.seats] == ["human", "human", "bot", "bot"]
+
+
+def test_a_room_survives_a_restart(svc, tmp_path):
+    code = svc.create_room(HOST.id, "Hana", EMOJIS[0], Rules(), "easy", 4)
+    svc.join(code, ARI.id, "Ari", EMOJIS[1])
+    svc.pick_partner(code, HOST.id, 2)
+    again = TableService(svc.store, pool=svc._pool, play_delays=INSTANT)
+    try:
+        snap = again.room_snapshot(code, ARI.id)
+        assert [(m.name, m.seat, m.me) for m in snap.members] == [("Hana", 0, False), ("Ari", 2, True)]
+        again.start(code, HOST.id)
+        assert again.snapshot(code, ARI.id).seat == 2
+    finally:
+        again.close()

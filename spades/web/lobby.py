@@ -43,7 +43,6 @@ TEMPOS = ("relaxed", "normal", "fast")
 MODES = ("bidding", "no_bidding")
 ENDS = {f"target-{t}": {"end": "target", "target": t} for t in (200, 250, 300, 500)} | \
        {f"hands-{h}": {"end": "hands", "hands": h} for h in (5, 9, 11)}
-MAX_NAME = 20
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 EMAIL_RE = re.compile(r"^[^@\s<>,;:\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 MAX_INVITES = 10  # addresses in one go
@@ -85,7 +84,10 @@ def practice():
         abort(400, description="Choose a play speed: slow, normal or fast.")
     if end not in ENDS:
         abort(400, description="Choose how the match ends: a target of 200, 250, 300 or 500 points, or 5, 9 or 11 hands.")
-    name = " ".join(form.get("name", "").split())[:MAX_NAME] or "You"
+    try:
+        name = clean_name(form["name"]) if form.get("name", "").strip() else "You"
+    except BadPlayer as e:
+        abort(400, description=str(e))
     rules = Rules(**ENDS[end], bag_penalty=form.get("bag_penalty") == "on",
                   blind_nil=form.get("blind_nil") == "on", tempo="off", play_speed=speed)
     session["name"] = name if name != "You" else session.get("name", "")
