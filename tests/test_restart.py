@@ -22,7 +22,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DELAY = "1.0"  # seconds between bot moves: long enough that no bot moves between a look and the kill
+DELAY = "2.0"  # seconds between bot moves: long enough, even on a loaded machine, that no bot
+# moves between the last look and the kill
 
 
 def free_port() -> int:
