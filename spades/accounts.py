@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from .stats import Played, replay
-from .storage import PlayerGame, Store, UserRow
+from .storage import PlayerGame, PlayerMatch, Store, UserRow
 
 CODE_TTL = 10 * 60  # seconds a code stays valid
 MAX_TRIES = 5  # tries per code
@@ -196,13 +196,13 @@ class Accounts:
     def games(self, player_id: str) -> list[PlayerGame]:
         return self.store.player_games(player_id)
 
-    def played(self, games: list[PlayerGame]) -> list[Played]:
-        """Every match at these tables replayed, from the person's seat."""
+    def played(self, player_id: str) -> list[Played]:
+        """Every match the person played (finished, or going on), replayed from their seat."""
         out = []
-        for g in games:
-            for m in g.matches:
-                match = replay(m.rules, m.seed, ((seat, text) for _, seat, text in self.store.actions(m.id)))
-                out.append(Played(match, g.seat, m.last_move or m.created, g.code, m.number))
+        for pm in self.store.player_matches(player_id):
+            m = pm.match
+            match = replay(m.rules, m.seed, ((seat, text) for _, seat, text in self.store.actions(m.id)))
+            out.append(Played(match, pm.seat, m.last_move or m.created, pm.code, m.number))
         return out
 
     # -- ratings ---------------------------------------------------------------------
@@ -213,7 +213,7 @@ class Accounts:
         for match_id, code in self.store.unrated_matches():
             level = self.store.table_options(code).get("level", "normal")
             ids = [pid if kind == "human" and pid else f"bot:{level}:{seat}"
-                   for seat, (kind, pid) in enumerate(self.store.table_seating(code))]
+                   for seat, (kind, pid) in enumerate(self.store.match_seating(match_id))]
             if len(ids) != 4 or len(set(ids)) != 4:
                 self.store.save_ratings(match_id, {})  # not a match of four distinct players: skip it
                 continue

@@ -104,6 +104,32 @@ def m003_accounts(db: Database) -> None:
                                foreign_keys=[("match_id", "matches", "id")])
 
 
+@MIGRATIONS()
+def m004_match_seats(db: Database) -> None:
+    """Who sat where in each finished match, frozen when it finished (``match_seats``).
+
+    ``seats`` holds a table's seating now; a rematch may rearrange it (a new partner), so
+    a person's record reads finished matches from here. A trigger copies the seats the
+    moment a match's ``finished`` turns 1: a seat left to a bot during the match is
+    frozen as the bot's (``kind = 'bot'``, ``left_player_id`` = who left)."""
+    db["match_seats"].create(
+        {"match_id": int, "seat": int, "kind": str, "player_id": str, "left_player_id": str, "name": str},
+        pk=("match_id", "seat"), foreign_keys=[("match_id", "matches", "id")],
+    )
+    db["match_seats"].create_index(["player_id"])
+    db.execute("""
+        CREATE TRIGGER match_seats_on_finish AFTER UPDATE OF finished ON matches
+        WHEN NEW.finished = 1 AND OLD.finished = 0
+        BEGIN
+            INSERT OR IGNORE INTO match_seats (match_id, seat, kind, player_id, left_player_id, name)
+            SELECT NEW.id, seat, kind, player_id, left_player_id, name FROM seats WHERE table_code = NEW.table_code;
+        END""")
+    # matches finished before this migration: their table's seating now is the best we know
+    db.execute("INSERT OR IGNORE INTO match_seats (match_id, seat, kind, player_id, left_player_id, name) "
+               "SELECT m.id, s.seat, s.kind, s.player_id, s.left_player_id, s.name FROM matches m "
+               "JOIN seats s ON s.table_code = m.table_code WHERE m.finished = 1")
+
+
 class Conflict(Exception):
     """A write that lost a race: the stored version is not the one expected."""
 
@@ -451,7 +477,8 @@ class Store:
         new), with the anonymous player ``anon_pid``'s rows moved to it, all in one
         transaction. Returns the account and the codes of the tables whose seats moved.
 
-        Moved: seats (``player_id`` and ``left_player_id``), ``tables.host``, room
+        Moved: seats and finished matches' seats (``player_id`` and ``left_player_id``),
+        ``tables.host``, room
         memberships, and the rating when the account has none. A table where the account
         already sits keeps the anonymous seat as it is (one person must not hold two seats
         at one table).
@@ -473,6 +500,8 @@ class Store:
                 db.execute("UPDATE seats SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
                            "(SELECT table_code FROM seats WHERE player_id = ?)", [user.id, anon_pid, user.id])
                 db.execute("UPDATE seats SET left_player_id = ? WHERE left_player_id = ?", [user.id, anon_pid])
+                db.execute("UPDATE match_seats SET player_id = ? WHERE player_id = ?", [user.id, anon_pid])
+                db.execute("UPDATE match_seats SET left_player_id = ? WHERE left_player_id = ?", [user.id, anon_pid])
                 db.execute("UPDATE tables SET host = ? WHERE host = ?", [user.id, anon_pid])
                 db.execute("UPDATE room_members SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
                            "(SELECT table_code FROM room_members WHERE player_id = ?)", [user.id, anon_pid, user.id])
@@ -490,23 +519,31 @@ class Store:
             db.execute("UPDATE users SET name = ?, emoji = ? WHERE id = ?", [name, emoji, player_id])
 
     def player_games(self, player_id: str) -> list[PlayerGame]:
-        """Every table where this person holds a seat (``kind = 'human'``: a seat someone left
-        to a bot is not theirs any more), newest first, with all its matches."""
+        """Every table where this person holds a seat now (``kind = 'human'``: a seat left to
+        a bot is not theirs any more), newest first."""
         db = self.db
         games = []
         for r in db.query("SELECT s.table_code, s.seat, t.status, t.options, t.created FROM seats s "
                           "JOIN tables t ON t.code = s.table_code "
                           "WHERE s.player_id = ? AND s.kind = 'human' ORDER BY t.created DESC", [player_id]):
             seats = list(db.query("SELECT kind, name FROM seats WHERE table_code = ? ORDER BY seat", [r["table_code"]]))
-            matches = tuple(
-                MatchInfo(m["id"], m["number"], m["seed"], json.loads(m["rules"]), m["version"], bool(m["finished"]),
-                          m["winner"], m["created"], m["last_move"])
-                for m in db.query("SELECT m.*, (SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move "
-                                  "FROM matches m WHERE m.table_code = ? ORDER BY m.number", [r["table_code"]]))
             games.append(PlayerGame(r["table_code"], r["seat"], r["status"], json.loads(r["options"] or "{}"),
-                                    r["created"], tuple(s["name"] for s in seats), tuple(s["kind"] for s in seats),
-                                    matches))
+                                    r["created"], tuple(s["name"] for s in seats), tuple(s["kind"] for s in seats)))
         return games
+
+    def player_matches(self, player_id: str) -> list[PlayerMatch]:
+        """Every match this person played a seat of: finished ones as seated when they
+        finished (``match_seats``), the one going on as seated now; oldest first."""
+        last = "(SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move"
+        rows = list(self.db.query(
+            f"SELECT ms.seat, m.*, {last} FROM match_seats ms JOIN matches m ON m.id = ms.match_id "
+            "WHERE ms.player_id = ? AND ms.kind = 'human' "
+            f"UNION ALL SELECT s.seat, m.*, {last} FROM seats s JOIN matches m ON m.table_code = s.table_code "
+            "WHERE s.player_id = ? AND s.kind = 'human' AND m.finished = 0 "
+            "ORDER BY created, id", [player_id, player_id]))
+        return [PlayerMatch(r["table_code"], r["seat"], MatchInfo(
+            r["id"], r["number"], r["seed"], json.loads(r["rules"]), r["version"], bool(r["finished"]), r["winner"],
+            r["created"], r["last_move"])) for r in rows]
 
     def player_rooms(self, player_id: str) -> list[str]:
         """Codes of the rooms this person is in that are still waiting to start, newest first."""
@@ -521,10 +558,10 @@ class Store:
             "FROM matches m WHERE m.finished = 1 AND m.id NOT IN (SELECT match_id FROM rated_matches) "
             "ORDER BY done, m.id")]
 
-    def table_seating(self, code: str) -> tuple[tuple[str, str | None], ...]:
-        """(kind, player id) of each seat of a table, in seat order."""
+    def match_seating(self, match_id: int) -> tuple[tuple[str, str | None], ...]:
+        """(kind, player id) of each seat of a finished match, in seat order."""
         return tuple((r["kind"], r["player_id"]) for r in self.db.query(
-            "SELECT kind, player_id FROM seats WHERE table_code = ? ORDER BY seat", [code]))
+            "SELECT kind, player_id FROM match_seats WHERE match_id = ? ORDER BY seat", [match_id]))
 
     def table_options(self, code: str) -> dict:
         rows = list(self.db.query("SELECT options FROM tables WHERE code = ?", [code]))
@@ -596,7 +633,7 @@ class MatchInfo:
 
 @dataclass(frozen=True, slots=True)
 class PlayerGame:
-    """A table where a person holds a seat, and its matches (a rematch is another match)."""
+    """A table where a person holds a seat now."""
 
     code: str
     seat: int
@@ -605,7 +642,15 @@ class PlayerGame:
     created: float
     names: tuple[str, ...]
     kinds: tuple[str, ...]
-    matches: tuple[MatchInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """A match a person played, and the seat they played it from."""
+
+    code: str
+    seat: int
+    match: MatchInfo
 
 
 def _user(rows: Any) -> UserRow | None:

@@ -160,10 +160,20 @@ def test_sign_out_everywhere_ends_older_sessions(accounts):
     assert not accounts.session_valid("u-nobody", 0)
 
 
-def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str) -> Match:
-    """A one-hand match played at random, stored move by move like the table service does."""
+def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, left: int | None = None,
+                   number: int = 1) -> Match:
+    """A one-hand match played at random, stored move by move like the table service does.
+    ``left``: that seat's person leaves before the first move and a bot plays it for good.
+    ``number`` > 1: a rematch at an existing table, with these seats."""
     rules = Rules(end="hands", hands=1)
-    store.create_table(code, None, {"level": "normal"}, seats, seed, rules.to_dict())
+    if number == 1:
+        store.create_table(code, None, {"level": "normal"}, seats, seed, rules.to_dict())
+    else:
+        store.rematch_seats(code, number, seed, rules.to_dict(), seats)
+    if left is not None:
+        store.db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ? "
+                         "WHERE table_code = ? AND seat = ?", [seats[left].player_id, code, left])
+        store.db.conn.commit()
     match_id = store.load_table(code).match.id
     match, rng = Match(rules, seed), random.Random(seed)
     while not match.finished:
@@ -188,10 +198,7 @@ def test_ratings_rise_for_winners_once_per_match_and_never_for_a_leaver(accounts
     assert accounts.rating(winners[0]).matches == 1
     # a table where p0 left and a bot took the seat: p0's rating does not move
     before = accounts.rating("p0")
-    left = [SeatRow(0, "bot", None, "Rex")] + people[1:]
-    finished_match(store, "FFFFFF", left, "r3")
-    store.db.execute("UPDATE seats SET left_player_id = 'p0' WHERE table_code = 'FFFFFF' AND seat = 0")
-    store.db.conn.commit()
+    finished_match(store, "FFFFFF", people, "r3", left=0)
     assert accounts.rate_pending() == 1
     assert accounts.rating("p0") == before and accounts.rating("p1").matches == 2
     assert accounts.rating("bot:normal:0").matches == 1
@@ -200,5 +207,26 @@ def test_ratings_rise_for_winners_once_per_match_and_never_for_a_leaver(accounts
 def test_played_replays_every_match_from_the_persons_seat(accounts, store):
     people = [SeatRow(s, "human", f"q{s}", f"Q{s}") for s in range(4)]
     m = finished_match(store, "GGGGGG", people, "g1")
-    [played] = accounts.played(accounts.games("q1"))
+    [played] = accounts.played("q1")
     assert played.seat == 1 and played.match.scores == m.scores and played.match.finished
+
+
+def test_a_rematch_with_new_seats_keeps_each_finished_match_as_it_was_played(accounts, store):
+    people = [SeatRow(s, "human", f"w{s}", f"W{s}") for s in range(4)]
+    first = finished_match(store, "KKKKKK", people, "k1")
+    # the rematch: w1 and w2 swap seats (a new partner for w0)
+    swapped = [people[0], SeatRow(1, "human", "w2", "W2"), SeatRow(2, "human", "w1", "W1"), people[3]]
+    second = finished_match(store, "KKKKKK", swapped, "k2", number=2)
+    seats = {p.number: p.seat for p in accounts.played("w1")}
+    assert seats == {1: 1, 2: 2}
+    outcomes = [p.outcome for p in accounts.played("w1")]
+    assert outcomes == [("won" if m.winner == s % 2 else "lost" if m.winner is not None else "drawn")
+                        for m, s in ((first, 1), (second, 2))]
+    assert accounts.rate_pending() == 2 and accounts.rating("w1").matches == 2
+
+
+def test_a_person_who_left_mid_match_is_not_counted_in_it(accounts, store):
+    people = [SeatRow(s, "human", f"v{s}", f"V{s}") for s in range(4)]
+    finished_match(store, "LLLLLL", people, "l1", left=2)
+    assert accounts.played("v2") == [] and store.player_games("v2") == []
+    assert len(accounts.played("v0")) == 1

@@ -104,10 +104,7 @@ def test_a_game_left_to_a_bot_does_not_count_for_the_leaver(client, app):
     store = app.extensions["spades.tables"].store
     seats = [SeatRow(0, "human", pid, "Ann"), SeatRow(1, "bot", None, "Rex"), SeatRow(2, "bot", None, "Bea"),
              SeatRow(3, "bot", None, "Kit")]
-    finished_match(store, "JJJJJJ", seats, "r1")
-    store.db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ? "
-                     "WHERE table_code = 'JJJJJJ' AND seat = 0", [pid])
-    store.db.conn.commit()
+    finished_match(store, "JJJJJJ", seats, "r1", left=0)
     me = client.get("/me").get_data(as_text=True)
     assert re.search(r'class="played">0<', me) and "Finish a match to get a team rating." in me
     assert "JJJJJJ" not in client.get("/games").get_data(as_text=True)

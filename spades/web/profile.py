@@ -127,7 +127,7 @@ def rejoin_games() -> list[GameLine]:
 def games():
     pid = player_id()
     person_games = accounts().games(pid) if pid else []
-    history = list(reversed(results_over_time(accounts().played(person_games)))) if pid else []
+    history = list(reversed(results_over_time(accounts().played(pid)))) if pid else []
     return render_template("profile/games.html", games=waiting_rooms(pid) + unfinished(person_games, pid) if pid else [],
                            history=history, signed_in=bool(session.get("uid")))
 
@@ -167,7 +167,7 @@ def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = No
         acc.rate_pending()
     except Exception:  # ratings catch up on the next visit; the page must still show
         log.exception("rating finished matches failed")
-    played = acc.played(acc.games(pid)) if pid else []
+    played = acc.played(pid) if pid else []
     results = results_over_time(played)
     messages = get_flashed_messages()
     body = render_template(
