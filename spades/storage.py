@@ -130,6 +130,26 @@ def m004_match_seats(db: Database) -> None:
                "JOIN seats s ON s.table_code = m.table_code WHERE m.finished = 1")
 
 
+@MIGRATIONS()
+def m005_clocks(db: Database) -> None:
+    """Clocks (``spades.clocks``), kept here so they survive a restart and fire once.
+
+    ``clocks``: the deadline (epoch seconds) of the seat to act in a match, one row per
+    match, for the version it was set at: a move at any other version makes it stale.
+    ``seat_clocks``: each seat's record with the clock during a match (timeouts in a row,
+    ever timed out, autopilot). ``holds``: a seat whose player's last connection closed,
+    held ``until``; ``fired`` once a bot took the seat over (until the player is back)."""
+    db["clocks"].create({"match_id": int, "seat": int, "version": int, "deadline": float},
+                        pk="match_id", foreign_keys=[("match_id", "matches", "id")])
+    db["clocks"].create_index(["deadline"])
+    db["seat_clocks"].create(
+        {"match_id": int, "seat": int, "timeouts_in_row": int, "timed_out": int, "autopilot": int},
+        pk=("match_id", "seat"), foreign_keys=[("match_id", "matches", "id")])
+    db["holds"].create({"table_code": str, "seat": int, "dropped_at": float, "until": float, "fired": int},
+                       pk=("table_code", "seat"), foreign_keys=[("table_code", "tables", "code")])
+    db["holds"].create_index(["until"])
+
+
 class Conflict(Exception):
     """A write that lost a race: the stored version is not the one expected."""
 
@@ -411,6 +431,111 @@ class Store:
         """(name, emoji) a player last chose, or None."""
         rows = list(self.db.query("SELECT name, emoji FROM players WHERE id = ?", [player_id]))
         return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
+
+    # -- clocks ----------------------------------------------------------------------
+    def save_move(self, match_id: int, version: int, seat: int | None, action: str, *, finished: bool,
+                  winner: int | None, clock: tuple[int, int, float] | None,
+                  seat_clock: tuple[int, int, bool, bool] | None = None) -> None:
+        """``append_action`` together with the next turn's clock (seat, version, deadline;
+        None: no clock) and the mover's new clock record (seat, timeouts in a row, timed
+        out, autopilot), in ONE transaction. Raises Conflict as ``append_action`` does."""
+        db = self.db
+        with db.atomic():
+            self.append_action(match_id, version, seat, action, finished=finished, winner=winner)
+            self._put_clock(match_id, clock)
+            if seat_clock is not None:
+                self._put_seat_clock(match_id, *seat_clock)
+
+    def set_clock(self, match_id: int, clock: tuple[int, int, float] | None) -> None:
+        """Set (seat, version, deadline) as the match's clock, or clear it with None."""
+        with self.db.atomic():
+            self._put_clock(match_id, clock)
+
+    def _put_clock(self, match_id: int, clock: tuple[int, int, float] | None) -> None:
+        if clock is None:
+            self.db.execute("DELETE FROM clocks WHERE match_id = ?", [match_id])
+        else:
+            self.db.execute("INSERT OR REPLACE INTO clocks (match_id, seat, version, deadline) VALUES (?, ?, ?, ?)",
+                            [match_id, *clock])
+
+    def drop_clock(self, match_id: int, version: int) -> None:
+        """Clear the match's clock if it is still the one set at ``version``."""
+        with self.db.atomic():
+            self.db.execute("DELETE FROM clocks WHERE match_id = ? AND version = ?", [match_id, version])
+
+    def clock(self, match_id: int) -> tuple[int, int, float] | None:
+        """The match's clock: (seat, version, deadline), or None."""
+        rows = list(self.db.query("SELECT seat, version, deadline FROM clocks WHERE match_id = ?", [match_id]))
+        return (rows[0]["seat"], rows[0]["version"], rows[0]["deadline"]) if rows else None
+
+    def due_clocks(self, now: float) -> list[tuple[str, int, int, int]]:
+        """(table code, match id, seat, version) of every clock run out by ``now``, oldest first."""
+        return [(r["table_code"], r["match_id"], r["seat"], r["version"]) for r in self.db.query(
+            "SELECT m.table_code, c.match_id, c.seat, c.version FROM clocks c JOIN matches m ON m.id = c.match_id "
+            "WHERE c.deadline <= ? ORDER BY c.deadline", [now])]
+
+    def seat_clocks(self, match_id: int) -> dict[int, tuple[int, bool, bool]]:
+        """Each seat's clock record in a match: seat -> (timeouts in a row, timed out, autopilot)."""
+        return {r["seat"]: (r["timeouts_in_row"], bool(r["timed_out"]), bool(r["autopilot"])) for r in self.db.query(
+            "SELECT * FROM seat_clocks WHERE match_id = ?", [match_id])}
+
+    def save_seat_clock(self, match_id: int, seat: int, timeouts_in_row: int, timed_out: bool,
+                        autopilot: bool) -> None:
+        with self.db.atomic():
+            self._put_seat_clock(match_id, seat, timeouts_in_row, timed_out, autopilot)
+
+    def _put_seat_clock(self, match_id: int, seat: int, timeouts_in_row: int, timed_out: bool,
+                        autopilot: bool) -> None:
+        self.db.execute("INSERT OR REPLACE INTO seat_clocks (match_id, seat, timeouts_in_row, timed_out, autopilot) "
+                        "VALUES (?, ?, ?, ?, ?)", [match_id, seat, timeouts_in_row, int(timed_out), int(autopilot)])
+
+    def holds(self, code: str) -> dict[int, tuple[float, float, bool]]:
+        """The table's held seats: seat -> (dropped at, held until, fired)."""
+        return {r["seat"]: (r["dropped_at"], r["until"], bool(r["fired"])) for r in self.db.query(
+            "SELECT * FROM holds WHERE table_code = ?", [code])}
+
+    def set_hold(self, code: str, seat: int, dropped_at: float, until: float) -> None:
+        with self.db.atomic():
+            self.db.execute("INSERT OR REPLACE INTO holds (table_code, seat, dropped_at, until, fired) "
+                            "VALUES (?, ?, ?, ?, 0)", [code, seat, dropped_at, until])
+
+    def clear_hold(self, code: str, seat: int) -> None:
+        with self.db.atomic():
+            self.db.execute("DELETE FROM holds WHERE table_code = ? AND seat = ?", [code, seat])
+
+    def fire_hold(self, code: str, seat: int) -> bool:
+        """Mark the hold over (a bot takes the seat); False if it was already, or is gone."""
+        with self.db.atomic():
+            cur = self.db.execute("UPDATE holds SET fired = 1 WHERE table_code = ? AND seat = ? AND fired = 0",
+                                  [code, seat])
+            return cur.rowcount == 1
+
+    def due_holds(self, now: float) -> list[tuple[str, int]]:
+        """(table code, seat) of every hold over by ``now`` that has not fired yet."""
+        return [(r["table_code"], r["seat"]) for r in self.db.query(
+            "SELECT table_code, seat FROM holds WHERE fired = 0 AND until <= ? ORDER BY until", [now])]
+
+    def next_deadline(self) -> float | None:
+        """The earliest clock or unfired hold (epoch seconds), or None."""
+        row = next(iter(self.db.query(
+            "SELECT MIN(t) AS t FROM (SELECT MIN(deadline) AS t FROM clocks "
+            "UNION ALL SELECT MIN(until) FROM holds WHERE fired = 0)")))
+        return row["t"]
+
+    def leave_seat(self, code: str, seat: int, player_id: str, emoji: str, host: str | None) -> None:
+        """The person in ``seat`` leaves the match for good: the seat becomes a bot's, with
+        ``left_player_id`` saying who left; ``host`` is the table's host from now on."""
+        db = self.db
+        with db.atomic():
+            db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ?, emoji = ? "
+                       "WHERE table_code = ? AND seat = ?", [player_id, emoji, code, seat])
+            db.execute("UPDATE tables SET host = ? WHERE code = ?", [host, code])
+            db.execute("DELETE FROM holds WHERE table_code = ? AND seat = ?", [code, seat])
+
+    def left_seats(self, code: str) -> frozenset[int]:
+        """Seats a person left for good (a bot plays them)."""
+        return frozenset(r["seat"] for r in self.db.query(
+            "SELECT seat FROM seats WHERE table_code = ? AND kind = 'bot' AND left_player_id IS NOT NULL", [code]))
 
     # -- accounts --------------------------------------------------------------------
     def user_by_email(self, email: str) -> UserRow | None:

@@ -30,6 +30,19 @@ sooner than the table's play speed allows, with a deadline after which a legal f
 move is played so a table never stalls. On start-up every unfinished table is rebuilt by
 replaying its stored actions, and its bots carry on from the exact card.
 
+Clocks (RULES.md "Clocks", the pure rules in ``spades.clocks``): at a timed table (any
+table for friends; practice tables have none) the seat to act has a deadline, stored in
+the ``clocks`` row of its match in the same transaction as the move that started the
+turn, for that move's version. The same scheduler thread fires due deadlines: a timeout
+is a job like a bot's (the Normal bot's choice, or the tourney card) applied through
+``act`` as ``Timeout(seat)`` with the version the deadline was set for, so a deadline
+that a move beat is simply refused as stale and nothing fires twice, even after a
+restart (overdue rows fire at once). Three timeouts in a row put the seat on autopilot
+(a bot plays it until its player takes over or plays a card). When a seated player's
+last connection closes, the seat is held (``holds``: 60 s, 10 s when the page said it
+was closing); when the hold runs out a bot plays the seat until the player is back.
+Leaving for good makes the seat a bot's. The time source is injected (``clock``).
+
 Imports: stdlib, ``spades.storage``, ``spades.bots`` and the core. Never Flask.
 """
 
@@ -50,10 +63,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import bots
+from . import bots, clocks
 from .cards import NotationError
+from .clocks import SeatClock
 from .records import to_record
-from .rules import HAND_OVER, MATCH_OVER, IllegalAction, Match, parse_action
+from .rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, IllegalAction, Match, parse_action
 from .rules_config import Rules
 from .storage import Conflict, MemberRow, RoomRow, SeatRow, Store, TableRow
 from .views import seat_view
@@ -74,6 +88,8 @@ EMOJIS = ("🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢"
           "🌵", "🌻", "🍀", "🍒", "🔥", "⭐", "🌙", "🎩", "🎲", "🚀", "⚓", "🎸")
 PLAY_DELAYS = {"slow": 1.5, "normal": 0.8, "fast": 0.3}  # seconds between bot moves
 LEVELS = ("easy", "normal", "hard")
+CLOCK_BOT = "normal"  # the level that moves for a person's seat (a timeout, autopilot, a dropped seat)
+CLOSING_WINDOW = 5.0  # a page's "closing" notice counts for a connection that closes this soon after
 
 
 # -- refusals --------------------------------------------------------------------------
@@ -193,7 +209,14 @@ class BotSeat:
     seat: int
 
 
-Who = Player | BotSeat
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The table moving for ``seat`` because its clock ran out (only the scheduler acts as one)."""
+
+    seat: int
+
+
+Who = Player | BotSeat | Timeout
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +227,8 @@ class Event:
     action: str  # "QS", "4", "nil", "blind_nil", "look", "deal", "rematch", or "" (nothing yet)
     trick_winner: int | None = None  # set when this card completed a trick
     hand_over: bool = False
+    by_clock: bool = False  # the table moved for the seat: its time ran out
+    autopilot: bool = False  # ... for the third time in a row: a bot plays the seat now
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +248,13 @@ class Snapshot:
     host_seat: int | None = None
     ready: tuple[int, ...] = ()  # seats whose person pressed Continue after this hand
     tempo: str = "normal"
+    # each seat's player: "here" (connected), "away" (held), "bot" (a bot plays for them:
+    # autopilot or a dropped seat), "left" (left for good), "" (a bot's seat, or unknown)
+    presence: tuple[str, ...] = ("", "", "", "")
+    clock: tuple[int, float, int] | None = None  # (seat to act, deadline epoch s, seconds in its turn)
+    now: float = 0.0  # the server's time when this snapshot was taken (the browser corrects its clock)
+    autopilot: bool = False  # this seat is on autopilot (its player sees Take over)
+    shared: bool = False  # a table for friends (clocks, holds, Leave); not a practice table
 
 
 Subscriber = Callable[[Snapshot], None]
@@ -282,6 +314,11 @@ class _Table:
     event: Event = Event(None, "")
     ready: set[int] = field(default_factory=set)
     ready_for: tuple[int, int] = (0, 0)  # (match number, hand number) the ready set belongs to
+    seat_clocks: dict[int, SeatClock] = field(default_factory=dict)  # this match's, as stored
+    clock: tuple[int, int, float] | None = None  # the stored clock: (seat, version, deadline)
+    holds: dict[int, tuple[float, float, bool]] = field(default_factory=dict)  # seat: (dropped, until, fired)
+    closing: dict[int, float] = field(default_factory=dict)  # seat: when its page said it was closing
+    left: set[int] = field(default_factory=set)  # seats left for good
 
     def seat_of(self, player_id: str) -> int | None:
         for s in self.row.seats:
@@ -303,6 +340,7 @@ class _Job:
     deadline: float
     fallback: int | str
     taken: bool = False  # being applied by the scheduler thread (still counts as pending)
+    timeout: bool = False  # the table moving for a person whose clock ran out
 
 
 def bot_seed(seed: str, match_number: int, version: int, seat: int) -> int:
@@ -316,8 +354,11 @@ class TableService:
     def __init__(self, store: Store, *, play_delays: dict[str, float] | None = None,
                  think_limit: float = 5.0, bot_budget: float | None = None,
                  pool: cf.Executor | None = None, pool_workers: int = 2,
-                 new_seed: Callable[[], str] | None = None) -> None:
+                 new_seed: Callable[[], str] | None = None, clock: Callable[[], float] = time.time,
+                 clock_seconds: float | None = None) -> None:
         self.store = store
+        self.clock = clock  # epoch seconds: deadlines are stored in it (tests pass a fake)
+        self.clock_seconds = clock_seconds  # tests only: every turn this long, whatever the tempo
         # where each match's seed comes from: random in production, fixed in tests (replayable)
         self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.play_delays = dict(PLAY_DELAYS if play_delays is None else play_delays)
@@ -333,6 +374,8 @@ class TableService:
         self._jobs: dict[tuple[str, int, int], _Job] = {}
         self._cond = threading.Condition()
         self._stopped = False
+        self._poked = False  # something changed since the scheduler last looked (under _cond)
+        self._firing = False  # the scheduler is looking at due clocks (under _cond)
         self._tokens = itertools.count(1)  # subscriber tokens, unique across tables (count is atomic)
         self._thread = threading.Thread(target=self._run_scheduler, name="bot-scheduler", daemon=True)
         self._thread.start()
@@ -343,9 +386,16 @@ class TableService:
         codes = self.store.unfinished_tables()
         for code in codes:
             try:
-                self._get(code)
+                table = self._get(code)
+                with table.lock:
+                    # nobody is connected to a process that has just started: every person
+                    # at the table counts as dropped now (their pages reconnect at once)
+                    for s in table.row.seats:
+                        if s.kind == "human":
+                            self._gone(table, s.seat)
             except Exception:  # one broken table must not stop the others from resuming
                 log.exception("could not resume table %s", code)
+        self._wake()  # overdue clocks fire at once
         return len(codes)
 
     def close(self) -> None:
@@ -414,6 +464,7 @@ class TableService:
                 table = self._load(code)
                 self._tables[code] = table
         with table.lock:
+            self._sync_clock(table)
             self._schedule(table)
         return table
 
@@ -427,7 +478,16 @@ class TableService:
         if row is None:
             raise TableNotFound("There is no table with that code.")
         match = self._replay(row)
-        return _Table(code, row, row.match.id, row.match.number, row.match.seed, match)
+        table = _Table(code, row, row.match.id, row.match.number, row.match.seed, match)
+        self._load_clocks(table)
+        return table
+
+    def _load_clocks(self, table: _Table) -> None:
+        """The clock state of the table's current match, as stored."""
+        table.seat_clocks = {seat: SeatClock(*rec) for seat, rec in self.store.seat_clocks(table.match_id).items()}
+        table.clock = self.store.clock(table.match_id)
+        table.holds = self.store.holds(table.code)
+        table.left = set(self.store.left_seats(table.code))
 
     def _replay(self, row: TableRow) -> Match:
         """Rebuild the match from its seed and stored actions (the state is never stored)."""
@@ -454,11 +514,38 @@ class TableService:
         match = table.match
         ready = tuple(sorted(table.ready)) if (
             match.phase == HAND_OVER and table.ready_for == (table.match_number, match.hand_number)) else ()
+        if match.phase == HAND_OVER:  # a seat a bot plays for its person never keeps the others waiting
+            ready = tuple(sorted(set(ready) | {s.seat for s in seats if s.kind == "human"
+                                                and self._controlled(table, s.seat)}))
         host = table.seat_of(table.row.host) if table.row.host else None
+        clock = None
+        if table.clock is not None and table.clock[1] == match.version:
+            who, _, deadline = table.clock
+            seconds = self.clock_seconds or clocks.turn_seconds(
+                match.rules, match.phase, table.seat_clocks.get(who, SeatClock()).timed_out) or 0
+            clock = (who, deadline, int(round(seconds)))
+        autopilot = seat is not None and table.seat_clocks.get(seat, SeatClock()).autopilot
         return Snapshot(table.code, seat, seat_view(match, seat), tuple(s.name for s in seats),
                         tuple(s.kind for s in seats), table.match_number, table.row.options.get("level", "normal"),
                         match.rules.play_speed, table.event, tuple(s.emoji for s in seats), host, ready,
-                        match.rules.tempo)
+                        match.rules.tempo, self._presence(table), clock, self.clock(), autopilot,
+                        self._shared(table))
+
+    def _presence(self, table: _Table) -> tuple[str, ...]:
+        connected = {seat for seat, _ in table.subscribers.values()}
+        out = []
+        for s in table.row.seats:
+            if s.kind != "human":
+                out.append("left" if s.seat in table.left else "")
+            elif self._controlled(table, s.seat):
+                out.append("bot")
+            elif s.seat in connected:
+                out.append("here")
+            elif s.seat in table.holds:
+                out.append("away")
+            else:
+                out.append("")
+        return tuple(out)
 
     def snapshot(self, code: str, player_id: str | None) -> Snapshot:
         """What this player sees at the table (a spectator's view when not seated).
@@ -504,19 +591,37 @@ class TableService:
         table = self._get(code)
         with table.lock:
             seat = table.seat_of(player_id) if player_id else None
+            first = seat is not None and all(s != seat for s, _ in table.subscribers.values())
+            if seat is not None and seat in table.holds:  # back: the hold (or the bot) ends
+                self.store.clear_hold(table.code, seat)
+                del table.holds[seat]
+            table.closing.pop(seat, None)
             token = next(self._tokens)
-            callback(self._snapshot(table, seat))
             table.subscribers[token] = (seat, callback)
+            if first:  # everyone sees this seat is here again; its clock or bot turn follows
+                self._sync_clock(table)
+                self._publish(table)
+                self._schedule(table)
+            else:
+                try:
+                    callback(self._snapshot(table, seat))
+                except Exception:
+                    table.subscribers.pop(token, None)
+                    raise
         return token
 
     def unsubscribe(self, code: str, token: int) -> None:
+        """A connection closed; the seat's last one starts its hold (at a table for friends)."""
         table = self._tables.get(code.upper())
         if table is not None:
             with table.lock:
-                table.subscribers.pop(token, None)
+                gone = table.subscribers.pop(token, None)
+                if gone is not None and gone[0] is not None:
+                    self._gone(table, gone[0])
 
     def _publish(self, table: _Table) -> None:
         snapshots: dict[int | None, Snapshot] = {}
+        dropped: set[int] = set()
         for token, (seat, callback) in list(table.subscribers.items()):
             if seat not in snapshots:
                 snapshots[seat] = self._snapshot(table, seat)
@@ -525,12 +630,17 @@ class TableService:
             except Exception:  # a dead or broken connection is dropped, the table goes on
                 log.info("dropping subscriber %s of %s", token, table.code, exc_info=True)
                 table.subscribers.pop(token, None)
+                if seat is not None:
+                    dropped.add(seat)
+        for seat in dropped:
+            self._gone(table, seat)
 
     # -- the one move path -----------------------------------------------------------
     def act(self, code: str, who: Who, action: object, expected_version: int | None = None) -> Snapshot:
         """Check, apply, store, publish and schedule one move; returns the mover's new snapshot.
         ``action`` is a card, bid, ``"look"``, ``"deal"`` (Continue: ready for the next hand,
         dealt once every person is) or ``"deal_now"`` (the host deals without waiting).
+        A person's own move ends their autopilot; a ``Timeout`` counts toward it.
         Raises TableNotFound, NotSeated, NotHost, Stale, BadAction, IllegalAction (nothing changed)."""
         if action in (DEAL, DEAL_NOW):
             parsed: Any = action
@@ -548,10 +658,16 @@ class TableService:
                     raise NotSeated("You have no seat at this table.")
             else:
                 seat = who.seat
-                if table.row.seats[seat].kind != "bot":
+                if isinstance(who, BotSeat) and not self._controlled(table, seat):
                     raise NotSeated("That seat is not played by a bot.")
+                if isinstance(who, Timeout) and (table.row.seats[seat].kind != "human"
+                                                 or self._controlled(table, seat)):
+                    raise NotSeated("A bot plays that seat: it has no clock.")
             if expected_version is not None and expected_version != match.version:
                 raise Stale("The table has moved on since that page was shown: here it is now.", match.version)
+            if isinstance(who, Timeout) and (table.clock is None or table.clock[:2] != (seat, match.version)
+                                             or table.clock[2] > self.clock()):
+                raise Stale("That seat's time has not run out.", match.version)
             if parsed in (DEAL, DEAL_NOW):
                 if not self._ready(table, seat, who, parsed):
                     table.event = Event(seat, "ready")
@@ -559,9 +675,20 @@ class TableService:
                     return self._snapshot(table, seat)
                 parsed = DEAL
             event = self._apply(table, seat, parsed)
+            before = table.seat_clocks.get(seat, SeatClock())
+            after = before
+            if isinstance(who, Timeout):
+                after = before.after_timeout()
+                event = dataclasses.replace(event, by_clock=True, autopilot=after.autopilot and not before.autopilot)
+            elif isinstance(who, Player) and parsed != DEAL:
+                after = before.after_own_move()
+            table.seat_clocks[seat] = after
+            clock = self._next_clock(table)
             try:
-                self.store.append_action(table.match_id, match.version, seat, str(parsed),
-                                         finished=match.finished, winner=match.winner)
+                self.store.save_move(table.match_id, match.version, seat, str(parsed), finished=match.finished,
+                                     winner=match.winner, clock=clock, seat_clock=(
+                                         None if after == before else (seat, after.timeouts_in_row, after.timed_out,
+                                                                       after.autopilot)))
             except BaseException:
                 # Not stored means not accepted: rebuild the state from the database so
                 # memory never runs ahead of what a restart would find.
@@ -569,6 +696,9 @@ class TableService:
                 log.exception("storing a move at %s failed", table.code)
                 raise
             table.event = event
+            if clock != table.clock:
+                table.clock = clock
+                self._wake()
             self._publish(table)
             self._schedule(table)
             return self._snapshot(table, seat)
@@ -589,7 +719,8 @@ class TableService:
         if table.ready_for != key:
             table.ready, table.ready_for = set(), key
         table.ready.add(seat)
-        return all(s.seat in table.ready for s in table.row.seats if s.kind == "human")
+        return all(s.seat in table.ready or self._controlled(table, s.seat)
+                   for s in table.row.seats if s.kind == "human")
 
     def _apply(self, table: _Table, seat: int, action: Any) -> Event:
         match = table.match
@@ -642,7 +773,9 @@ class TableService:
             fresh = self._load(table.code)
             table.row, table.match_id, table.match_number = fresh.row, fresh.match_id, fresh.match_number
             table.seed, table.match = fresh.seed, fresh.match
+            self._load_clocks(table)  # a new match: every seat's clock record starts again
             table.event = Event(seat, "rematch")
+            self._sync_clock(table)
             self._publish(table)
             self._schedule(table)
             return self._snapshot(table, seat)
@@ -876,18 +1009,222 @@ class TableService:
             self._room_changed(room)
             room.subscribers.clear()  # every page now moves to the table and connects there
 
+    # -- clocks ----------------------------------------------------------------------
+    @staticmethod
+    def _shared(table: _Table) -> bool:
+        """A table for friends (practice tables have no clocks, holds or leaving)."""
+        return table.row.options.get("kind") != "practice"
+
+    def _timed(self, table: _Table) -> bool:
+        return self._shared(table) and (self.clock_seconds is not None
+                                        or clocks.turn_seconds(table.match.rules, PLAYING) is not None)
+
+    def _hold_over_for(self, table: _Table, seat: int) -> bool:
+        """The seat's person is gone: left for good, or away past the hold."""
+        hold = table.holds.get(seat)
+        return table.row.seats[seat].kind != "human" or (hold is not None and hold[2])
+
+    def _controlled(self, table: _Table, seat: int) -> bool:
+        """A bot plays this seat now: a bot's seat, a person's on autopilot or away past the hold."""
+        return self._hold_over_for(table, seat) or table.seat_clocks.get(seat, SeatClock()).autopilot
+
+    def _next_clock(self, table: _Table) -> tuple[int, int, float] | None:
+        """The clock the table should have now: the running one when it still applies,
+        a fresh one for a person's new turn, None when nobody's clock runs."""
+        match = table.match
+        seat = match.to_act
+        if (not self._timed(table) or seat is None or match.phase not in (BIDDING, PLAYING)
+                or self._controlled(table, seat)):
+            return None
+        if table.clock is not None and table.clock[:2] == (seat, match.version):
+            return table.clock
+        now = self.clock()
+        if self.clock_seconds is not None:
+            return seat, match.version, now + self.clock_seconds
+        deadline = clocks.deadline(match.rules, match.phase, table.seat_clocks.get(seat, SeatClock()), now)
+        return None if deadline is None else (seat, match.version, deadline)
+
+    def _sync_clock(self, table: _Table) -> None:
+        """Store the clock the table should have, if it changed (caller holds the lock)."""
+        clock = self._next_clock(table)
+        if clock != table.clock:
+            self.store.set_clock(table.match_id, clock)
+            table.clock = clock
+            self._wake()
+
+    def _fire_clocks(self) -> float | None:
+        """Move for every seat whose clock ran out and hand every seat whose hold ran out
+        to a bot; seconds until the next stored deadline (None: there is none)."""
+        now = self.clock()
+        for code, match_id, seat, version in self.store.due_clocks(now):
+            try:
+                self._timeout(code, match_id, seat, version)
+            except Exception:  # a clock that cannot fire must not fire again and again
+                log.exception("clock at %s (version %d) failed", code, version)
+                self.store.drop_clock(match_id, version)
+        for code, seat in self.store.due_holds(now):
+            try:
+                self._hold_over(code, seat)
+            except Exception:
+                log.exception("hold at %s seat %d failed", code, seat)
+                self.store.clear_hold(code, seat)
+        nxt = self.store.next_deadline()
+        return None if nxt is None else max(0.0, nxt - self.clock())
+
+    def _timeout(self, code: str, match_id: int, seat: int, version: int) -> None:
+        """A clock ran out: think about the seat's move as a job (applied through ``act``)."""
+        table = self._get(code)
+        with table.lock:
+            match = table.match
+            if table.match_id != match_id or table.clock != self.store.clock(match_id) or \
+                    table.clock is None or table.clock[:2] != (seat, version) or match.version != version:
+                self.store.drop_clock(match_id, version)  # a move beat it: nothing to do
+                if table.match_id == match_id and table.clock is not None and table.clock[1] == version:
+                    table.clock = None
+                return
+            key = (code, table.match_number, version)
+            with self._cond:
+                if key in self._jobs:
+                    return  # already being played
+            view = seat_view(match, seat)
+            if clocks.is_tourney(match.rules) and match.phase == PLAYING:
+                future: cf.Future = cf.Future()
+                led = view["trick"]["cards"][0] if view["trick"] and view["trick"]["cards"] else None
+                future.set_result(clocks.tourney_timeout_card(view["hand"], led))
+            else:
+                future = self._submit(bots.choose, view, CLOCK_BOT,
+                                      bot_seed(table.seed, table.match_number, version, seat), self.bot_budget)
+            now = time.monotonic()
+            job = _Job(code, table.match_number, version, seat, future, not_before=now,
+                       deadline=now + self.think_limit, fallback=view["legal"][0], timeout=True)
+            with self._cond:
+                self._jobs[key] = job
+                self._cond.notify_all()
+            future.add_done_callback(self._wake)
+
+    def _hold_over(self, code: str, seat: int) -> None:
+        """A dropped seat's hold ran out: a bot plays it until its person is back."""
+        table = self._get(code)
+        with table.lock:
+            hold = table.holds.get(seat)
+            if hold is None or table.row.seats[seat].kind != "human":
+                self.store.clear_hold(code, seat)
+                table.holds.pop(seat, None)
+                return
+            if hold[2] or hold[1] > self.clock() or not self.store.fire_hold(code, seat):
+                return
+            table.holds[seat] = (hold[0], hold[1], True)
+            self._sync_clock(table)
+            self._publish(table)
+            self._schedule(table)
+            self._deal_if_ready(table)
+
+    def _gone(self, table: _Table, seat: int) -> None:
+        """The seat's last connection closed: hold it (caller holds the lock)."""
+        if (not self._shared(table) or table.row.seats[seat].kind != "human" or seat in table.holds
+                or any(s == seat for s, _ in table.subscribers.values()) or table.match.finished):
+            return
+        now = self.clock()
+        said = table.closing.pop(seat, None)
+        until = clocks.hold_until(now, closing=said is not None and now - said <= CLOSING_WINDOW)
+        self.store.set_hold(table.code, seat, now, until)
+        table.holds[seat] = (now, until, False)
+        self._wake()
+        self._publish(table)
+
+    def closing(self, code: str, player_id: str) -> None:
+        """The player's page said it is closing on purpose: the hold is the short one.
+        Raises TableNotFound."""
+        table = self._get(code)
+        with table.lock:
+            seat = table.seat_of(player_id)
+            if seat is None:
+                return
+            hold = table.holds.get(seat)
+            if hold is None:  # the connection closes next: remember, briefly
+                table.closing[seat] = self.clock()
+            elif not hold[2]:
+                until = min(hold[1], clocks.hold_until(hold[0], closing=True))
+                self.store.set_hold(table.code, seat, hold[0], until)
+                table.holds[seat] = (hold[0], until, False)
+                self._wake()
+
+    def take_over(self, code: str, player_id: str) -> Snapshot:
+        """The player takes their seat back from the bot (autopilot ends; their clock runs
+        again). Raises TableNotFound, NotSeated."""
+        table = self._get(code)
+        with table.lock:
+            seat = table.seat_of(player_id)
+            if seat is None:
+                raise NotSeated("You have no seat at this table.")
+            before = table.seat_clocks.get(seat, SeatClock())
+            after = before.after_own_move()
+            if after != before:
+                self.store.save_seat_clock(table.match_id, seat, after.timeouts_in_row, after.timed_out,
+                                           after.autopilot)
+                table.seat_clocks[seat] = after
+            if seat in table.holds:  # pressing a button means they are here
+                self.store.clear_hold(table.code, seat)
+                del table.holds[seat]
+            table.event = Event(seat, "take_over")
+            self._sync_clock(table)
+            self._publish(table)
+            return self._snapshot(table, seat)
+
+    def leave_table(self, code: str, player_id: str) -> None:
+        """The player leaves the match for good: a bot plays their seat from now on, the
+        table is told, and a leaving host passes the role on (the partner first).
+        Raises TableNotFound, NotSeated."""
+        table = self._get(code)
+        with table.lock:
+            seat = table.seat_of(player_id)
+            if seat is None:
+                raise NotSeated("You have no seat at this table.")
+            host = table.row.host
+            if host == player_id:
+                others = [table.row.seats[(seat + k) % 4] for k in (2, 1, 3)]
+                host = next((s.player_id for s in others if s.kind == "human"), None)
+            self.store.leave_seat(table.code, seat, player_id, BOT_EMOJI, host)
+            seats = list(table.row.seats)
+            seats[seat] = dataclasses.replace(seats[seat], kind="bot", player_id=None, emoji=BOT_EMOJI)
+            table.row = dataclasses.replace(table.row, seats=tuple(seats), host=host)
+            table.left.add(seat)
+            table.holds.pop(seat, None)
+            table.ready.discard(seat)
+            table.event = Event(seat, "left")
+            self._sync_clock(table)
+            self._publish(table)
+            self._schedule(table)
+            self._deal_if_ready(table)
+
+    def _deal_if_ready(self, table: _Table) -> None:
+        """Between hands, once a bot took a seat over: deal if everyone left is ready."""
+        match = table.match
+        if match.phase != HAND_OVER or table.ready_for != (table.match_number, match.hand_number):
+            return
+        people = [s for s in table.row.seats if s.kind == "human"]
+        ready = [s for s in people if s.seat in table.ready]
+        if ready and all(s.seat in table.ready or self._controlled(table, s.seat) for s in people):
+            try:  # as the first ready person's Continue again: the same path as theirs
+                self.act(table.code, Player(ready[0].player_id), DEAL, match.version)
+            except (Refused, IllegalAction) as e:
+                log.info("no deal at %s: %s", table.code, e)
+
     # -- bots ------------------------------------------------------------------------
     def _schedule(self, table: _Table) -> None:
         """Ask the pool for the next bot move, if it is a bot's turn (caller holds the lock)."""
         match = table.match
         seat = match.to_act
-        if seat is None or match.phase in (HAND_OVER, MATCH_OVER) or table.row.seats[seat].kind != "bot":
+        if seat is None or match.phase in (HAND_OVER, MATCH_OVER) or not self._controlled(table, seat):
             return
+        if not any(s.kind == "human" and not self._hold_over_for(table, s.seat) for s in table.row.seats):
+            return  # nobody is at the table any more (all left, or away past the hold): it waits
         key = (table.code, table.match_number, match.version)
         if key in self._jobs:
             return
         view = seat_view(match, seat)
-        level = table.row.options.get("level", "normal")
+        # a person's seat is played at the clock's level; the bots' seats at the table's
+        level = CLOCK_BOT if table.row.seats[seat].kind == "human" else table.row.options.get("level", "normal")
         now = time.monotonic()
         delay = self.play_delays.get(match.rules.play_speed, 0.8)
         future = self._submit(bots.choose, view, level, bot_seed(table.seed, table.match_number, match.version, seat),
@@ -901,11 +1238,32 @@ class TableService:
 
     def _wake(self, _future: object = None) -> None:
         with self._cond:
+            self._poked = True
             self._cond.notify_all()
 
     def _run_scheduler(self) -> None:
+        """The one scheduler: bot answers, when their time comes, and the stored clocks."""
+        clock_wait: float | None = 0.0  # look at the stored clocks at once (overdue after a restart)
         while True:
             ready: list[tuple[_Job, int | str]] = []
+            with self._cond:
+                if self._stopped:
+                    return
+                if self._poked or (clock_wait is not None and clock_wait <= 0):
+                    self._poked = False
+                    self._firing = True
+                    look = True
+                else:
+                    look = False
+            if look:
+                try:
+                    clock_wait = self._fire_clocks()
+                except Exception:
+                    log.exception("firing clocks failed")
+                    clock_wait = 1.0
+                finally:
+                    with self._cond:
+                        self._firing = False
             with self._cond:
                 if self._stopped:
                     return
@@ -930,7 +1288,13 @@ class TableService:
                         continue
                     job.taken = True
                 if not ready:
-                    self._cond.wait(max(0.0, wake - now))
+                    if not self._poked:
+                        # the stored deadlines are in the injected clock's seconds: wait that long
+                        wait = wake - now if clock_wait is None else min(wake - now, clock_wait)
+                        waited = time.monotonic()
+                        self._cond.wait(max(0.0, wait))
+                        if clock_wait is not None:
+                            clock_wait -= time.monotonic() - waited
                     continue
             for job, answer in ready:
                 try:
@@ -943,12 +1307,13 @@ class TableService:
         table = self._tables.get(job.code)
         if table is None or table.match_number != job.match_number:
             return
+        who: Who = Timeout(job.seat) if job.timeout else BotSeat(job.seat)
         for attempt in (answer, job.fallback):
             try:
-                self.act(job.code, BotSeat(job.seat), attempt, expected_version=job.version)
+                self.act(job.code, who, attempt, expected_version=job.version)
                 return
-            except Stale:
-                return  # the table moved on (a rematch, or this move was already made)
+            except (Stale, NotSeated):
+                return  # the table moved on (a person's move, a rematch), or the seat's person is back
             except (IllegalAction, BadAction) as e:
                 log.warning("bot at %s seat %d answered %r: %s", job.code, job.seat, attempt, e)
             except Exception:
@@ -956,9 +1321,13 @@ class TableService:
                 return
 
     def idle(self) -> bool:
-        """No bot turn is pending (tests and the benchmark wait for this)."""
+        """No bot turn is pending and no stored clock or hold is due (tests and the
+        benchmark wait for this)."""
         with self._cond:
-            return not self._jobs
+            if self._jobs or self._firing or self._poked:
+                return False
+        now = self.clock()
+        return not self.store.due_clocks(now) and not self.store.due_holds(now)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until no bot turn is pending, or ``timeout``; returns whether idle."""

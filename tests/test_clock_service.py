@@ -1,0 +1,394 @@
+"""Clocks in the table service, with an injected clock and a bot pool the test drives:
+stored deadlines, timeouts through the one move path, autopilot and Take over, the
+tourney clock, holds for dropped connections, leaving for good, restarts and races.
+Nothing here sleeps for the clock: time moves when a test says so."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import threading
+import time
+
+import pytest
+
+from spades import bots
+from spades.clocks import SeatClock, tourney_timeout_card
+from spades.rules_config import Rules
+from spades.storage import Store
+from spades.tables import EMOJIS, NotSeated, Player, Stale, TableService, Timeout, bot_seed
+
+INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
+HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
+PEOPLE = {0: HOST, 2: ARI, 1: BO}  # the host, Ari across (partner), Bo on the left; seat 3 is a bot
+
+
+class FakeClock:
+    """Epoch seconds that move only when the test advances them."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ManualPool(cf.Executor):
+    """A bot pool whose answers come when the test runs them (so a bot never wins a race
+    the test did not ask for)."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[cf.Future, object, tuple]] = []
+        self.lock = threading.Lock()
+
+    def submit(self, fn, *args, **kwargs):
+        future: cf.Future = cf.Future()
+        with self.lock:
+            self.pending.append((future, fn, args))
+        return future
+
+    def run_all(self) -> int:
+        with self.lock:
+            items, self.pending = self.pending, []
+        for future, fn, args in items:
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except Exception as e:  # pragma: no cover - a bot that fails plays its fallback
+                    future.set_exception(e)
+        return len(items)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def pool():
+    return ManualPool()
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(str(tmp_path / "c.db"))
+
+
+@pytest.fixture
+def svc(store, pool, clock):
+    service = TableService(store, pool=pool, play_delays=INSTANT, clock=clock)
+    yield service
+    service.close()
+
+
+def settle(svc: TableService, pool: ManualPool) -> None:
+    """Let the bots answer and the scheduler apply everything due, until nothing is pending."""
+    svc._wake()
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        pool.run_all()
+        if svc.idle():
+            pool.run_all()
+            if svc.idle():
+                return
+        time.sleep(0.002)
+    raise AssertionError("the table did not settle")
+
+
+def advance(svc: TableService, pool: ManualPool, clock: FakeClock, seconds: float) -> None:
+    clock.now += seconds
+    settle(svc, pool)
+
+
+def start(svc: TableService, pool: ManualPool, rules: Rules) -> str:
+    """The host, Ari (partner, across) and Bo at a table for friends, started and settled."""
+    code = svc.create_room(HOST.id, "Hana", EMOJIS[0], rules, "easy", 3)
+    svc.join(code, ARI.id, "Ari", EMOJIS[1])
+    svc.join(code, BO.id, "Bo", EMOJIS[2])
+    number = next(m.number for m in svc.room_snapshot(code, ARI.id).members if m.me)
+    svc.pick_partner(code, HOST.id, number)
+    svc.start(code, HOST.id)
+    settle(svc, pool)
+    return code
+
+
+def view(svc: TableService, code: str, seat: int) -> dict:
+    return svc.snapshot(code, PEOPLE[seat].id).view
+
+
+def move(svc: TableService, code: str, seat: int) -> None:
+    """The person in ``seat`` moves now: bids 3, or plays their first legal card."""
+    v = view(svc, code, seat)
+    svc.act(code, PEOPLE[seat], 3 if v["phase"] == "bidding" else v["legal"][0], v["version"])
+
+
+def until_turn(svc, pool, code, seat: int, phase: str | None = None, timeouts: bool = False, clock=None) -> dict:
+    """Everyone else moves (people at once, bots through the pool) until it is ``seat``'s
+    turn (in ``phase``). Returns the table as seat 0 sees it."""
+    for _ in range(200):
+        settle(svc, pool)
+        v = view(svc, code, 0)
+        if v["to_act"] == seat and (phase is None or v["phase"] == phase):
+            return v
+        assert v["phase"] in ("bidding", "playing"), v["phase"]
+        if v["to_act"] in PEOPLE:
+            # a seat a bot plays has moved by now: the people only ever move for themselves
+            assert not svc._controlled(svc._tables[code], v["to_act"])
+            move(svc, code, v["to_act"])
+    raise AssertionError("that turn never came")
+
+
+def match_id(svc: TableService, code: str) -> int:
+    return svc.store.load_table(code).match.id
+
+
+@pytest.mark.parametrize("tempo,card,bid", [("relaxed", 60, 75), ("normal", 30, 40), ("fast", 15, 25)])
+def test_each_tempo_stores_its_deadline_for_the_person_to_act(svc, pool, clock, tempo, card, bid):
+    code = start(svc, pool, Rules(tempo=tempo))
+    v = until_turn(svc, pool, code, 2, "bidding")
+    assert svc.store.clock(match_id(svc, code)) == (2, v["version"], clock.now + bid)
+    v = until_turn(svc, pool, code, 2, "playing")
+    assert svc.store.clock(match_id(svc, code)) == (2, v["version"], clock.now + card)
+    snap = svc.snapshot(code, HOST.id)
+    assert snap.clock == (2, clock.now + card, card)  # every seat sees whose clock runs, and when it ends
+
+
+def test_practice_tables_have_no_clock(svc, pool):
+    code = svc.create_practice(HOST.id, "Hana", Rules(tempo="off", mode="no_bidding"), "easy")
+    settle(svc, pool)
+    assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, HOST.id).clock is None
+
+
+def test_a_timeout_moves_with_the_normal_bots_choice(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="fast"))
+    v = until_turn(svc, pool, code, 2, "bidding")
+    mine = view(svc, code, 2)
+    table = svc._tables[code]
+    expected = bots.choose(mine, "normal", bot_seed(table.seed, table.match_number, v["version"], 2))
+    advance(svc, pool, clock, 24)
+    assert view(svc, code, 2)["version"] == v["version"]  # one second left: nothing moved
+    advance(svc, pool, clock, 1)
+    assert svc.store.actions(match_id(svc, code))[v["version"]] == (v["version"] + 1, 2, str(expected))
+    snap = svc.snapshot(code, HOST.id)
+    assert snap.view["bids"][2] is not None
+    assert table.seat_clocks[2].timeouts_in_row == 1 and not snap.autopilot
+
+
+def bot_plays(svc, pool, code, seat: int) -> None:
+    """The other people play on, no time passing, until ``seat`` has moved (a bot for it)."""
+    clock_before = svc.clock()
+    mine = len([a for a in svc.store.actions(match_id(svc, code)) if a[1] == seat])
+    for _ in range(8):  # seat 0 may win a trick and lead again before ``seat`` plays
+        until_turn(svc, pool, code, 0)
+        if len([a for a in svc.store.actions(match_id(svc, code)) if a[1] == seat]) > mine:
+            break
+        move(svc, code, 0)
+    else:
+        raise AssertionError("no bot played that seat")
+    assert svc.clock() == clock_before
+
+
+def timeout_turn(svc, pool, clock, code, seat: int) -> None:
+    until_turn(svc, pool, code, seat)
+    left = svc.store.clock(match_id(svc, code))[2] - clock.now
+    advance(svc, pool, clock, left)
+
+
+def test_three_timeouts_in_a_row_put_the_seat_on_autopilot_until_take_over(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="fast"))
+    events = []
+    svc.subscribe(code, HOST.id, lambda snap: events.append(snap.event))
+    for _ in range(3):
+        assert not svc.snapshot(code, ARI.id).autopilot
+        timeout_turn(svc, pool, clock, code, 2)
+    ari = svc.snapshot(code, ARI.id)
+    assert ari.autopilot and svc.snapshot(code, HOST.id).presence[2] == "bot"
+    timeouts = [e for e in events if e.by_clock]
+    assert [(e.seat, e.autopilot) for e in timeouts] == [(2, False), (2, False), (2, True)]
+    # a bot plays Ari's turns now: no clock runs for her, and the table moves on without time passing
+    bot_plays(svc, pool, code, 2)
+    assert svc._tables[code].seat_clocks[2].timeouts_in_row == 3  # bot moves are not timeouts
+
+    svc.take_over(code, ARI.id)
+    assert not svc.snapshot(code, ARI.id).autopilot
+    v = until_turn(svc, pool, code, 2)
+    assert svc.store.clock(match_id(svc, code))[:2] == (2, v["version"])  # her clock runs again
+
+
+def test_playing_a_card_ends_autopilot_and_the_bots_answer_is_refused(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="fast"))
+    for _ in range(3):
+        timeout_turn(svc, pool, clock, code, 2)
+    assert svc.snapshot(code, ARI.id).autopilot
+    # bring Ari's turn round without letting her bot answer
+    for _ in range(2000):
+        v = view(svc, code, 0)
+        if v["to_act"] == 2:
+            break
+        if v["to_act"] in PEOPLE:
+            move(svc, code, v["to_act"])
+        else:
+            pool.run_all()
+            time.sleep(0.002)
+    else:
+        raise AssertionError("Ari's turn never came")
+    version = v["version"]
+    assert svc._jobs  # her bot is thinking
+    move(svc, code, 2)  # and she plays first
+    settle(svc, pool)  # the bot's answer comes too late
+    assert not svc.snapshot(code, ARI.id).autopilot
+    moves = [a for a in svc.store.actions(match_id(svc, code)) if a[0] == version + 1]
+    assert len(moves) == 1 and moves[0][1] == 2
+
+
+def test_tourney_timeout_plays_the_lowest_card_and_the_clock_drops_to_15(svc, pool, clock):
+    code = start(svc, pool, Rules(mode="no_bidding", tempo="relaxed"))
+    v = until_turn(svc, pool, code, 2, "playing")
+    assert svc.store.clock(match_id(svc, code))[2] == clock.now + 30  # the tourney clock, whatever the tempo
+    mine = view(svc, code, 2)
+    led = mine["trick"]["cards"][0] if mine["trick"]["cards"] else None
+    expected = tourney_timeout_card(mine["hand"], led)
+    advance(svc, pool, clock, 30)
+    assert svc.store.actions(match_id(svc, code))[v["version"]] == (v["version"] + 1, 2, expected)
+    v = until_turn(svc, pool, code, 2, "playing")
+    assert svc.store.clock(match_id(svc, code)) == (2, v["version"], clock.now + 15)
+
+
+def test_tourney_timeout_when_leading_plays_the_lowest_non_spade(svc, pool, clock):
+    code = start(svc, pool, Rules(mode="no_bidding", tempo="normal"))
+    for _ in range(13):
+        v = until_turn(svc, pool, code, 2, "playing")
+        if not view(svc, code, 2)["trick"]["cards"]:
+            break
+        move(svc, code, 2)
+    else:
+        pytest.skip("Ari never led in this hand")  # pragma: no cover
+    mine = view(svc, code, 2)
+    left = svc.store.clock(match_id(svc, code))[2] - clock.now
+    advance(svc, pool, clock, left)
+    assert svc.store.actions(match_id(svc, code))[v["version"]][1:] == (2, tourney_timeout_card(mine["hand"], None))
+
+
+def connect(svc: TableService, code: str, who: Player) -> int:
+    return svc.subscribe(code, who.id, lambda snap: None)
+
+
+def test_a_dropped_seat_is_held_60_s_then_a_bot_plays_it_until_the_player_is_back(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    host = connect(svc, code, HOST)
+    token = connect(svc, code, ARI)
+    assert svc.snapshot(code, HOST.id).presence[:3] == ("here", "", "here")
+    svc.unsubscribe(code, token)
+    assert svc.store.holds(code) == {2: (clock.now, clock.now + 60, False)}
+    assert svc.snapshot(code, HOST.id).presence[2] == "away"
+    clock.now += 59
+    settle(svc, pool)
+    assert svc.snapshot(code, HOST.id).presence[2] == "away"
+    clock.now += 1
+    settle(svc, pool)
+    assert svc.snapshot(code, HOST.id).presence[2] == "bot"
+    bot_plays(svc, pool, code, 2)  # no time passes: a bot plays Ari's turns
+    assert svc._tables[code].seat_clocks[2] == SeatClock()  # those were not timeouts
+    connect(svc, code, ARI)  # she is back: the hold and the bot end, her clock runs on her turn
+    assert svc.store.holds(code) == {} and svc.snapshot(code, HOST.id).presence[2] == "here"
+    v = until_turn(svc, pool, code, 2)
+    assert svc.store.clock(match_id(svc, code))[:2] == (2, v["version"])
+    svc.unsubscribe(code, host)
+
+
+def test_the_clock_keeps_running_while_a_seat_is_held(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="fast"))
+    v = until_turn(svc, pool, code, 2, "bidding")
+    svc.unsubscribe(code, connect(svc, code, ARI))
+    advance(svc, pool, clock, 25)  # within the hold: the clock ran out
+    assert svc.store.actions(match_id(svc, code))[v["version"]][1] == 2
+    assert svc._tables[code].seat_clocks[2].timeouts_in_row == 1
+
+
+def test_a_page_closing_on_purpose_is_held_10_s(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    token = connect(svc, code, ARI)
+    svc.closing(code, ARI.id)  # the beacon before the socket closes
+    svc.unsubscribe(code, token)
+    assert svc.store.holds(code)[2][1] == clock.now + 10
+    token = connect(svc, code, BO)
+    svc.unsubscribe(code, token)  # the socket closes first, then the beacon comes
+    clock.now += 3
+    svc.closing(code, BO.id)
+    assert svc.store.holds(code)[1][1] == clock.now - 3 + 10
+    advance(svc, pool, clock, 7)
+    assert svc.snapshot(code, HOST.id).presence[:3] == ("", "bot", "bot")
+
+
+def test_a_closing_notice_from_a_page_that_stays_is_forgotten(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    token = connect(svc, code, ARI)
+    svc.closing(code, ARI.id)  # another tab closed, this one stays
+    clock.now += 30
+    svc.unsubscribe(code, token)
+    assert svc.store.holds(code)[2][1] == clock.now + 60
+
+
+def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    told = []
+    svc.subscribe(code, HOST.id, told.append)
+    svc.leave_table(code, ARI.id)
+    row = svc.store.db.execute("SELECT kind, player_id, left_player_id FROM seats WHERE table_code = ? AND seat = 2",
+                               [code]).fetchone()
+    assert row == ("bot", None, "ari")
+    assert told[-1].event.action == "left" and told[-1].event.seat == 2 and told[-1].presence[2] == "left"
+    assert svc.snapshot(code, ARI.id).seat is None  # a spectator now
+    with pytest.raises(NotSeated):
+        svc.act(code, ARI, "3", None)
+    bot_plays(svc, pool, code, 2)  # the bot plays her seat from now on, with no clock, also after a restart
+    again = TableService(svc.store, pool=pool, play_delays=INSTANT, clock=clock)
+    try:
+        assert again.snapshot(code, HOST.id).presence[2] == "left"
+    finally:
+        again.close()
+
+
+def test_a_leaving_host_passes_the_role_to_the_partner(svc, pool):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    svc.leave_table(code, HOST.id)
+    assert svc.snapshot(code, ARI.id).host_seat == 2
+
+
+def test_after_a_restart_an_overdue_clock_fires_once_and_only_once(store, pool, clock):
+    first = TableService(store, pool=pool, play_delays=INSTANT, clock=clock)
+    code = start(first, pool, Rules(tempo="normal"))
+    v = until_turn(first, pool, code, 2, "bidding")
+    first.close()  # the process stops; the deadline stays in the database
+    clock.now += 3600
+    services = []
+    try:
+        for _ in range(2):  # started twice: the second start finds nothing overdue any more
+            again = TableService(store, pool=pool, play_delays=INSTANT, clock=clock)
+            services.append(again)
+            again.resume_all()
+            settle(again, pool)
+            actions = store.actions(match_id(again, code))
+            assert [a for a in actions if a[0] == v["version"] + 1] == [actions[v["version"]]]
+            assert actions[v["version"]][1] == 2
+            assert again._tables[code].seat_clocks[2].timeouts_in_row == 1
+            again.close()
+    finally:
+        for s in services:
+            s.close()
+
+
+def test_a_human_move_racing_a_timeout_is_refused_as_stale(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="fast"))
+    v = until_turn(svc, pool, code, 2, "bidding")
+    advance(svc, pool, clock, 25)  # the timeout played first
+    with pytest.raises(Stale) as e:
+        svc.act(code, ARI, "4", v["version"])
+    assert e.value.version > v["version"]
+    assert len([a for a in svc.store.actions(match_id(svc, code)) if a[0] == v["version"] + 1]) == 1
+
+    v = until_turn(svc, pool, code, 2, "playing")
+    card = view(svc, code, 2)["legal"][0]
+    move(svc, code, 2)  # now she is first: the late timeout is refused
+    with pytest.raises(Stale):
+        svc.act(code, Timeout(2), card, v["version"])
+    assert svc._tables[code].seat_clocks[2].timeouts_in_row == 0
