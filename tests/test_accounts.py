@@ -11,6 +11,7 @@ from spades.accounts import (CODE_TTL, MAX_TRIES, Accounts, BadCode, BadEmail, E
                              WrongCode, hash_code, normalize_email)
 from spades.rules import Match
 from spades.rules_config import Rules
+from spades.stats import DEAL
 from spades.storage import SeatRow, Store
 
 
@@ -162,7 +163,7 @@ def test_sign_out_everywhere_ends_older_sessions(accounts):
 
 def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, left: int | None = None,
                    number: int = 1) -> Match:
-    """A one-hand match played at random, stored move by move like the table service does.
+    """A one-hand match (more if level) played at random, stored move by move like the table service does.
     ``left``: that seat's person leaves before the first move and a bot plays it for good.
     ``number`` > 1: a rematch at an existing table, with these seats."""
     rules = Rules(end="hands", hands=1)
@@ -177,7 +178,10 @@ def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, lef
     match_id = store.load_table(code).match.id
     match, rng = Match(rules, seed), random.Random(seed)
     while not match.finished:
-        assert match.phase != "hand_over"
+        if match.phase == "hand_over":  # level after the last hand: the match goes on
+            match.next_hand()
+            store.append_action(match_id, match.version, None, DEAL)
+            continue
         seat = match.to_act
         action = rng.choice(match.legal_actions(seat))
         match.apply(seat, action)

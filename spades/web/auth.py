@@ -209,6 +209,8 @@ def refresh_seats(codes: list[str]) -> None:
 def _check_session() -> None:
     """Clear a session that was signed out everywhere (or whose account is gone), and an
     anonymous cookie that somehow carries an account's player id."""
+    if request.endpoint == "static":
+        return  # a stylesheet needs no identity (and costs no query)
     uid = session.get("uid")
     if uid:
         if not accounts().session_valid(uid, session.get("gen")):
