@@ -64,6 +64,81 @@
     }
   });
 
+  // The clock ring: count down to the server's deadline. Each clock carries the deadline
+  // and the server's "now" (epoch ms); their difference from this browser's clock when the
+  // fragment arrives corrects for a wrong clock here. The ring is a CSS animation started
+  // part-way through; the number is rewritten a few times a second.
+  function startClocks() {
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (c) {
+      if (c.dataset.skew) return;
+      var skew = parseInt(c.dataset.now, 10) - Date.now(), total = parseInt(c.dataset.seconds, 10) || 1;
+      c.dataset.skew = skew;
+      var left = (parseInt(c.dataset.deadline, 10) - (Date.now() + skew)) / 1000;
+      var ring = c.parentNode.querySelector(".ring-left");
+      if (ring) {
+        ring.style.animationDuration = total + "s";
+        ring.style.animationDelay = -Math.max(0, Math.min(total, total - left)) + "s";
+      }
+    });
+  }
+  function tickClocks() {
+    document.querySelectorAll(".clock[data-skew]").forEach(function (c) {
+      var left = Math.max(0, Math.ceil((parseInt(c.dataset.deadline, 10) - (Date.now() + parseInt(c.dataset.skew, 10))) / 1000));
+      if (c.textContent !== String(left)) c.textContent = left;
+      c.classList.toggle("low", left <= 5);
+    });
+  }
+
+  // Your turn: the tab's title says so, and a short beep plays when the sound is on.
+  var baseTitle = document.title, wasMine = null, audio = null;
+  var soundKey = "spades-sound";
+  function soundOn() { try { return localStorage.getItem(soundKey) === "on"; } catch (e) { return false; } }
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator(), gain = audio.createGain(), t = audio.currentTime;
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, t);
+      gain.gain.exponentialRampToValueAtTime(0.001, t + 0.3);
+      osc.connect(gain); gain.connect(audio.destination);
+      osc.start(t); osc.stop(t + 0.3);
+    } catch (e) { /* no sound here: the title still says it */ }
+  }
+  function turnChanged() {
+    var mine = !!document.querySelector("#status.my-turn");
+    document.title = mine ? "\u25CF Your turn \u2014 " + baseTitle : baseTitle;
+    if (mine && wasMine === false && soundOn()) beep();
+    wasMine = mine;
+  }
+  var toggle = document.getElementById("sound-toggle");
+  function showSound() {
+    toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    toggle.textContent = soundOn() ? "Sound: on" : "Sound: off";
+  }
+  if (toggle) {
+    toggle.hidden = false;
+    showSound();
+    toggle.addEventListener("click", function () {
+      try { localStorage.setItem(soundKey, soundOn() ? "off" : "on"); } catch (e) { return; }
+      showSound();
+      if (soundOn()) beep();  // a click lets the page make sounds from now on
+    });
+  }
+  function refresh() { startClocks(); tickClocks(); turnChanged(); }
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("htmx:afterSwap", refresh);
+  if (document.querySelector(".table-main")) {
+    refresh();
+    setInterval(tickClocks, 250);
+  }
+
+  // Closing the page on purpose: tell the table, so the seat is held 10 s, not 60 s.
+  // sendBeacon cannot set headers: the CSRF token goes in the body as a form field.
+  window.addEventListener("pagehide", function () {
+    var main = document.querySelector("main[data-closing]");
+    if (main && navigator.sendBeacon) navigator.sendBeacon(main.dataset.closing, new URLSearchParams({ csrf: main.dataset.csrf }));
+  });
+
   // Live connection indicator
   document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("live"); document.body.classList.remove("offline"); });
   document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("live"); document.body.classList.add("offline"); });

@@ -16,6 +16,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
+  timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
@@ -80,6 +82,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         pool=app.config["BOT_POOL"],
         pool_workers=app.config["BOT_WORKERS"],
         new_seed=app.config.get("SEED_SOURCE"),
+        clock_seconds=app.config.get("CLOCK_SECONDS_OVERRIDE"),
     )
     app.extensions["spades.tables"] = service
     atexit.register(service.close)

@@ -12,6 +12,7 @@ Imports: Flask (templates), ``spades.tables`` (the snapshot type) and the core.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import render_template
@@ -26,6 +27,8 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 RANK_SHOWN = {"T": "10"}
 POSITIONS = ("bottom", "left", "top", "right")
+# a seat's person, as every plate shows them (``Snapshot.presence``)
+PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match  # seen from the viewer: seat+1 sits on the left
 
 
@@ -50,6 +53,13 @@ def event_text(snap: Snapshot) -> str:
     if e.seat is None or not e.action:
         return ""
     who = "You" if e.seat == snap.seat else snap.names[e.seat]
+    if e.action == "left":
+        partner = snap.seat is not None and e.seat == (snap.seat + 2) % 4
+        return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
+    if e.action == "take_over":
+        return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
+    if e.by_clock:
+        return _timeout_text(snap, who)
     if e.action == DEAL:
         return f"Hand {snap.view['hand_number']} is dealt."
     if e.action == "rematch":
@@ -70,6 +80,27 @@ def event_text(snap: Snapshot) -> str:
     return text
 
 
+def _timeout_text(snap: Snapshot, who: str) -> str:
+    """A move the table made because the seat's time ran out, in words."""
+    e = snap.event
+    me = who == "You"
+    them = "you" if me else "them"
+    text = "Your time ran out: " if me else f"{who}'s time ran out: "
+    if e.action == "look":
+        text += f"the table looked at {'your' if me else 'their'} cards."
+    elif e.action in ("nil", "blind_nil") or e.action.isdigit():
+        text += f"the table bid {e.action.replace('_', ' ')} for {them}."
+    else:
+        text += f"the table played the {card(e.action)['label']} for {them}."
+        if e.trick_winner is not None:
+            winner = "You" if e.trick_winner == snap.seat else snap.names[e.trick_winner]
+            text += f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
+    if e.autopilot:
+        text += (" Three in a row: a bot plays for you until you take over." if me else
+                 f" Three in a row: a bot plays for {who} until they take over.")
+    return text
+
+
 def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> dict[str, Any]:
     """Everything the table templates show for this seat; ``csrf`` goes in its forms
     (passed in, as WebSocket pushes render outside any request)."""
@@ -80,6 +111,14 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
     to_act = v["to_act"]
     phase = v["phase"]
     bids, blind = v["bids"], v["blind"]
+    # the clock of the seat to act, as absolute epoch milliseconds with the server's now:
+    # the browser counts down to the server's deadline, corrected for its own clock
+    now_ms = int(snap.now * 1000)
+    clock = None
+    if snap.clock is not None and not v["finished"]:
+        who, deadline, seconds = snap.clock
+        clock = {"seat": who, "deadline_ms": int(deadline * 1000), "seconds": seconds,
+                 "left": max(0, math.ceil(deadline - snap.now))}
     plates = []
     for i, pos in enumerate(POSITIONS):
         s = (base + i) % 4
@@ -90,6 +129,8 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
             "taken": v["taken"][s], "partner": me is not None and s == (me + 2) % 4,
             # "host" is only worth saying at a table of several people
             "emoji": snap.emojis[s], "host": snap.host_seat == s and snap.kinds.count("human") > 1,
+            "presence": snap.presence[s], "presence_text": PRESENCE.get(snap.presence[s], ""),
+            "clock": clock if clock is not None and clock["seat"] == s else None,
         })
     # the trick in the middle: the one in progress, or the last one taken (so the 4th card is seen)
     trick_cards: dict[int, dict] = {}
@@ -160,6 +201,10 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "can_deal_now": is_host and any(s != me for s in reading),
         "rematch_choices": rematch_choices, "can_rematch": v["finished"] and (is_host or snap.host_seat is None),
         "host_name": snap.names[snap.host_seat] if snap.host_seat is not None else None,
+        "now_ms": now_ms, "clock": clock, "autopilot": snap.autopilot,
+        "can_leave": snap.shared and me is not None and not v["finished"],
+        # told to the partner as it happens (the announcement), and kept in their status line
+        "partner_left": snap.names[(me + 2) % 4] if me is not None and snap.presence[(me + 2) % 4] == "left" else None,
     }
 
 

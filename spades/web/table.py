@@ -3,6 +3,10 @@
 Moves arrive as POSTs, from htmx (answered with the table's fragments, out of band) or
 from plain forms without JavaScript (answered with a 303 back to the page, the refusal
 message carried in the session). Every move goes through ``TableService.act``.
+Around the clocks: Take over (``/takeover``, autopilot ends), Leave for good
+(``/leave-table``, a bot takes the seat) and the page's closing notice (``/closing``, sent
+by ``navigator.sendBeacon`` on ``pagehide``, which cannot set headers: the CSRF token comes
+as a form field).
 Refusals: illegal move 422, stale version 409, not your seat 403 (htmx), malformed
 input 400, unknown code 404.
 
@@ -171,6 +175,54 @@ def rematch(code: str):
     except IllegalAction as e:
         return _answer(code, str(e), 422)
     return _answer(code, None, 200)
+
+
+@bp.post("/g/<code>/takeover")
+def take_over(code: str):
+    """The player takes their seat back from the bot that played it on autopilot."""
+    code = normalize_code(code)
+    pid = player_id()
+    if pid is None:
+        return _answer(code, "You have no seat at this table.", 403)
+    try:
+        service().take_over(code, pid)
+    except TableNotFound:
+        abort(404, description="There is no table with that code.")
+    except NotSeated as e:
+        return _answer(code, str(e), 403)
+    return _answer(code, None, 200)
+
+
+@bp.post("/g/<code>/leave-table")
+def leave_table(code: str):
+    """Leave the match for good (the page asked first): a bot plays the seat from now on."""
+    code = normalize_code(code)
+    pid = player_id()
+    try:
+        if pid is None:
+            raise NotSeated("You have no seat at this table.")
+        service().leave_table(code, pid)
+    except TableNotFound:
+        abort(404, description="There is no table with that code.")
+    except NotSeated as e:
+        flash(str(e))
+        return redirect(f"/g/{code}", 303)
+    if session.get("last_table") == code:
+        session.pop("last_table")
+    return redirect("/", 303)
+
+
+@bp.post("/g/<code>/closing")
+def closing(code: str):
+    """The page is closing on purpose (``pagehide``): a shorter hold for the seat."""
+    code = normalize_code(code)
+    pid = player_id()
+    if pid is not None:
+        try:
+            service().closing(code, pid)
+        except TableNotFound:
+            pass  # nothing to hold
+    return Response(status=204)
 
 
 @bp.get("/g/<code>/record.json")

@@ -1,0 +1,78 @@
+"""The clock in real Chromium, with a 4-second turn (``CLOCK_SECONDS_OVERRIDE``): two
+friends at a table, the ring and its count going down around the avatar of the seat to
+act in both browsers, the tab title saying whose turn it is, and the table moving for
+the seat when nobody clicks."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from spades.tables import EMOJIS
+
+
+@pytest.fixture
+def app_config() -> dict:
+    return {"CLOCK_SECONDS_OVERRIDE": 4}
+
+
+def countdown(page: Page, seat: str) -> list[int]:
+    """The numbers the seat's clock shows, read until it goes down (or the turn ends)."""
+    return page.evaluate("""(seat) => new Promise(resolve => {
+        const seen = [];
+        const read = () => {
+            const c = document.querySelector(`.plate[data-seat="${seat}"] .clock`);
+            if (!c) return resolve(seen);
+            const n = parseInt(c.textContent, 10);
+            if (!seen.length || seen[seen.length - 1] !== n) seen.push(n);
+            if (seen.length >= 2) return resolve(seen);
+            setTimeout(read, 50);
+        };
+        read();
+    })""", seat)
+
+
+def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server, browser):
+    contexts = [browser.new_context() for _ in range(2)]
+    host, ann = (c.new_page() for c in contexts)
+    try:
+        host.goto(live_server + "/new")
+        host.get_by_label("Your name").fill("Hana")
+        host.locator("label:has(input[name=humans][value='2'])").click()
+        host.get_by_role("button", name="Create the table").click()
+        host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        link = host.locator(".join-link input").input_value()
+        ann.goto(link)
+        ann.get_by_label("Your name").fill("Ann")
+        ann.locator(f"label:has(input[name=emoji][value='{EMOJIS[1]}'])").click()
+        ann.get_by_role("button", name="Join").click()
+        expect(host.locator("#room")).to_contain_text("Ann")
+        host.get_by_role("button", name="Start the game").click()
+        for p in (host, ann):
+            expect(p.locator("#felt")).to_be_visible(timeout=10000)
+            expect(p.locator("body.live")).to_have_count(1, timeout=10000)
+
+        # the bots bid at once; then a person's clock runs, seen in both browsers
+        expect(host.locator(".plate .clock")).to_have_count(1, timeout=10000)
+        seat = host.locator(".plate:has(.clock)").get_attribute("data-seat")
+        mine, other = (host, ann) if seat == "0" else (ann, host)
+        expect(other.locator(f'.plate[data-seat="{seat}"] .clock')).to_have_count(1)
+        expect(mine.locator("#status.my-turn")).to_have_count(1)
+        expect(mine).to_have_title(re.compile(r"^● Your turn — "))
+        expect(other).not_to_have_title(re.compile(r"^●"))
+        ring = mine.locator(".plate-bottom .ring-left")
+        assert ring.evaluate("r => getComputedStyle(r).animationName") == "ring-run"
+        assert ring.evaluate("r => r.style.animationDuration") == "4s"
+        seen = countdown(mine, seat)
+        assert len(seen) == 2 and seen[0] <= 4 and seen[1] < seen[0], seen  # counting down
+
+        # nobody clicks: when the time is up the table bids for that seat
+        bid = mine.locator(".plate-bottom .chip-bid")
+        expect(bid).to_have_text("bid –")
+        expect(bid).not_to_have_text("bid –", timeout=10000)
+        expect(other.locator(f'.plate[data-seat="{seat}"] .chip-bid')).not_to_have_text("bid –")
+    finally:
+        for c in contexts:
+            c.close()

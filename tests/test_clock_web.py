@@ -1,0 +1,125 @@
+"""Clocks on the pages: the deadline in the fragments, the timeout told in words, Take
+over, Leave for good and the closing beacon. Time is a fake clock the tests move."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import csrf_of, start_practice
+
+from spades.clocks import SeatClock
+from spades.tables import EMOJIS, Player
+from spades.web.render import render_fragments, table_context
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(service):
+    fake = FakeClock()
+    service.clock = fake  # the service reads its time source on every use
+    return fake
+
+
+def post(client, code: str, what: str, **data):
+    return client.post(f"/g/{code}/{what}", data={"csrf": csrf_of(client), **data})
+
+
+@pytest.fixture
+def table(app, service, clock):
+    """Hana (the host, seat 0) and Ann (across, seat 2) at a fast-tempo table with two bots."""
+    host, ann = app.test_client(), app.test_client()
+    r = host.post("/new", data={"csrf": csrf_of(host), "name": "Hana", "emoji": EMOJIS[0], "humans": "2",
+                                "mode": "bidding", "end": "target-500", "bag_penalty": "on", "tempo": "fast",
+                                "level": "easy", "speed": "fast"})
+    code = r.headers["Location"].rsplit("/", 1)[1]
+    assert ann.post(f"/j/{code}", data={"csrf": csrf_of(ann), "name": "Ann", "emoji": EMOJIS[1]}).status_code == 303
+    assert post(host, code, "start").status_code == 303
+    service.wait_idle()
+    return code, host, ann
+
+
+def pid(service, code: str, seat: int) -> str:
+    return service._tables[code].row.seats[seat].player_id
+
+
+def play_until(service, clock, code: str, done, time_out: tuple[int, ...] = (2,)) -> None:
+    """Hana moves at once on her turns; the seats in ``time_out`` let their clocks run out."""
+    for _ in range(300):
+        assert service.wait_idle()
+        if done():
+            return
+        v = service.snapshot(code, pid(service, code, 0)).view
+        seat = v["to_act"]
+        if seat in time_out:
+            clock.now = service._tables[code].clock[2]
+            service._wake()
+        elif seat == 0:
+            service.act(code, Player(pid(service, code, 0)), 3 if v["phase"] == "bidding" else v["legal"][0],
+                        v["version"])
+    raise AssertionError("it never happened")
+
+
+def test_the_fragment_carries_the_servers_deadline_and_now_on_the_plate_to_act(table, service, clock):
+    code, host, ann = table
+    play_until(service, clock, code, lambda: service.snapshot(code, None).view["to_act"] == 2, time_out=())
+    html = host.get(f"/g/{code}").get_data(as_text=True)
+    plate = re.search(r'<div class="plate [^"]*" data-seat="2".*?</div>', html, re.S).group(0)
+    deadline, now, seconds = map(int, re.search(
+        r'data-deadline="(\d+)" data-now="(\d+)" data-seconds="(\d+)"', plate).groups())
+    assert (deadline - now, seconds) == (25_000, 25)  # a fast tempo's bid, in epoch milliseconds
+    assert html.count("data-deadline") == 1 and 'class="ring"' in plate
+
+
+def test_practice_pages_have_no_clock(client):
+    code = start_practice(client)
+    assert "data-deadline" not in client.get(f"/g/{code}").get_data(as_text=True)
+
+
+def test_a_timeout_is_told_and_three_put_ann_on_autopilot_until_she_takes_over(app, table, service, clock):
+    code, host, ann = table
+    pushed = []  # what Hana's page is sent, as her WebSocket would render it
+    service.subscribe(code, pid(service, code, 0), pushed.append)
+    autopilot = lambda: service._tables[code].seat_clocks.get(2, SeatClock()).autopilot  # noqa: E731
+    play_until(service, clock, code, autopilot)
+    with app.app_context():
+        told = [render_fragments(table_context(s, "t"), ("status",)) for s in pushed if s.event.by_clock]
+    assert len(told) == 3
+    assert "Ann&#39;s time ran out: the table bid " in told[0]
+    assert "Ann&#39;s time ran out: the table played the " in told[1]
+    assert "Three in a row: a bot plays for Ann until they take over." in told[2]
+    page = ann.get(f"/g/{code}").get_data(as_text=True)
+    assert "Take over" in page and "a bot is playing for you" in page
+    assert "bot playing" in host.get(f"/g/{code}").get_data(as_text=True)
+    r = ann.post(f"/g/{code}/takeover", data={"csrf": csrf_of(ann)}, headers={"HX-Request": "true"})
+    assert r.status_code == 200 and "Take over" not in r.get_data(as_text=True)
+    assert not autopilot()
+
+
+def test_leave_for_good_hands_the_seat_to_a_bot_and_tells_the_partner(table, service):
+    code, host, ann = table
+    assert "Leave for good" in ann.get(f"/g/{code}").get_data(as_text=True)
+    r = post(ann, code, "leave-table")
+    assert r.status_code == 303 and r.headers["Location"] == "/"
+    page = host.get(f"/g/{code}").get_data(as_text=True)
+    assert "Your partner Ann left the table: a bot plays their seat from now on." in page
+    assert "left · bot playing" in page
+    assert service._tables[code].row.seats[2].kind == "bot"
+    mine = ann.get(f"/g/{code}").get_data(as_text=True)
+    assert "data-card" not in re.search(r'<section id="hand".*?</section>', mine, re.S).group(0)
+    assert "Leave for good" not in mine
+
+
+def test_the_closing_beacon_takes_the_csrf_token_as_a_form_field(table, service, clock):
+    code, host, ann = table
+    assert ann.post(f"/g/{code}/closing", data={}).status_code == 400
+    assert ann.post(f"/g/{code}/closing", data={"csrf": csrf_of(ann)}).status_code == 204
+    assert service._tables[code].closing == {2: clock.now}
