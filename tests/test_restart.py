@@ -64,7 +64,7 @@ class Browser:
         self.url = ""
 
     def get(self, url: str) -> str:
-        with self.opener.open(url, timeout=10) as r:
+        with self.opener.open(url, timeout=30) as r:
             text = r.read().decode()
         found = re.search(r'name="csrf" value="([^"]+)"', text)
         if found:
@@ -73,7 +73,7 @@ class Browser:
 
     def post(self, url: str, **data: object) -> str:
         body = urllib.parse.urlencode({"csrf": self.csrf, **data}).encode()
-        with self.opener.open(url, data=body, timeout=10) as r:  # follows the 303 back to the page
+        with self.opener.open(url, data=body, timeout=30) as r:  # follows the 303 back to the page
             self.url = r.geturl()
             return r.read().decode()
 
