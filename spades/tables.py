@@ -89,7 +89,7 @@ EMOJIS = ("🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢"
 PLAY_DELAYS = {"slow": 1.5, "normal": 0.8, "fast": 0.3}  # seconds between bot moves
 LEVELS = ("easy", "normal", "hard")
 CLOCK_BOT = "normal"  # the level that moves for a person's seat (a timeout, autopilot, a dropped seat)
-CLOSING_WINDOW = 5.0  # a page's "closing" notice counts for a connection that closes this soon after
+CLOSING_WINDOW = 10.0  # a page's "closing" notice counts for a connection that closes this soon after
 
 
 # -- refusals --------------------------------------------------------------------------
@@ -1158,6 +1158,8 @@ class TableService:
             if seat is None:
                 raise NotSeated("You have no seat at this table.")
             before = table.seat_clocks.get(seat, SeatClock())
+            if not before.autopilot and not table.holds.get(seat, (0, 0, False))[2]:
+                return self._snapshot(table, seat)  # no bot plays for them: nothing to take back
             after = before.after_own_move()
             if after != before:
                 self.store.save_seat_clock(table.match_id, seat, after.timeouts_in_row, after.timed_out,

@@ -392,3 +392,15 @@ def test_a_human_move_racing_a_timeout_is_refused_as_stale(svc, pool, clock):
     with pytest.raises(Stale):
         svc.act(code, Timeout(2), card, v["version"])
     assert svc._tables[code].seat_clocks[2].timeouts_in_row == 0
+
+
+def test_a_table_nobody_is_at_any_more_waits_until_someone_is_back(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    for who in (HOST, ARI, BO):
+        svc.unsubscribe(code, connect(svc, code, who))
+    advance(svc, pool, clock, 60)  # every hold ran out: nobody is left to play for
+    version = view(svc, code, 0)["version"]
+    settle(svc, pool)
+    assert view(svc, code, 0)["version"] == version and svc.snapshot(code, None).presence[:3] == ("bot",) * 3
+    connect(svc, code, HOST)  # the host is back: the bots play the others' seats up to the host's turn
+    until_turn(svc, pool, code, 0)  # (fails if the table still waited, or if a person had to move for a bot)

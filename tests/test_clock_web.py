@@ -123,3 +123,28 @@ def test_the_closing_beacon_takes_the_csrf_token_as_a_form_field(table, service,
     assert ann.post(f"/g/{code}/closing", data={}).status_code == 400
     assert ann.post(f"/g/{code}/closing", data={"csrf": csrf_of(ann)}).status_code == 204
     assert service._tables[code].closing == {2: clock.now}
+
+
+def test_closing_the_last_socket_holds_the_seat_and_everyone_sees_it(live_server, table, service):
+    from simple_websocket import Client
+
+    code, host, ann = table
+
+    def socket(client) -> Client:
+        return Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws", headers={
+            "Cookie": f"session={client.get_cookie('session').value}", "Origin": "http://127.0.0.1"})
+
+    watcher = socket(host)
+    try:
+        watcher.receive(timeout=5)
+        mine = socket(ann)
+        mine.receive(timeout=5)
+        mine.close()
+        pushed = ""
+        while "presence-away" not in pushed:  # pushed to Hana once the server notices
+            pushed = watcher.receive(timeout=10)
+            assert pushed is not None, "no push"
+        plate = re.search(r'data-seat="2".*?</div>', pushed, re.S).group(0)
+        assert "presence-away" in plate and 2 in service.store.holds(code)
+    finally:
+        watcher.close()

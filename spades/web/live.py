@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("live", __name__)
 sock = Sock()
-IDLE_CHECK_S = 5.0
+IDLE_CHECK_S = 1.0  # how soon a closed socket is noticed (its seat's hold starts then)
 
 
 def origin_allowed() -> bool:
