@@ -699,6 +699,10 @@ class TableService:
             if clock != table.clock:
                 table.clock = clock
                 self._wake()
+            if isinstance(who, Player) and seat in table.holds:
+                # their own move says they are here (a page without a socket, say): no bot for them
+                self.store.clear_hold(table.code, seat)
+                del table.holds[seat]
             self._publish(table)
             self._schedule(table)
             return self._snapshot(table, seat)
@@ -1069,15 +1073,18 @@ class TableService:
                 log.exception("hold at %s seat %d failed", code, seat)
                 self.store.clear_hold(code, seat)
         nxt = self.store.next_deadline()
-        return None if nxt is None else max(0.0, nxt - self.clock())
+        now = self.clock()
+        # a deadline still due is being moved for (its job pokes the scheduler when done):
+        # waiting for that poke, not looking again at once, keeps this thread from spinning
+        return None if nxt is None or nxt <= now else nxt - now
 
     def _timeout(self, code: str, match_id: int, seat: int, version: int) -> None:
         """A clock ran out: think about the seat's move as a job (applied through ``act``)."""
         table = self._get(code)
         with table.lock:
             match = table.match
-            if table.match_id != match_id or table.clock != self.store.clock(match_id) or \
-                    table.clock is None or table.clock[:2] != (seat, version) or match.version != version:
+            if table.match_id != match_id or table.clock is None or table.clock[:2] != (seat, version) \
+                    or match.version != version:
                 self.store.drop_clock(match_id, version)  # a move beat it: nothing to do
                 if table.match_id == match_id and table.clock is not None and table.clock[1] == version:
                     table.clock = None

@@ -404,3 +404,11 @@ def test_a_table_nobody_is_at_any_more_waits_until_someone_is_back(svc, pool, cl
     assert view(svc, code, 0)["version"] == version and svc.snapshot(code, None).presence[:3] == ("bot",) * 3
     connect(svc, code, HOST)  # the host is back: the bots play the others' seats up to the host's turn
     until_turn(svc, pool, code, 0)  # (fails if the table still waited, or if a person had to move for a bot)
+
+
+def test_a_persons_own_move_ends_their_hold(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="relaxed"))
+    svc.unsubscribe(code, connect(svc, code, BO))
+    until_turn(svc, pool, code, 1)
+    move(svc, code, 1)  # Bo moves from a page without a socket: he is here
+    assert 1 not in svc.store.holds(code) and 1 not in svc._tables[code].holds
