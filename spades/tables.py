@@ -452,6 +452,19 @@ class TableService:
                 continue  # the code is taken: draw another
         raise RuntimeError("no free table code")  # pragma: no cover - 31^6 codes
 
+    def reload_seats(self, codes: list[str]) -> None:
+        """Seats that changed owner in the database (a browser's seats moved to an account
+        at sign-in): cached tables take their new owners at once. Tables not in memory
+        read their seats when they are loaded, so they need nothing."""
+        for code in codes:
+            table = self._tables.get(code.upper())
+            if table is None:
+                continue
+            fresh = self.store.load_table(table.code)
+            if fresh is not None:
+                with table.lock:
+                    table.row = dataclasses.replace(table.row, seats=fresh.seats, host=fresh.host)
+
     def _get(self, code: str) -> _Table:
         """The table, loaded and replayed on first access. Raises TableNotFound."""
         code = code.upper()

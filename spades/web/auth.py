@@ -19,7 +19,6 @@ Imports: Flask and friends, ``spades.accounts``, ``spades.mail``, ``spades.table
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import time
@@ -130,7 +129,7 @@ def check_code():
         return _code_page(str(e), 400)
     anon = None if signed_in() else player_id()
     user, moved = accounts().sign_in(email, anon, session.get("name", ""), session.get("emoji", ""))
-    refresh_seats(moved)
+    service().reload_seats(moved)
     name, emoji = accounts().store.known_player(user.id) or (user.name, user.emoji)
     _start_session(user.id, user.session_gen, name, emoji)
     return redirect(url_for("profile.games"), 303)
@@ -187,23 +186,6 @@ def _start_session(uid: str, gen: int, name: str, emoji: str) -> None:
         session["emoji"] = emoji
     session.permanent = True
     csrf_token()
-
-
-def refresh_seats(codes: list[str]) -> None:
-    """Seats moved to another player id in the database: let the table service's cached
-    tables see their new owner at once (it reads seats only when it loads a table).
-    ``TableService`` has no public way to reload seats yet, hence the private access."""
-    svc = service()
-    cached = getattr(svc, "_tables", {})
-    for code in codes:
-        table = cached.get(code)
-        if table is None:
-            continue
-        fresh = svc.store.load_table(code)
-        if fresh is None:
-            continue
-        with table.lock:
-            table.row = dataclasses.replace(table.row, seats=fresh.seats, host=fresh.host)
 
 
 def _check_session() -> None:
