@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
     render_template, request, session
@@ -31,6 +32,7 @@ from .render import render_fragments, table_context
 bp = Blueprint("table", __name__)
 
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
+NO_TABLE = "There is no table with that code. Check it, or start a new game."
 
 
 def service() -> TableService:
@@ -40,7 +42,7 @@ def service() -> TableService:
 def normalize_code(code: str) -> str:
     """The table code in capitals; a 404 for anything that cannot be a code."""
     if not CODE_RE.match(code):
-        abort(404, description="There is no table with that code. Check it, or start a new game.")
+        abort(404, description=NO_TABLE)
     return code.upper()
 
 
@@ -48,7 +50,7 @@ def _snapshot(code: str) -> Snapshot:
     try:
         return service().snapshot(code, player_id())
     except TableNotFound:
-        abort(404, description="There is no table with that code. Check it, or start a new game.")
+        abort(404, description=NO_TABLE)
 
 
 def _hint_for(snap: Snapshot) -> object:
@@ -73,7 +75,7 @@ def page(code: str):
     try:
         status = service().status(code)
     except TableNotFound:
-        abort(404, description="There is no table with that code. Check it, or start a new game.")
+        abort(404, description=NO_TABLE)
     if status == "waiting":
         return room_page(code)
     if status == "closed":
@@ -113,13 +115,19 @@ def act(code: str):
         action = request.form.get("bid", "").strip()
     if not action or len(action) > 12:
         abort(400, description="The move was empty or not understood.")
+    return _perform(code, lambda pid: service().act(code, Player(pid), action, version))
+
+
+def _perform(code: str, call: Callable[[str], object]):
+    """Run a table-service call for this browser's player and answer with the table;
+    a refusal becomes its short message with its status (see the module docstring)."""
     pid = player_id()
     if pid is None:
         return _answer(code, "You have no seat at this table.", 403)
     try:
-        service().act(code, Player(pid), action, version)
+        call(pid)
     except TableNotFound:
-        abort(404, description="There is no table with that code. Check it, or start a new game.")
+        abort(404, description=NO_TABLE)
     except BadAction as e:
         abort(400, description=str(e))
     except (NotSeated, NotHost) as e:
@@ -141,7 +149,7 @@ def hint(code: str):
     try:
         value = service().hint(code, pid)
     except TableNotFound:
-        abort(404, description="There is no table with that code.")
+        abort(404, description=NO_TABLE)
     except NotSeated as e:
         return _answer(code, str(e), 403)
     if value is None:
@@ -159,38 +167,14 @@ def rematch(code: str):
     text = request.form.get("partner", "")
     if text not in ("", "1", "2", "3"):
         abort(400, description="Choose your partner for the rematch.")
-    pid = player_id()
-    if pid is None:
-        return _answer(code, "You have no seat at this table.", 403)
-    try:
-        service().rematch(code, Player(pid), version, int(text) if text else None)
-    except TableNotFound:
-        abort(404, description="There is no table with that code.")
-    except BadAction as e:
-        abort(400, description=str(e))
-    except (NotSeated, NotHost) as e:
-        return _answer(code, str(e), 403)
-    except Stale as e:
-        return _answer(code, str(e), 409)
-    except IllegalAction as e:
-        return _answer(code, str(e), 422)
-    return _answer(code, None, 200)
+    return _perform(code, lambda pid: service().rematch(code, Player(pid), version, int(text) if text else None))
 
 
 @bp.post("/g/<code>/takeover")
 def take_over(code: str):
     """The player takes their seat back from the bot that played it on autopilot."""
     code = normalize_code(code)
-    pid = player_id()
-    if pid is None:
-        return _answer(code, "You have no seat at this table.", 403)
-    try:
-        service().take_over(code, pid)
-    except TableNotFound:
-        abort(404, description="There is no table with that code.")
-    except NotSeated as e:
-        return _answer(code, str(e), 403)
-    return _answer(code, None, 200)
+    return _perform(code, lambda pid: service().take_over(code, pid))
 
 
 @bp.post("/g/<code>/leave-table")
@@ -203,7 +187,7 @@ def leave_table(code: str):
             raise NotSeated("You have no seat at this table.")
         service().leave_table(code, pid)
     except TableNotFound:
-        abort(404, description="There is no table with that code.")
+        abort(404, description=NO_TABLE)
     except NotSeated as e:
         flash(str(e))
         return redirect(f"/g/{code}", 303)
@@ -233,7 +217,7 @@ def record(code: str):
     try:
         rec = service().record(code, player_id())
     except TableNotFound:
-        abort(404, description="There is no table with that code.")
+        abort(404, description=NO_TABLE)
     return Response(json.dumps(rec, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="spades-{code}.json"'})
 
