@@ -423,9 +423,12 @@ class Store:
         """Keep the name and emoji a player last chose (to prefill the next join form)."""
         db = self.db
         with db.atomic():
-            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
-                       [player_id, name, emoji, time.time()])
+            self._upsert_player(player_id, name, emoji)
+
+    def _upsert_player(self, player_id: str, name: str, emoji: str) -> None:
+        self.db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
+                        [player_id, name, emoji, time.time()])
 
     def known_player(self, player_id: str) -> tuple[str, str] | None:
         """(name, emoji) a player last chose, or None."""
@@ -638,9 +641,7 @@ class Store:
         """Set a player's name and emoji (and the account's, when it is one)."""
         db = self.db
         with db.atomic():
-            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
-                       [player_id, name, emoji, time.time()])
+            self._upsert_player(player_id, name, emoji)
             db.execute("UPDATE users SET name = ?, emoji = ? WHERE id = ?", [name, emoji, player_id])
 
     def player_games(self, player_id: str) -> list[PlayerGame]:
