@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from .stats import Played, replay
-from .storage import PlayerGame, PlayerMatch, Store, UserRow
+from .storage import PlayerGame, Store, UserRow
 
 CODE_TTL = 10 * 60  # seconds a code stays valid
 MAX_TRIES = 5  # tries per code

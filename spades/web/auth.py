@@ -22,19 +22,18 @@ from __future__ import annotations
 import logging
 import os
 import time
-from pathlib import Path
 
-from flask import (Blueprint, Flask, current_app, has_request_context, redirect, render_template, request,
+from flask import (Blueprint, Flask, has_request_context, redirect, render_template, request,
                    session, url_for)
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter.errors import RateLimitExceeded
 
 from ..accounts import (CODE_TTL, Accounts, BadCode, BadEmail, Expired, NoCode, SignInError, TooManyTries,
                         WrongCode, normalize_email)
-from ..mail import Mailer, MailError
-from ..tables import TableService
+from ..mail import MailError
 from .identity import csrf_token, player_id
 from .limits import limiter
+from .services import accounts, mailer, service
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +43,6 @@ ASK_PER_ADDRESS = "20 per hour"
 ASK_PER_EMAIL = "5 per 15 minutes"
 TRY_PER_ADDRESS = "30 per hour"
 TRY_PER_EMAIL = "10 per 15 minutes"
-
-
-def accounts() -> Accounts:
-    return current_app.extensions["spades.accounts"]
-
-
-def service() -> TableService:
-    return current_app.extensions["spades.tables"]
 
 
 def signed_in() -> bool:
@@ -95,7 +86,7 @@ def ask_code():
         session["signin_email"] = normalize_email(typed)
         return _code_page(str(e), 429)
     try:
-        _mailer().send(email, "Your Spades sign-in code", _mail_text(code), None)
+        mailer().send(email, "Your Spades sign-in code", _mail_text(code), None)
     except MailError as e:
         return _signin_page(str(e), 503, email=email)
     session["signin_email"] = email
@@ -164,10 +155,6 @@ def _too_many(e: RateLimitExceeded):
 
 
 # -- helpers ---------------------------------------------------------------------------
-def _mailer() -> Mailer:
-    return Mailer.from_config(current_app.config, outbox=Path(current_app.instance_path) / "outbox")
-
-
 def _mail_text(code: str) -> str:
     return (f"Your sign-in code for Spades with friends is\n\n    {code}\n\n"
             f"Type it on the page where you asked for it. It works once, for {CODE_TTL // 60} minutes.\n"

@@ -21,20 +21,20 @@ Imports: Flask and friends, segno, ``spades.mail``, ``spades.tables`` and the co
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import segno
-from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
+from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, \
     render_template, request, session, url_for
 from markupsafe import Markup
 
-from ..mail import Mailer, MailError
+from ..mail import MailError
 from ..rules_config import Rules
 from ..tables import (BOT_PARTNER, EMOJIS, LEVELS, BadAction, BadPlayer, NotHost, NotSeated, Refused, Removed,
-                      TableClosed, TableFull, TableNotFound, TableService, check_emoji, clean_name)
+                      TableClosed, TableFull, TableNotFound, check_emoji, clean_name)
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .render import room_context
+from .services import mailer, service
 
 bp = Blueprint("lobby", __name__)
 
@@ -51,10 +51,6 @@ JOIN_LIMIT_MESSAGE = "Too many join attempts. Wait a minute and try again."
 # one counter for every way of trying a code: the link, the home page box, the join form
 join_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE)
 NO_TABLE = "There is no table with that code. Check it, or start a new game."
-
-
-def service() -> TableService:
-    return current_app.extensions["spades.tables"]
 
 
 def clean_code(text: str | None) -> str:
@@ -299,10 +295,6 @@ def leave(code: str):
             session.pop("last_table")  # the home page must not offer the way back
         return redirect("/", 303)
     return answer
-
-
-def mailer() -> Mailer:
-    return Mailer.from_config(current_app.config, outbox=Path(current_app.instance_path) / "outbox")
 
 
 @bp.post("/g/<code>/invite")

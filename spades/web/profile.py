@@ -16,15 +16,14 @@ import unicodedata
 from dataclasses import dataclass
 from html import escape
 
-from flask import Blueprint, Flask, current_app, flash, get_flashed_messages, redirect, render_template, \
+from flask import Blueprint, Flask, flash, get_flashed_messages, redirect, render_template, \
     request, session, url_for
 
 from .. import tables
-from ..accounts import Accounts
 from ..stats import Result, record_of, results_over_time
 from ..storage import PlayerGame
-from ..tables import TableService
 from .identity import player_id
+from .services import accounts, service
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +35,6 @@ MAX_NAME = 20
 EMOJI: tuple[str, ...] = getattr(tables, "EMOJIS", (
     "🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢", "🦄", "🐝", "🐧",
     "🌵", "🌻", "🍀", "🍒", "🔥", "⭐", "🌙", "🎩", "🎲", "🚀", "⚓", "🎸"))
-
-
-def accounts() -> Accounts:
-    return current_app.extensions["spades.accounts"]
-
-
-def service() -> TableService:
-    return current_app.extensions["spades.tables"]
 
 
 def clean_name(text: str | None) -> str:

@@ -19,24 +19,21 @@ import json
 import re
 from collections.abc import Callable
 
-from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
+from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, \
     render_template, request, session
 
 from ..rules import IllegalAction
-from ..tables import BadAction, NotHost, NotSeated, Player, Snapshot, Stale, TableNotFound, TableService
+from ..tables import BadAction, NotHost, NotSeated, Player, Snapshot, Stale, TableNotFound
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page
 from .render import render_fragments, table_context
+from .services import service
 
 bp = Blueprint("table", __name__)
 
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 NO_TABLE = "There is no table with that code. Check it, or start a new game."
-
-
-def service() -> TableService:
-    return current_app.extensions["spades.tables"]
 
 
 def normalize_code(code: str) -> str:

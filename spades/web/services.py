@@ -1,0 +1,30 @@
+"""The application's services for the request being served: the table service and the
+accounts (kept in ``app.extensions`` by ``create_app``), and the mailer.
+
+Imports: Flask, ``spades.tables``, ``spades.accounts`` and ``spades.mail``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import current_app
+
+from ..accounts import Accounts
+from ..mail import Mailer
+from ..tables import TableService
+
+
+def service() -> TableService:
+    """This application's table service."""
+    return current_app.extensions["spades.tables"]
+
+
+def accounts() -> Accounts:
+    """This application's accounts (sign-in codes, records, ratings)."""
+    return current_app.extensions["spades.accounts"]
+
+
+def mailer() -> Mailer:
+    """Mail as configured (``SPADES_SMTP_…``); without a server, the console and instance/outbox."""
+    return Mailer.from_config(current_app.config, outbox=Path(current_app.instance_path) / "outbox")
