@@ -46,6 +46,19 @@ def until_my_turn_to_play(svc: TableService, code: str, rng: random.Random):
     return snap
 
 
+def play_to_the_end(svc, code: str, seed: int):
+    """Seat 0 bids 3 and plays random legal cards, the bots the rest, until the match ends."""
+    rng = random.Random(seed)
+    snap = svc.snapshot(code, ME.id)
+    while not snap.view["finished"]:
+        assert svc.wait_idle()
+        snap = svc.snapshot(code, ME.id)
+        if snap.view["to_act"] == 0:
+            v = snap.view
+            svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
+    return snap
+
+
 def test_stale_and_double_submits_are_refused_with_the_current_version(store, pool):
     svc = make(store, pool)
     code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
@@ -104,14 +117,7 @@ def test_every_move_is_stored_before_anyone_is_told(store, pool):
         seen.append((snap.view["version"], row.match.version, len(store.actions(row.match.id))))
 
     svc.subscribe(code, ME.id, listener)
-    rng = random.Random(3)
-    snap = svc.snapshot(code, ME.id)
-    while not snap.view["finished"]:
-        assert svc.wait_idle()
-        snap = svc.snapshot(code, ME.id)
-        if snap.view["to_act"] == 0:
-            v = snap.view
-            svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
+    play_to_the_end(svc, code, seed=3)
     assert len(seen) > 52
     assert all(view == stored == count for view, stored, count in seen[1:])
 
@@ -149,14 +155,7 @@ def test_rematch_starts_a_new_match_at_the_same_table(store, pool):
     code = svc.create_practice(ME.id, "Ann", Rules(end="hands", hands=1), "easy")
     with pytest.raises(IllegalAction):
         svc.rematch(code, ME)
-    rng = random.Random(4)
-    snap = svc.snapshot(code, ME.id)
-    while not snap.view["finished"]:
-        assert svc.wait_idle()
-        snap = svc.snapshot(code, ME.id)
-        if snap.view["to_act"] == 0:
-            v = snap.view
-            svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
+    snap = play_to_the_end(svc, code, seed=4)
     assert svc.record(code, ME.id)["hands"][0]["deal"][1]  # complete once finished
     new = svc.rematch(code, ME, snap.view["version"])
     assert new.match_number == 2 and not new.view["finished"] and new.view["hand_number"] == 1
