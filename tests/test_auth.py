@@ -284,3 +284,26 @@ def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp): 
     assert [m.name for m in room.members] == ["Hana", "Ari"]  # still one member, now the account
     with friend_phone.session_transaction() as s:
         assert mail_app.extensions["spades.tables"].store.load_room(code).members[1].player_id == s["pid"]
+
+
+def test_sign_out_on_every_device_closes_open_sockets(mail_app, live_server, smtp):  # noqa: F811
+    from simple_websocket import Client, ConnectionClosed
+
+    mail_app.config["SESSION_CHECK_S"] = 0.2
+    phone, laptop = mail_app.test_client(), mail_app.test_client()
+    sign_in(phone, smtp, "ann@example.com")
+    code = start_practice(phone)
+    sign_in(laptop, smtp, "ann@example.com")
+    ws = Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws",
+                        headers={"Cookie": f"session={phone.get_cookie('session').value}",
+                                 "Origin": "http://127.0.0.1"})
+    try:
+        assert 'id="hand"' in ws.receive(timeout=5)  # the phone's seat, live
+        assert laptop.post("/signout/everywhere", data={"csrf": csrf_of(laptop)}).status_code == 303
+        with pytest.raises(ConnectionClosed):
+            while True:  # updates may still be on their way; then the socket is closed
+                if ws.receive(timeout=5) is None:
+                    raise AssertionError("the socket stayed open after signing out everywhere")
+    finally:
+        if ws.connected:
+            ws.close()

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 import threading
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, current_app, request
+from flask import Blueprint, Flask, abort, current_app, request, session
 from flask_sock import Sock
 
 from ..tables import RoomSnapshot, Snapshot, TableNotFound, TableService
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 bp = Blueprint("live", __name__)
 sock = Sock()
 IDLE_CHECK_S = 1.0  # how soon a closed socket is noticed (its seat's hold starts then)
+SESSION_CHECK_S = 10.0  # how soon "sign out on every device" closes an open socket
 
 
 def origin_allowed() -> bool:
@@ -93,11 +95,19 @@ def socket(ws, code: str) -> None:
     except TableNotFound:
         ws.close(reason=1008, message="no such table")
         return
+    uid, gen = session.get("uid"), session.get("gen")
+    check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
+    checked = time.monotonic()
     try:
         while ws.connected:
             try:
                 message = outbox.get(timeout=IDLE_CHECK_S)
             except queue.Empty:
+                if uid and time.monotonic() - checked >= check_every:
+                    checked = time.monotonic()
+                    if not app.extensions["spades.accounts"].session_valid(uid, gen):
+                        ws.close(reason=1008, message="signed out")  # signed out on every device
+                        break
                 continue
             with send_lock:
                 ws.send(message)
