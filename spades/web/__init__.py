@@ -19,6 +19,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
+- ``SESSION_CHECK_S``: how often an open socket re-checks its signed-in session (10 s).
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
 
