@@ -72,10 +72,12 @@ def main(argv: list[str] | None = None) -> None:
 
         rng = random.Random(1)
         trips = []
-        while len(trips) < args.moves:
+        for _ in range(args.moves * 20):  # bounded: a table that stops moving is an error, not a hang
+            if len(trips) >= args.moves:
+                break
             v = service.snapshot(code, players[0]).view
             if v["phase"] == "hand_over":
-                service.act(code, Player(players[0]), "deal", v["version"])
+                service.act(code, Player(players[0]), "deal_now", v["version"])  # the host deals
                 continue
             seat = v["to_act"]
             sv = service.snapshot(code, players[seat]).view
@@ -88,6 +90,8 @@ def main(argv: list[str] | None = None) -> None:
             assert response.status_code == 200 and rendered[0] == before + 4, response.status_code
             if sv["phase"] == "playing":
                 trips.append(elapsed)
+        else:
+            raise RuntimeError(f"the table stopped moving after {len(trips)} cards")
         service.close()
         pool.shutdown()
 

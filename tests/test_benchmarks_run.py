@@ -1,0 +1,16 @@
+"""The benchmark scripts still run against today's code (their figures are not checked)."""
+
+from spades.bench import EngineRunner
+from spades.web import bench as web_bench
+
+
+def test_the_web_benchmark_plays_through_hand_ends(capsys):
+    web_bench.main(["--moves", "60", "--pages", "3"])  # 60 cards: past the first hand's end
+    out = capsys.readouterr().out
+    assert "table page render: median" in out and "over 60 cards" in out
+
+
+def test_the_engine_runner_plays_whole_hands():
+    runner = EngineRunner(seed=1)
+    runner.hands(30)
+    assert runner.match.hand_number > 1 or runner.match.results
