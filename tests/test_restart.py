@@ -36,9 +36,12 @@ class Server:
     def __init__(self, db: Path, port: int) -> None:
         env = {**os.environ, "SPADES_DATABASE": str(db), "SPADES_PLAY_DELAY": DELAY,
                "SPADES_SECRET_KEY": "restart-test-secret"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "app", "run", "--host", "127.0.0.1", "--port", str(port),
-             "--with-threads"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # The server's log goes to a file: a pipe nobody reads fills up and blocks the server.
+        self.log = db.with_name(f"server-{port}-{time.monotonic_ns()}.log")
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "flask", "--app", "app", "run", "--host", "127.0.0.1", "--port", str(port),
+                 "--with-threads"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -46,7 +49,7 @@ class Server:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                     return
             except OSError:
-                assert self.proc.poll() is None, self.proc.stderr.read().decode()
+                assert self.proc.poll() is None, self.log.read_text()
                 time.sleep(0.05)
         raise AssertionError("the server did not start")
 
