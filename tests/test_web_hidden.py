@@ -29,6 +29,11 @@ def card_texts(html: str) -> set[str]:
     return set(CARD_TOKEN.findall(html))
 
 
+def held_by_others(match, seat: int | None) -> set[str]:
+    """The cards the other seats (all four, for a spectator) hold at this moment."""
+    return {str(c) for s in range(4) if s != seat for c in match.cards(s)}
+
+
 def shown_cards(html: str) -> set[str]:
     return set(re.findall(r'data-card="(\w\w)"', html)) | set(re.findall(r'value="([2-9TJQKA][SHDC])"', html))
 
@@ -50,7 +55,7 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
                 html = render_fragments(table_context(snap, "token"))
             match = table.match  # called under the table lock: the state of this very moment
             mine = {str(c) for c in match.cards(seat)} if seat is not None else set()
-            others = {str(c) for s in range(4) if s != seat for c in match.cards(s)}
+            others = held_by_others(match, seat)
             assert not (card_texts(html) & others), (seat, card_texts(html) & others)
             assert not (shown_cards(html) & others)
             if seat is not None and snap.view["hand"] is None:
@@ -85,8 +90,7 @@ def test_the_page_of_a_practice_table_never_shows_the_bots_cards(client, service
         assert service.wait_idle()
         html = client.get(f"/g/{code}").get_data(as_text=True)
         match = service._tables[code].match
-        bots = {str(c) for s in (1, 2, 3) for c in match.cards(s)}
-        assert not (card_texts(html) & bots)
+        assert not (card_texts(html) & held_by_others(match, 0))  # the bots' cards
         pages += 1
         v = client.get(f"/g/{code}/view.json").get_json()
         if v["phase"] == "hand_over":
@@ -106,8 +110,7 @@ def test_a_practice_match_with_bots_never_pushes_their_cards(app, service):
         def listen(snap):
             with app.app_context():
                 html = render_fragments(table_context(snap, "token"))
-            others = {str(c) for s in range(4) if s != seat for c in table.match.cards(s)}
-            assert not (card_texts(html) & others)
+            assert not (card_texts(html) & held_by_others(table.match, seat))
             checked.append(seat)
         return listen
 
