@@ -90,11 +90,6 @@ def cards_of(mask: int) -> tuple[Card, ...]:
             + _S2[mask >> 26 & 0x1FFF] + _S3[mask >> 39 & 0x1FFF])
 
 
-def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
-    """The cards of one suit in a mask."""
-    return _BY_SUIT_MASK[suit][mask >> (13 * suit) & 0x1FFF]
-
-
 def display_order(cards: Iterable[Card]) -> list[Card]:
     """Cards sorted as a player holds them: spades, hearts, clubs, diamonds, high first."""
     return sorted(cards, key=_display_key)

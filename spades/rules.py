@@ -133,6 +133,17 @@ _NON_SPADES = FULL_MASK & ~SPADE_MASK
 _BID_ACTIONS: tuple[Bid, ...] = tuple(BIDS[n] for n in range(1, 14)) + (NIL,)
 _BLIND_CHOICE: tuple[Action, ...] = (BLIND_NIL, LOOK)
 
+def legal_mask(held: int, trick: list[int], broken: bool) -> int:
+    """The legal cards of ``held`` (a mask) on a trick whose cards so far are ``trick``:
+    follow suit if you can; no spade lead before spades are broken unless only spades are
+    left. ``Match.legal_actions`` applies the same rule inline, on its hot path."""
+    if trick:
+        return (held & SUIT_MASKS[trick[0] // 13]) or held
+    if broken:
+        return held
+    return (held & _NON_SPADES) or held
+
+
 # Phases of a match
 BIDDING, PLAYING, HAND_OVER, MATCH_OVER = "bidding", "playing", "hand_over", "match_over"
 
@@ -224,16 +235,6 @@ class Match:
         if not self.looked[seat]:
             return _BLIND_CHOICE
         return _BID_ACTIONS
-
-    def legal_mask(self, seat: int) -> int:
-        """The legal cards of the seat to act during play, as a mask."""
-        held = self.held[seat]
-        if self.trick:
-            follow = held & SUIT_MASKS[self.trick[0] // 13]
-            return follow or held
-        if self.broken:
-            return held
-        return (held & _NON_SPADES) or held
 
     def can_look(self, seat: int) -> bool:
         return self.phase == BIDDING and not self.looked[seat] and self.bids[seat] is None
@@ -385,6 +386,3 @@ class Match:
         """The cards ``seat`` holds now (for views and bots of that seat only)."""
         return cards_of(self.held[seat])
 
-    def seat_to_play(self, index: int) -> int:
-        """Who plays the ``index``-th card of the current trick."""
-        return (self.trick_leader + index) % 4

@@ -9,7 +9,7 @@ import pytest
 
 from spades.bots import choose, hint, knowledge, policy, search
 from spades.cards import Card, mask_of
-from spades.rules import HAND_OVER, Match, Rules, parse_action
+from spades.rules import HAND_OVER, Match, Rules, legal_mask, parse_action
 from spades.views import seat_view
 
 TINY = 0.003  # Hard's budget in tests: enough to exercise the search, quick to run
@@ -121,7 +121,7 @@ def view(seat: int, hand: str, bids: list, tricks: list[tuple[int, str]] = (), t
         broken = broken or any(c < 13 for c in cs)
     held = mask_of(cards(hand))
     cur = cards(trick[1]) if trick and trick[1] else []
-    legal = policy.legal_mask(held, cur, broken)
+    legal = legal_mask(held, cur, broken)
     rules_obj = Rules.from_dict(rules or {})
     leader = trick[0] if trick else (dealer + 1) % 4
     return {

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades import Card, IllegalAction, Match, Rules, from_record, seat_view, to_record
-from spades.cards import CARDS
+from spades.cards import CARDS, cards_of
+from spades.rules import legal_mask
 
 RULESETS = [
     Rules(end="hands", hands=2),
@@ -68,6 +69,7 @@ def test_random_matches(seed, which, cut):
         assert legal
         if m.phase == "playing":
             assert set(legal) == brute_force_legal_cards(m, seat)
+            assert cards_of(legal_mask(m.held[seat], m.trick, m.broken)) == tuple(legal)  # the bots' rule
             for card in CARDS:  # every other card is refused, every legal one passes
                 try:
                     m.check(seat, card)

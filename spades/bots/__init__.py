@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 
 from ..cards import CARDS
+from ..rules import legal_mask
 from . import knowledge, policy, search
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -117,7 +118,7 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     card = policy.play_card(known.ctx(), known.seat, known.hand, known.trick, known.leader, known.gone,
                             known.taken, known.broken, known.voids)
     if level == "easy":
-        legal = policy.legal_mask(known.hand, known.trick, known.broken)
+        legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()
         if r < 0.10:  # a slip: any legal card
             card = rng.choice(list(_bits(legal)))

@@ -10,7 +10,7 @@ card played this hand (the trick in progress included), ``others`` the cards nei
 nor in the seat's hand (held by someone else). A card is the *boss* of its suit when no
 card of ``others`` in that suit ranks above it.
 
-Imports: ``spades.cards`` only.
+Imports: ``spades.cards``, and ``spades.rules`` for the legal-card rule.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..cards import FULL_MASK, SPADE_MASK, SUIT_MASKS
+from ..rules import legal_mask
 
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 SIDE_SUITS = (1, 2, 3)
@@ -122,16 +123,6 @@ def highest_by_rank(m: int, spades_last: bool = True) -> int:
             if r > best_rank:
                 best, best_rank = c, r
     return best
-
-
-def legal_mask(hand: int, trick: list[int], broken: bool) -> int:
-    """The legal cards (RULES.md: follow suit; no spade lead before spades are broken)."""
-    if trick:
-        follow = hand & SUIT_MASKS[trick[0] // 13]
-        return follow or hand
-    if broken:
-        return hand
-    return (hand & ~SPADE_MASK) or hand
 
 
 # -- bidding ---------------------------------------------------------------------------

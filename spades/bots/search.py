@@ -16,7 +16,8 @@ Work is counted in simulated card plays, not seconds, so that a decision is the 
 for the same (view, seed) on any machine; the wall-clock budget is only a safety stop
 (when it cuts a search short, the result may depend on the machine's load).
 
-Imports: ``spades.cards``, ``spades.scoring`` and the bots' own modules only.
+Imports: ``spades.cards``, ``spades.rules`` (the legal-card rule), ``spades.scoring`` and the
+bots' own modules only.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ import random
 import time
 
 from ..cards import SUIT_MASKS, cards_of
+from ..rules import legal_mask
 from ..scoring import score_hand
 from .knowledge import Known
 from .policy import (
     HandCtx,
     estimate_tricks,
-    legal_mask,
     nil_risk,
     normal_bid,
     play_card,
