@@ -11,7 +11,7 @@ Imports: the rest of the core only.
 from __future__ import annotations
 
 from .cards import display_order
-from .rules import BIDDING, PLAYING, HandResult, Match
+from .rules import PLAYING, HandResult, Match
 
 
 def bid_json(value: int | None) -> int | str | None:
@@ -25,7 +25,7 @@ def seat_view(match: Match, seat: int | None) -> dict:
     """What ``seat`` (0-3, or None for a spectator) may see of the match, as JSON."""
     sees_cards = seat is not None and match.looked[seat]
     hand = [str(c) for c in display_order(match.cards(seat))] if sees_cards else None
-    legal = [a if isinstance(a, str) else _action_json(a) for a in match.legal_actions(seat)] if seat is not None else []
+    legal = [_action_json(a) for a in match.legal_actions(seat)]  # empty for a spectator
     in_play = match.phase == PLAYING
     return {
         "seat": seat,
@@ -85,4 +85,4 @@ def result_json(result: HandResult) -> dict:
     }
 
 
-__all__ = ["seat_view", "result_json", "bid_json", "BIDDING"]
+__all__ = ["seat_view", "result_json", "bid_json"]
