@@ -6,8 +6,15 @@ never stored, only rebuilt: replaying a match's actions in order gives the exact
 back (see ``spades.tables``). The schema grows through ``MIGRATIONS`` (sqlite-utils
 ``Migrations``), applied on start-up.
 
-Connections are opened per thread (``Store.db``) and never shared across threads, as
-SQLite wants. Every write is one transaction.
+Connections are opened per OS thread (``Store.db``) and never shared across threads, as
+SQLite wants. Under gevent every greenlet of a thread uses its thread's connection: no
+method here yields (sqlite3 calls are not gevent switch points), so each runs whole.
+
+Every write is one transaction (``Store.transaction``), and one process writes one at a
+time: transactions take a process-wide lock first, so a busy process never meets
+"database is locked" from itself; ``BEGIN IMMEDIATE`` and the busy timeout cover other
+processes (a command-line tool, say). ``Store.commit`` stores a list of row operations
+(``SaveMove``, ``PutClock`` ...) in one transaction: the table service's whole change.
 
 Imports: stdlib and sqlite-utils only (no Flask, no core).
 """
@@ -16,10 +23,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -150,10 +160,6 @@ def m005_clocks(db: Database) -> None:
     db["holds"].create_index(["until"])
 
 
-class Conflict(Exception):
-    """A write that lost a race: the stored version is not the one expected."""
-
-
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
@@ -207,26 +213,153 @@ class RoomRow:
     seated: tuple[str, ...]  # player ids holding a human seat (once started)
 
 
+class Conflict(Exception):
+    """A write that lost a race: the stored version is not the one expected."""
+
+
+class Op(Protocol):
+    """One row operation of a table's change (``Store.commit`` runs a list in one transaction)."""
+
+    def apply(self, store: Store) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SaveMove:
+    """An accepted move: its action row and the match's new version (a lost race: Conflict)."""
+
+    match_id: int
+    version: int
+    seat: int | None
+    action: str
+    finished: bool = False
+    winner: int | None = None
+
+    def apply(self, store: Store) -> None:
+        store.append_action(self.match_id, self.version, self.seat, self.action, self.finished, self.winner)
+
+
+@dataclass(frozen=True, slots=True)
+class PutClock:
+    """The match's clock: (seat, version, deadline), or None for no clock."""
+
+    match_id: int
+    clock: tuple[int, int, float] | None
+
+    def apply(self, store: Store) -> None:
+        store._put_clock(self.match_id, self.clock)
+
+
+@dataclass(frozen=True, slots=True)
+class PutSeatClock:
+    """A seat's record with the clock in a match."""
+
+    match_id: int
+    seat: int
+    timeouts_in_row: int
+    timed_out: bool
+    autopilot: bool
+
+    def apply(self, store: Store) -> None:
+        store._put_seat_clock(self.match_id, self.seat, self.timeouts_in_row, self.timed_out, self.autopilot)
+
+
+@dataclass(frozen=True, slots=True)
+class PutHold:
+    """A seat held for its person, whose last connection closed, until ``until``."""
+
+    code: str
+    seat: int
+    dropped_at: float
+    until: float
+
+    def apply(self, store: Store) -> None:
+        store.set_hold(self.code, self.seat, self.dropped_at, self.until)
+
+
+@dataclass(frozen=True, slots=True)
+class ClearHold:
+    code: str
+    seat: int
+
+    def apply(self, store: Store) -> None:
+        store.clear_hold(self.code, self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class FireHold:
+    """The hold ran out: a bot plays the seat (Conflict if it had fired already or is gone)."""
+
+    code: str
+    seat: int
+
+    def apply(self, store: Store) -> None:
+        if not store.fire_hold(self.code, self.seat):
+            raise Conflict(f"the hold of seat {self.seat} at {self.code} is not waiting")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat:
+    """A person leaves for good: the seat becomes a bot's; ``host`` hosts from now on."""
+
+    code: str
+    seat: int
+    player_id: str
+    emoji: str
+    host: str | None
+
+    def apply(self, store: Store) -> None:
+        store.leave_seat(self.code, self.seat, self.player_id, self.emoji, self.host)
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A rematch: match ``number`` starts (Conflict if it exists); ``seats`` when they change."""
+
+    code: str
+    number: int
+    seed: str
+    rules: dict
+    seats: tuple[SeatRow, ...] | None = None
+
+    def apply(self, store: Store) -> None:
+        if self.seats is None:
+            store.new_match(self.code, self.number, self.seed, self.rules)
+        else:
+            store.rematch_seats(self.code, self.number, self.seed, self.rules, list(self.seats))
+
+
+def _thread_local() -> threading.local:
+    """Storage for one OS thread, also when gevent has patched ``threading.local`` to
+    mean one greenlet (a connection per greenlet would be one per open WebSocket)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return threading.local()
+    if monkey.is_module_patched("threading"):
+        return monkey.get_original("threading", "local")()
+    return threading.local()
+
+
 class Store:
-    """The database at ``path``: one connection per thread, schema migrated on first use."""
+    """The database at ``path``: one connection per OS thread, schema migrated on first use."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._local = threading.local()
+        self._local = _thread_local()
+        self._write = threading.RLock()  # one writer per process (see the module docstring)
         directory = os.path.dirname(os.path.abspath(path))
         os.makedirs(directory, exist_ok=True)
         db = self.db
         db.enable_wal()
-        MIGRATIONS.apply(db)
+        with self._write:
+            MIGRATIONS.apply(db)
 
     @property
     def db(self) -> Database:
         """This thread's connection (opened on first use)."""
         db = getattr(self._local, "db", None)
         if db is None:
-            # timeout: writers wait for each other instead of failing with "database is locked"
-            import sqlite3
-
+            # the busy timeout: another process's writer is waited for, not failed on
             conn = sqlite3.connect(self.path, timeout=10)
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a commit survives a crash of the process
@@ -235,11 +368,42 @@ class Store:
             self._local.db = db
         return db
 
+    @contextmanager
+    def transaction(self) -> Iterator[Database]:
+        """One write transaction (nested ones are savepoints): this process's writers take
+        turns, and the database's write lock is taken at the start (``BEGIN IMMEDIATE``)."""
+        db = self.db
+        with self._write:
+            if db.conn.in_transaction:
+                with db.atomic():
+                    yield db
+                return
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise
+            try:
+                db.conn.execute("COMMIT")
+            except BaseException:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise
+
+    def commit(self, ops: Sequence[Op]) -> None:
+        """Store a table's change, a list of row operations, in ONE transaction: all or
+        nothing. Raises Conflict (a move that lost a race) and what SQLite raises."""
+        with self.transaction():
+            for op in ops:
+                op.apply(self)
+
     # -- players ---------------------------------------------------------------------
     def ensure_player(self, player_id: str, name: str = "You", emoji: str = "") -> None:
         """Create the player row if missing (an anonymous browser, known by its cookie)."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             db.execute("INSERT OR IGNORE INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?)",
                        [player_id, name, emoji, time.time()])
 
@@ -250,7 +414,7 @@ class Store:
         when the code is taken."""
         db = self.db
         now = time.time()
-        with db.atomic():
+        with self.transaction():
             db["tables"].insert({"code": code, "created": now, "host": host,
                                  "options": json.dumps(options), "status": "playing"})
             db["seats"].insert_all([{"table_code": code, "seat": s.seat, "kind": s.kind,
@@ -264,11 +428,9 @@ class Store:
 
     def new_match(self, code: str, number: int, seed: str, rules: dict) -> None:
         """Start match ``number`` at a table (a rematch). Raises Conflict if it exists."""
-        import sqlite3
-
         db = self.db
         try:
-            with db.atomic():
+            with self.transaction():
                 self._insert_match(code, number, seed, rules, time.time())
                 db.execute("UPDATE tables SET status = 'playing' WHERE code = ?", [code])
         except sqlite3.IntegrityError:
@@ -298,7 +460,7 @@ class Store:
         """Store one accepted move and the match's new version in one transaction.
         Raises Conflict unless the stored version is ``version - 1`` (a lost race)."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             cur = db.execute("UPDATE matches SET version = ?, finished = ?, winner = ? "
                              "WHERE id = ? AND version = ?",
                              [version, int(finished), winner, match_id, version - 1])
@@ -327,7 +489,7 @@ class Store:
         Raises sqlite3.IntegrityError when the code is taken."""
         db = self.db
         now = time.time()
-        with db.atomic():
+        with self.transaction():
             db["tables"].insert({"code": code, "created": now, "host": host,
                                  "options": json.dumps(options), "status": "waiting"})
             db["rooms"].insert({"code": code, "partner": None, "started": None})
@@ -352,7 +514,7 @@ class Store:
         """Add (or bring back) a member at the end of the join order; a member already in
         only updates name and emoji. Returns the member number."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             rows = list(db.query("SELECT number, state FROM room_members WHERE table_code = ? AND player_id = ?",
                                  [code, player_id]))
             if rows and rows[0]["state"] == "in":
@@ -374,7 +536,7 @@ class Store:
         """One change to a waiting room, in one transaction: a new host, the partner choice
         (``None`` clears it), a member's new state (number, state), closing the room."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             if member is not None:
                 db.execute("UPDATE room_members SET state = ? WHERE table_code = ? AND number = ?",
                            [member[1], code, member[0]])
@@ -390,7 +552,7 @@ class Store:
         it is not waiting any more (started twice, or closed)."""
         db = self.db
         now = time.time()
-        with db.atomic():
+        with self.transaction():
             cur = db.execute("UPDATE tables SET status = 'playing' WHERE code = ? AND status = 'waiting'", [code])
             if cur.rowcount != 1:
                 raise Conflict(f"table {code} is not waiting")
@@ -402,11 +564,9 @@ class Store:
     def rematch_seats(self, code: str, number: int, seed: str, rules: dict, seats: list[SeatRow]) -> None:
         """Start match ``number`` with the seats rearranged (a new partner), in one
         transaction. Raises Conflict if that match exists."""
-        import sqlite3
-
         db = self.db
         try:
-            with db.atomic():
+            with self.transaction():
                 self._insert_match(code, number, seed, rules, time.time())
                 for s in seats:
                     db.execute("UPDATE seats SET kind = ?, player_id = ?, name = ?, emoji = ? "
@@ -422,7 +582,7 @@ class Store:
     def remember_player(self, player_id: str, name: str, emoji: str) -> None:
         """Keep the name and emoji a player last chose (to prefill the next join form)."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             self._upsert_player(player_id, name, emoji)
 
     def _upsert_player(self, player_id: str, name: str, emoji: str) -> None:
@@ -443,7 +603,7 @@ class Store:
         None: no clock) and the mover's new clock record (seat, timeouts in a row, timed
         out, autopilot), in ONE transaction. Raises Conflict as ``append_action`` does."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             self.append_action(match_id, version, seat, action, finished=finished, winner=winner)
             self._put_clock(match_id, clock)
             if seat_clock is not None:
@@ -451,7 +611,7 @@ class Store:
 
     def set_clock(self, match_id: int, clock: tuple[int, int, float] | None) -> None:
         """Set (seat, version, deadline) as the match's clock, or clear it with None."""
-        with self.db.atomic():
+        with self.transaction():
             self._put_clock(match_id, clock)
 
     def _put_clock(self, match_id: int, clock: tuple[int, int, float] | None) -> None:
@@ -463,7 +623,7 @@ class Store:
 
     def drop_clock(self, match_id: int, version: int) -> None:
         """Clear the match's clock if it is still the one set at ``version``."""
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute("DELETE FROM clocks WHERE match_id = ? AND version = ?", [match_id, version])
 
     def clock(self, match_id: int) -> tuple[int, int, float] | None:
@@ -484,7 +644,7 @@ class Store:
 
     def save_seat_clock(self, match_id: int, seat: int, timeouts_in_row: int, timed_out: bool,
                         autopilot: bool) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self._put_seat_clock(match_id, seat, timeouts_in_row, timed_out, autopilot)
 
     def _put_seat_clock(self, match_id: int, seat: int, timeouts_in_row: int, timed_out: bool,
@@ -498,17 +658,17 @@ class Store:
             "SELECT * FROM holds WHERE table_code = ?", [code])}
 
     def set_hold(self, code: str, seat: int, dropped_at: float, until: float) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO holds (table_code, seat, dropped_at, until, fired) "
                             "VALUES (?, ?, ?, ?, 0)", [code, seat, dropped_at, until])
 
     def clear_hold(self, code: str, seat: int) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute("DELETE FROM holds WHERE table_code = ? AND seat = ?", [code, seat])
 
     def fire_hold(self, code: str, seat: int) -> bool:
         """Mark the hold over (a bot takes the seat); False if it was already, or is gone."""
-        with self.db.atomic():
+        with self.transaction():
             cur = self.db.execute("UPDATE holds SET fired = 1 WHERE table_code = ? AND seat = ? AND fired = 0",
                                   [code, seat])
             return cur.rowcount == 1
@@ -529,7 +689,7 @@ class Store:
         """The person in ``seat`` leaves the match for good: the seat becomes a bot's, with
         ``left_player_id`` saying who left; ``host`` is the table's host from now on."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ?, emoji = ? "
                        "WHERE table_code = ? AND seat = ?", [player_id, emoji, code, seat])
             db.execute("UPDATE tables SET host = ? WHERE code = ?", [host, code])
@@ -560,14 +720,14 @@ class Store:
     def bump_session_gen(self, user_id: str) -> int:
         """Invalidate every session of the account (sign out on every device); the new number."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             db.execute("UPDATE users SET session_gen = session_gen + 1 WHERE id = ?", [user_id])
         return self.session_gen(user_id) or 0
 
     def new_login_code(self, email: str, code_hash: str, now: float, ttl: float) -> int:
         """Store a new code's hash for ``email``, voiding any earlier one; its row id."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             db.execute("UPDATE login_codes SET voided = 1 WHERE email = ? AND used = 0 AND voided = 0", [email])
             cur = db.execute("INSERT INTO login_codes (email, code_hash, created, expires, tries, used, voided) "
                              "VALUES (?, ?, ?, ?, 0, 0, 0)", [email, code_hash, now, now + ttl])
@@ -585,7 +745,7 @@ class Store:
         """Count one try against a live code, atomically; the tries so far, or None when the
         code is used, voided or out of tries (then nothing is counted)."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             cur = db.execute("UPDATE login_codes SET tries = tries + 1 "
                              "WHERE id = ? AND used = 0 AND voided = 0 AND tries < ?", [code_id, max_tries])
             if cur.rowcount != 1:
@@ -595,7 +755,7 @@ class Store:
     def use_login_code(self, code_id: int) -> bool:
         """Mark the code used; False if it already was (two tabs racing with the same code)."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             cur = db.execute("UPDATE login_codes SET used = 1 WHERE id = ? AND used = 0 AND voided = 0", [code_id])
             return cur.rowcount == 1
 
@@ -612,7 +772,7 @@ class Store:
         at one table).
         New tables keyed by player id must be added here."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             user = self.user_by_email(email)
             if user is None:
                 db.execute("INSERT INTO users (id, email, name, emoji, created, session_gen) VALUES (?, ?, ?, ?, ?, 0)",
@@ -640,7 +800,7 @@ class Store:
     def save_profile(self, player_id: str, name: str, emoji: str) -> None:
         """Set a player's name and emoji (and the account's, when it is one)."""
         db = self.db
-        with db.atomic():
+        with self.transaction():
             self._upsert_player(player_id, name, emoji)
             db.execute("UPDATE users SET name = ?, emoji = ? WHERE id = ?", [name, emoji, player_id])
 
@@ -710,7 +870,7 @@ class Store:
         already rated (two requests rating at the same moment)."""
         db = self.db
         now = time.time()
-        with db.atomic():
+        with self.transaction():
             cur = db.execute("INSERT OR IGNORE INTO rated_matches (match_id, at) VALUES (?, ?)", [match_id, now])
             if cur.rowcount != 1:
                 return False
