@@ -17,6 +17,7 @@ from spades.clocks import SeatClock, tourney_timeout_card
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import EMOJIS, NotSeated, Player, Stale, TableService, Timeout, bot_seed
+from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
@@ -84,7 +85,7 @@ def svc(store, pool, clock):
 
 def settle(svc: TableService, pool: ManualPool) -> None:
     """Let the bots answer and the scheduler apply everything due, until nothing is pending."""
-    svc._wake()
+    svc.wake()
     end = time.monotonic() + 10
     while time.monotonic() < end:
         pool.run_all()
@@ -134,7 +135,7 @@ def until_turn(svc, pool, code, seat: int, phase: str | None = None, timeouts: b
         assert v["phase"] in ("bidding", "playing"), v["phase"]
         if v["to_act"] in PEOPLE:
             # a seat a bot plays has moved by now: the people only ever move for themselves
-            assert not svc._controlled(svc._tables[code], v["to_act"])
+            assert svc.snapshot(code, None).presence[v["to_act"]] != "bot"
             move(svc, code, v["to_act"])
     raise AssertionError("that turn never came")
 
@@ -164,15 +165,15 @@ def test_a_timeout_moves_with_the_normal_bots_choice(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="fast"))
     v = until_turn(svc, pool, code, 2, "bidding")
     mine = view(svc, code, 2)
-    table = svc._tables[code]
-    expected = bots.choose(mine, "normal", bot_seed(table.seed, table.match_number, v["version"], 2))
+    seed = svc.store.load_table(code).match.seed
+    expected = bots.choose(mine, "normal", bot_seed(seed, svc.snapshot(code, ARI.id).match_number, v["version"], 2))
     advance(svc, pool, clock, 24)
     assert view(svc, code, 2)["version"] == v["version"]  # one second left: nothing moved
     advance(svc, pool, clock, 1)
     assert svc.store.actions(match_id(svc, code))[v["version"]] == (v["version"] + 1, 2, str(expected))
     snap = svc.snapshot(code, HOST.id)
     assert snap.view["bids"][2] is not None
-    assert table.seat_clocks[2].timeouts_in_row == 1 and not snap.autopilot
+    assert svc.seat_clock(code, 2).timeouts_in_row == 1 and not snap.autopilot
 
 
 def bot_plays(svc, pool, code, seat: int) -> None:
@@ -198,7 +199,7 @@ def timeout_turn(svc, pool, clock, code, seat: int) -> None:
 def test_three_timeouts_in_a_row_put_the_seat_on_autopilot_until_take_over(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="fast"))
     events = []
-    svc.subscribe(code, HOST.id, lambda snap: events.append(snap.event))
+    watch(svc, code, HOST.id, lambda snap: events.append(snap.event))
     for _ in range(3):
         assert not svc.snapshot(code, ARI.id).autopilot
         timeout_turn(svc, pool, clock, code, 2)
@@ -208,7 +209,7 @@ def test_three_timeouts_in_a_row_put_the_seat_on_autopilot_until_take_over(svc, 
     assert [(e.seat, e.autopilot) for e in timeouts] == [(2, False), (2, False), (2, True)]
     # a bot plays Ari's turns now: no clock runs for her, and the table moves on without time passing
     bot_plays(svc, pool, code, 2)
-    assert svc._tables[code].seat_clocks[2].timeouts_in_row == 3  # bot moves are not timeouts
+    assert svc.seat_clock(code, 2).timeouts_in_row == 3  # bot moves are not timeouts
 
     svc.take_over(code, ARI.id)
     assert not svc.snapshot(code, ARI.id).autopilot
@@ -234,7 +235,7 @@ def test_playing_a_card_ends_autopilot_and_the_bots_answer_is_refused(svc, pool,
     else:
         raise AssertionError("Ari's turn never came")
     version = v["version"]
-    assert svc._jobs  # her bot is thinking
+    assert not svc.idle()  # her bot is thinking
     move(svc, code, 2)  # and she plays first
     settle(svc, pool)  # the bot's answer comes too late
     assert not svc.snapshot(code, ARI.id).autopilot
@@ -270,8 +271,8 @@ def test_tourney_timeout_when_leading_plays_the_lowest_non_spade(svc, pool, cloc
     assert svc.store.actions(match_id(svc, code))[v["version"]][1:] == (2, tourney_timeout_card(mine["hand"], None))
 
 
-def connect(svc: TableService, code: str, who: Player) -> int:
-    return svc.subscribe(code, who.id, lambda snap: None)
+def connect(svc: TableService, code: str, who: Player):
+    return watch(svc, code, who.id, lambda snap: None)
 
 
 def test_a_dropped_seat_is_held_60_s_then_a_bot_plays_it_until_the_player_is_back(svc, pool, clock):
@@ -279,7 +280,7 @@ def test_a_dropped_seat_is_held_60_s_then_a_bot_plays_it_until_the_player_is_bac
     host = connect(svc, code, HOST)
     token = connect(svc, code, ARI)
     assert svc.snapshot(code, HOST.id).presence[:3] == ("here", "", "here")
-    svc.unsubscribe(code, token)
+    token()
     assert svc.store.holds(code) == {2: (clock.now, clock.now + 60, False)}
     assert svc.snapshot(code, HOST.id).presence[2] == "away"
     clock.now += 59
@@ -289,31 +290,31 @@ def test_a_dropped_seat_is_held_60_s_then_a_bot_plays_it_until_the_player_is_bac
     settle(svc, pool)
     assert svc.snapshot(code, HOST.id).presence[2] == "bot"
     bot_plays(svc, pool, code, 2)  # no time passes: a bot plays Ari's turns
-    assert svc._tables[code].seat_clocks[2] == SeatClock()  # those were not timeouts
+    assert svc.seat_clock(code, 2) == SeatClock()  # those were not timeouts
     connect(svc, code, ARI)  # she is back: the hold and the bot end, her clock runs on her turn
     assert svc.store.holds(code) == {} and svc.snapshot(code, HOST.id).presence[2] == "here"
     v = until_turn(svc, pool, code, 2)
     assert svc.store.clock(match_id(svc, code))[:2] == (2, v["version"])
-    svc.unsubscribe(code, host)
+    host()
 
 
 def test_the_clock_keeps_running_while_a_seat_is_held(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="fast"))
     v = until_turn(svc, pool, code, 2, "bidding")
-    svc.unsubscribe(code, connect(svc, code, ARI))
+    connect(svc, code, ARI)()
     advance(svc, pool, clock, 25)  # within the hold: the clock ran out
     assert svc.store.actions(match_id(svc, code))[v["version"]][1] == 2
-    assert svc._tables[code].seat_clocks[2].timeouts_in_row == 1
+    assert svc.seat_clock(code, 2).timeouts_in_row == 1
 
 
 def test_a_page_closing_on_purpose_is_held_10_s(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="relaxed"))
     token = connect(svc, code, ARI)
     svc.closing(code, ARI.id)  # the beacon before the socket closes
-    svc.unsubscribe(code, token)
+    token()
     assert svc.store.holds(code)[2][1] == clock.now + 10
     token = connect(svc, code, BO)
-    svc.unsubscribe(code, token)  # the socket closes first, then the beacon comes
+    token()  # the socket closes first, then the beacon comes
     clock.now += 3
     svc.closing(code, BO.id)
     assert svc.store.holds(code)[1][1] == clock.now - 3 + 10
@@ -326,14 +327,14 @@ def test_a_closing_notice_from_a_page_that_stays_is_forgotten(svc, pool, clock):
     token = connect(svc, code, ARI)
     svc.closing(code, ARI.id)  # another tab closed, this one stays
     clock.now += 30
-    svc.unsubscribe(code, token)
+    token()
     assert svc.store.holds(code)[2][1] == clock.now + 60
 
 
 def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="relaxed"))
     told = []
-    svc.subscribe(code, HOST.id, told.append)
+    watch(svc, code, HOST.id, told.append)
     svc.leave_table(code, ARI.id)
     row = svc.store.db.execute("SELECT kind, player_id, left_player_id FROM seats WHERE table_code = ? AND seat = 2",
                                [code]).fetchone()
@@ -372,7 +373,7 @@ def test_after_a_restart_an_overdue_clock_fires_once_and_only_once(store, pool, 
             actions = store.actions(match_id(again, code))
             assert [a for a in actions if a[0] == v["version"] + 1] == [actions[v["version"]]]
             assert actions[v["version"]][1] == 2
-            assert again._tables[code].seat_clocks[2].timeouts_in_row == 1
+            assert again.seat_clock(code, 2).timeouts_in_row == 1
             again.close()
     finally:
         for s in services:
@@ -393,13 +394,13 @@ def test_a_human_move_racing_a_timeout_is_refused_as_stale(svc, pool, clock):
     move(svc, code, 2)  # now she is first: the late timeout is refused
     with pytest.raises(Stale):
         svc.act(code, Timeout(2), card, v["version"])
-    assert svc._tables[code].seat_clocks[2].timeouts_in_row == 0
+    assert svc.seat_clock(code, 2).timeouts_in_row == 0
 
 
 def test_a_table_nobody_is_at_any_more_waits_until_someone_is_back(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="relaxed"))
     for who in (HOST, ARI, BO):
-        svc.unsubscribe(code, connect(svc, code, who))
+        connect(svc, code, who)()
     advance(svc, pool, clock, 60)  # every hold ran out: nobody is left to play for
     version = view(svc, code, 0)["version"]
     settle(svc, pool)
@@ -410,7 +411,7 @@ def test_a_table_nobody_is_at_any_more_waits_until_someone_is_back(svc, pool, cl
 
 def test_a_persons_own_move_ends_their_hold(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="relaxed"))
-    svc.unsubscribe(code, connect(svc, code, BO))
+    connect(svc, code, BO)()
     until_turn(svc, pool, code, 1)
     move(svc, code, 1)  # Bo moves from a page without a socket: he is here
-    assert 1 not in svc.store.holds(code) and 1 not in svc._tables[code].holds
+    assert 1 not in svc.store.holds(code) and svc.snapshot(code, None).presence[1] != "away"

@@ -9,9 +9,9 @@ import pytest
 
 from conftest import csrf_of, start_practice
 
-from spades.clocks import SeatClock
 from spades.tables import EMOJIS, Player
 from spades.web.render import render_fragments, table_context
+from watch import watch
 
 
 class FakeClock:
@@ -48,7 +48,7 @@ def table(app, service, clock):
 
 
 def pid(service, code: str, seat: int) -> str:
-    return service._tables[code].row.seats[seat].player_id
+    return service.seats(code)[seat].player_id
 
 
 def play_until(service, clock, code: str, done, time_out: tuple[int, ...] = (2,)) -> None:
@@ -60,8 +60,8 @@ def play_until(service, clock, code: str, done, time_out: tuple[int, ...] = (2,)
         v = service.snapshot(code, pid(service, code, 0)).view
         seat = v["to_act"]
         if seat in time_out:
-            clock.now = service._tables[code].clock[2]
-            service._wake()
+            clock.now = service.snapshot(code, None).clock[1]  # the deadline every seat sees
+            service.wake()
         elif seat == 0:
             service.act(code, Player(pid(service, code, 0)), 3 if v["phase"] == "bidding" else v["legal"][0],
                         v["version"])
@@ -87,8 +87,8 @@ def test_practice_pages_have_no_clock(client):
 def test_a_timeout_is_told_and_three_put_ann_on_autopilot_until_she_takes_over(app, table, service, clock):
     code, host, ann = table
     pushed = []  # what Hana's page is sent, as her WebSocket would render it
-    service.subscribe(code, pid(service, code, 0), pushed.append)
-    autopilot = lambda: service._tables[code].seat_clocks.get(2, SeatClock()).autopilot  # noqa: E731
+    watch(service, code, pid(service, code, 0), pushed.append)
+    autopilot = lambda: service.seat_clock(code, 2).autopilot  # noqa: E731
     play_until(service, clock, code, autopilot)
     with app.app_context():
         told = [render_fragments(table_context(s, "t"), ("status",)) for s in pushed if s.event.by_clock]
@@ -112,7 +112,7 @@ def test_leave_for_good_hands_the_seat_to_a_bot_and_tells_the_partner(table, ser
     page = host.get(f"/g/{code}").get_data(as_text=True)
     assert "Your partner Ann left the table: a bot plays their seat from now on." in page
     assert "left · bot playing" in page
-    assert service._tables[code].row.seats[2].kind == "bot"
+    assert service.seats(code)[2].kind == "bot"
     mine = ann.get(f"/g/{code}").get_data(as_text=True)
     assert "data-card" not in re.search(r'<section id="hand".*?</section>', mine, re.S).group(0)
     assert "Leave for good" not in mine
@@ -120,9 +120,12 @@ def test_leave_for_good_hands_the_seat_to_a_bot_and_tells_the_partner(table, ser
 
 def test_the_closing_beacon_takes_the_csrf_token_as_a_form_field(table, service, clock):
     code, host, ann = table
+    close = watch(service, code, pid(service, code, 2), lambda snap: None)  # Ann's page is open
     assert ann.post(f"/g/{code}/closing", data={}).status_code == 400
+    assert service.store.holds(code) == {}
     assert ann.post(f"/g/{code}/closing", data={"csrf": csrf_of(ann)}).status_code == 204
-    assert service._tables[code].closing == {2: clock.now}
+    close()  # then its socket closes: the short hold
+    assert service.store.holds(code)[2][:2] == (clock.now, clock.now + 10)
 
 
 def test_closing_the_last_socket_holds_the_seat_and_everyone_sees_it(live_server, table, service):

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import csrf_of
 
-from spades.tables import EMOJIS, seat_plan
+from spades.tables import EMOJIS, load_state, seat_plan
 
 HOST_EMOJI, A_EMOJI, B_EMOJI = EMOJIS[0], EMOJIS[1], EMOJIS[2]
 
@@ -63,7 +63,7 @@ def test_seat_plan(order, partner, expected):
 def test_one_person_plays_at_once_with_the_options_chosen(client, service):
     code = new_table(client, humans=1, mode="no_bidding", end="hands-9", set_scores_zero="on", bag_penalty="")
     assert service.status(code) == "playing"
-    rules = service._tables[code].match.rules
+    rules = load_state(service.store, code).match.rules
     assert (rules.mode, rules.end, rules.hands, rules.set_scores_zero, rules.bag_penalty, rules.tempo) == \
         ("no_bidding", "hands", 9, True, False, "off")
     page = client.get(f"/g/{code}").get_data(as_text=True)
@@ -116,8 +116,7 @@ def test_join_by_link_and_by_typed_code_then_partner_start_and_seats(friends, se
     assert "Bo is the host&#39;s partner." in html and "Other team" in html
     assert "Start the game" not in html  # not the host: no controls
     assert post(host, code, "start").status_code == 303
-    table = service._tables[code]
-    assert [(s.kind, s.name, s.emoji) for s in table.row.seats] == [
+    assert [(s.kind, s.name, s.emoji) for s in service.seats(code)] == [
         ("human", "Hana", HOST_EMOJI), ("human", "Ari", A_EMOJI), ("human", "Bo", B_EMOJI), ("bot", "Kit", "🤖")]
     assert a.get(f"/g/{code}/view.json").get_json()["seat"] == 1
     assert b.get(f"/g/{code}/view.json").get_json()["seat"] == 2
@@ -234,7 +233,7 @@ def test_a_bot_partner_leaves_two_seats_for_friends(app, friends, service):
     assert post(host, code, "partner", member="bot").status_code == 303
     assert join(app.test_client(), code, "Di", EMOJIS[4]).status_code == 409  # three is the most now
     post(host, code, "start")
-    assert [s.kind for s in service._tables[code].row.seats] == ["human", "human", "bot", "human"]
+    assert [s.kind for s in service.seats(code)] == ["human", "human", "bot", "human"]
 
 
 def test_host_controls_are_checked_on_the_server(friends, service):
@@ -282,7 +281,7 @@ def test_when_the_host_leaves_the_role_passes_to_the_next_by_join_order(friends,
     assert "Start the game" in a.get(f"/g/{code}").get_data(as_text=True)
     assert post(host, code, "start").status_code == 403  # the old host has no say any more
     assert post(a, code, "start").status_code == 303
-    seats = service._tables[code].row.seats
+    seats = service.seats(code)
     assert [s.name for s in seats] == ["Ari", "Rex", "Bo", "Kit"]  # without a choice: the first to join across
     assert host.get(f"/j/{code}").status_code == 409  # started without them
 

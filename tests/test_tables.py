@@ -11,6 +11,7 @@ from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import BadAction, NotSeated, Player, Stale, TableNotFound, TableService
+from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 ME = Player("me")
@@ -116,7 +117,7 @@ def test_every_move_is_stored_before_anyone_is_told(store, pool):
         row = store.load_table(code)  # what a restart would find at this moment
         seen.append((snap.view["version"], row.match.version, len(store.actions(row.match.id))))
 
-    svc.subscribe(code, ME.id, listener)
+    watch(svc, code, ME.id, listener)
     play_to_the_end(svc, code, seed=3)
     assert len(seen) > 52
     assert all(view == stored == count for view, stored, count in seen[1:])

@@ -12,18 +12,24 @@ from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import BOT_PARTNER, EMOJIS, NotHost, Player, TableService
+from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
 
 
 @pytest.fixture
-def svc(tmp_path):
+def pool():
     pool = cf.ThreadPoolExecutor(2)
+    yield pool
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture
+def svc(tmp_path, pool):
     service = TableService(Store(str(tmp_path / "f.db")), pool=pool, play_delays=INSTANT)
     yield service
     service.close()
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def room(svc: TableService, *, hands: int = 2, partner: Player | None = ARI) -> str:
@@ -40,7 +46,7 @@ def room(svc: TableService, *, hands: int = 2, partner: Player | None = ARI) -> 
 
 def play_hand(svc: TableService, code: str) -> dict:
     """Every person plays their first legal card on their turn until the hand is over."""
-    people = {s.seat: Player(s.player_id) for s in svc._tables[code].row.seats if s.kind == "human"}
+    people = {s.seat: Player(s.player_id) for s in svc.seats(code) if s.kind == "human"}
     while True:
         assert svc.wait_idle()
         view = svc.snapshot(code, HOST.id).view
@@ -54,7 +60,7 @@ def play_hand(svc: TableService, code: str) -> dict:
 
 def test_the_start_seats_the_partner_across_and_the_other_beside_a_bot(svc):
     code = room(svc)
-    seats = svc._tables[code].row.seats
+    seats = svc.seats(code)
     assert [(s.kind, s.player_id) for s in seats] == [("human", "host"), ("human", "bo"), ("human", "ari"),
                                                       ("bot", None)]
     assert svc.snapshot(code, "bo").seat == 1 and svc.snapshot(code, "host").host_seat == 0
@@ -65,7 +71,7 @@ def test_continue_deals_once_every_person_is_ready_and_shows_who_is_reading(svc)
     view = play_hand(svc, code)
     assert view["phase"] == "hand_over"
     seen = []
-    svc.subscribe(code, "bo", lambda snap: seen.append(snap.ready))
+    watch(svc, code, "bo", lambda snap: seen.append(snap.ready))
     svc.act(code, HOST, "deal", view["version"])
     svc.act(code, ARI, "deal", view["version"])
     snap = svc.snapshot(code, "bo")
@@ -96,7 +102,7 @@ def test_only_the_host_starts_a_rematch_and_may_pick_a_new_partner(svc):
     with pytest.raises(NotHost):
         svc.rematch(code, ARI, view["version"])
     snap = svc.rematch(code, HOST, view["version"], partner=1)  # Bo, on the left, comes across
-    seats = svc._tables[code].row.seats
+    seats = svc.seats(code)
     assert [s.player_id for s in seats] == ["host", "ari", "bo", None]
     assert snap.match_number == 2 and not snap.view["finished"]
     assert svc.snapshot(code, "bo").seat == 2 and svc.snapshot(code, "ari").seat == 1
@@ -107,7 +113,7 @@ def test_a_rematch_with_a_bot_as_partner(svc):
     code = room(svc, hands=1)
     view = play_hand(svc, code)
     svc.rematch(code, HOST, view["version"], partner=3)  # the bot on the right comes across
-    assert [s.kind for s in svc._tables[code].row.seats] == ["human", "human", "bot", "human"]
+    assert [s.kind for s in svc.seats(code)] == ["human", "human", "bot", "human"]
     assert svc.snapshot(code, "ari").seat == 3  # Ari moved to the other team
 
 
@@ -116,14 +122,14 @@ def test_a_bot_partner_room(svc):
     svc.join(code, ARI.id, "Ari", EMOJIS[1])
     svc.pick_partner(code, HOST.id, BOT_PARTNER)
     svc.start(code, HOST.id)
-    assert [s.kind for s in svc._tables[code].row.seats] == ["human", "human", "bot", "bot"]
+    assert [s.kind for s in svc.seats(code)] == ["human", "human", "bot", "bot"]
 
 
-def test_a_room_survives_a_restart(svc, tmp_path):
+def test_a_room_survives_a_restart(svc, pool, tmp_path):
     code = svc.create_room(HOST.id, "Hana", EMOJIS[0], Rules(), "easy", 4)
     svc.join(code, ARI.id, "Ari", EMOJIS[1])
     svc.pick_partner(code, HOST.id, 2)
-    again = TableService(svc.store, pool=svc._pool, play_delays=INSTANT)
+    again = TableService(svc.store, pool=pool, play_delays=INSTANT)
     try:
         snap = again.room_snapshot(code, ARI.id)
         assert [(m.name, m.seat, m.me) for m in snap.members] == [("Hana", 0, False), ("Ari", 2, True)]

@@ -10,6 +10,8 @@ import pytest
 
 from conftest import csrf_of, start_practice
 
+from spades.tables import load_state
+
 HX = {"HX-Request": "true"}
 
 
@@ -104,7 +106,7 @@ def test_blind_nil_choice_comes_first_and_no_card_is_sent_before_it(client, serv
     service.wait_idle()
     v = view(client, code)
     assert v["hand"] is None and v["can_look"]
-    cards = service._tables[code].match.cards(0)
+    cards = load_state(service.store, code).match.cards(0)
     page = client.get(f"/g/{code}").get_data(as_text=True)
     assert "Look at my cards" in page and "data-card" not in page.split('id="hand"')[1].split("</section>")[0]
     for c in cards:

@@ -16,10 +16,11 @@ import pytest
 from spades import bots
 from spades.rules_config import Rules
 from spades.storage import SeatRow
-from spades.tables import Player
+from spades.tables import Player, load_state
 from spades.web.render import render_fragments, table_context
 
 from conftest import csrf_of, start_practice
+from watch import watch
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
@@ -46,14 +47,14 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
     service.store.create_table(code, players[0], {"level": "easy"},
                                [SeatRow(s, "human", players[s], f"P{s}") for s in range(4)],
                                f"seed{seed}", dataclasses.asdict(rules))
-    table = service._get(code)
     checked = []
 
     def listener_for(seat):
         def listen(snap):
             with app.app_context():
                 html = render_fragments(table_context(snap, "token"))
-            match = table.match  # called under the table lock: the state of this very moment
+            # called under the table lock, after the commit: the stored match is this very moment's
+            match = load_state(service.store, code).match
             mine = {str(c) for c in match.cards(seat)} if seat is not None else set()
             others = held_by_others(match, seat)
             assert not (card_texts(html) & others), (seat, card_texts(html) & others)
@@ -64,8 +65,8 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
         return listen
 
     for s in range(4):
-        service.subscribe(code, players[s], listener_for(s))
-    service.subscribe(code, None, listener_for(None))
+        watch(service, code, players[s], listener_for(s))
+    watch(service, code, None, listener_for(None))
     rng = random.Random(seed)
     while True:
         v = service.snapshot(code, players[0]).view
@@ -89,7 +90,7 @@ def test_the_page_of_a_practice_table_never_shows_the_bots_cards(client, service
     while pages < 30:
         assert service.wait_idle()
         html = client.get(f"/g/{code}").get_data(as_text=True)
-        match = service._tables[code].match
+        match = load_state(service.store, code).match
         assert not (card_texts(html) & held_by_others(match, 0))  # the bots' cards
         pages += 1
         v = client.get(f"/g/{code}/view.json").get_json()
@@ -103,19 +104,18 @@ def test_a_practice_match_with_bots_never_pushes_their_cards(app, service):
     """Seat 0 and a spectator listen while the bots play two hands through the scheduler."""
     rules = Rules(end="hands", hands=2, blind_nil=True)
     code = service.create_practice("me", "Ann", rules, "normal")
-    table = service._get(code)
     checked = []
 
     def listener_for(seat):
         def listen(snap):
             with app.app_context():
                 html = render_fragments(table_context(snap, "token"))
-            assert not (card_texts(html) & held_by_others(table.match, seat))
+            assert not (card_texts(html) & held_by_others(load_state(service.store, code).match, seat))
             checked.append(seat)
         return listen
 
-    service.subscribe(code, "me", listener_for(0))
-    service.subscribe(code, None, listener_for(None))
+    watch(service, code, "me", listener_for(0))
+    watch(service, code, None, listener_for(None))
     while True:
         assert service.wait_idle()
         v = service.snapshot(code, "me").view

@@ -49,7 +49,7 @@ def test_a_connection_gets_its_seats_snapshot_and_then_each_move(live_server, cl
 
 
 def _pid(service, code) -> str:
-    return service._tables[code].row.seats[0].player_id
+    return service.seats(code)[0].player_id
 
 
 @pytest.mark.parametrize("origin", [None, "http://evil.example"])
@@ -65,19 +65,19 @@ def test_the_handshake_refuses_a_browser_without_a_session(live_server, client):
         connect(live_server, code, None, SAME_ORIGIN)
 
 
-def test_a_closed_connection_is_dropped(live_server, client, service):
+def test_a_closed_connection_is_dropped(live_server, app, client, service):
     code = start_practice(client)
     service.wait_idle()
     ws = connect(live_server, code, session_cookie(client), SAME_ORIGIN)
     ws.receive(timeout=5)
-    table = service._tables[code]
-    assert len(table.subscribers) == 1
+    hub = app.extensions["spades.hub"]
+    assert hub.counts()["sockets"] == 1
     ws.close()
     v = client.get(f"/g/{code}/view.json").get_json()
     client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "2", "version": v["version"]})
     service.wait_idle()
     for _ in range(100):
-        if not table.subscribers:
+        if not hub.counts()["sockets"]:
             break
         time.sleep(0.05)
-    assert not table.subscribers
+    assert hub.counts() == {"sockets": 0, "tables": 0, "people": 0}

@@ -3,7 +3,8 @@
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
 moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
 sign-in with an emailed code) and ``profile`` (``/me`` and Rejoin Games). The table service
-(``spades.tables``) lives in ``app.extensions["spades.tables"]``, the accounts
+(``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
+(``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
 
 Configuration (all optional; ``bash scripts/serve`` needs none):
@@ -20,6 +21,11 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
 - ``SESSION_CHECK_S``: how often an open socket re-checks its signed-in session (10 s).
+- ``SOCKETS_PER_PERSON`` (8), ``SOCKETS_PER_ADDRESS`` (100; env
+  ``SPADES_SOCKETS_PER_ADDRESS``, for a venue behind one address): open WebSockets allowed;
+  the next one is closed with a reason. ``SOCKET_QUEUE`` (64): changes waiting for one
+  socket before it counts as stuck and is closed (its page reconnects).
+  ``SOCK_SERVER_OPTIONS["max_message_size"]`` (4 KiB): the largest message a page may send.
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
 
@@ -39,6 +45,7 @@ from flask import Flask
 
 from ..storage import Store
 from ..tables import TableService
+from .hub import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -59,7 +66,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
-        SOCK_SERVER_OPTIONS={"ping_interval": 25},
+        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 4096},
+        SOCKETS_PER_PERSON=8,
+        SOCKETS_PER_ADDRESS=int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100")),
+        SOCKET_QUEUE=64,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
     if os.environ.get("SPADES_PLAY_DELAY"):
@@ -86,6 +96,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         clock_seconds=app.config.get("CLOCK_SECONDS_OVERRIDE"),
     )
     app.extensions["spades.tables"] = service
+    app.extensions["spades.hub"] = Hub(app, service, per_person=app.config["SOCKETS_PER_PERSON"],
+                                       per_address=app.config["SOCKETS_PER_ADDRESS"],
+                                       queue_size=app.config["SOCKET_QUEUE"])
     atexit.register(service.close)
 
     from . import auth, errors, identity, limits, live, lobby, profile, table

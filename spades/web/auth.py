@@ -33,7 +33,7 @@ from ..accounts import (CODE_TTL, Accounts, BadCode, BadEmail, Expired, NoCode, 
 from ..mail import MailError
 from .identity import csrf_token, player_id
 from .limits import limiter
-from .services import accounts, mailer, service
+from .services import accounts, hub, mailer, service
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,9 @@ def check_code():
         return _code_page(str(e), 400)
     anon = None if signed_in() else player_id()
     user, moved = accounts().sign_in(email, anon, session.get("name", ""), session.get("emoji", ""))
-    service().reload_seats(moved)
+    if anon:
+        service().reload_seats(moved, {anon: user.id})
+        hub().rebind(anon, user.id)  # this browser's open tables follow it into the account
     name, emoji = accounts().store.known_player(user.id) or (user.name, user.emoji)
     _start_session(user.id, user.session_gen, name, emoji)
     return redirect(url_for("profile.games"), 303)

@@ -1,6 +1,8 @@
-"""Benchmark (not a test): table page render time and a card play's round trip.
+"""Benchmarks (not tests): a table page's render and a card play's round trip, in process;
+and the load benchmark of the site as its users meet it (``spades.web.loadbench``).
 
     python -m spades.web.bench [--moves N]
+    python -m spades.web.bench load [--tables 200] [--seconds 20]
 
 A table with four people is played on a temporary database through the real app (Flask
 test clients, the table service, SQLite). Each seat has a live subscriber rendering its
@@ -15,6 +17,7 @@ Imports: the web layer, the table service and the core.
 from __future__ import annotations
 
 import argparse
+import sys
 import concurrent.futures as cf
 import dataclasses
 import random
@@ -27,10 +30,15 @@ from ..rules_config import Rules
 from ..storage import SeatRow
 from ..tables import Player
 from . import create_app
-from .render import render_fragments, table_context
+from .hub import Published
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["load"]:
+        from .loadbench import main as load
+
+        return load(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=300, help="moves to time (default 300)")
     parser.add_argument("--pages", type=int, default=200, help="page renders to time (default 200)")
@@ -55,13 +63,13 @@ def main(argv: list[str] | None = None) -> None:
             clients.append(client)
         rendered = [0]
 
-        def listen(snap):
-            with app.app_context():
-                render_fragments(table_context(snap, "bench-token"))
-            rendered[0] += 1
+        def listen(change):  # as the socket hub does: each seat's fragments, once
+            item = Published(change)
+            for pid in players:
+                item.html(app, pid)
+            rendered[0] += len(players)
 
-        for pid in players:
-            service.subscribe(code, pid, listen)
+        service.bus.subscribe(listen)
 
         pages = []
         for _ in range(args.pages):

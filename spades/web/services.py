@@ -1,5 +1,5 @@
-"""The application's services for the request being served: the table service and the
-accounts (kept in ``app.extensions`` by ``create_app``), and the mailer.
+"""The application's services for the request being served: the table service, the
+socket hub, the accounts (kept in ``app.extensions`` by ``create_app``), and the mailer.
 
 Imports: Flask, ``spades.tables``, ``spades.accounts`` and ``spades.mail``.
 """
@@ -13,11 +13,17 @@ from flask import current_app
 from ..accounts import Accounts
 from ..mail import Mailer
 from ..tables import TableService
+from .hub import Hub
 
 
 def service() -> TableService:
     """This application's table service."""
     return current_app.extensions["spades.tables"]
+
+
+def hub() -> Hub:
+    """This application's socket hub."""
+    return current_app.extensions["spades.hub"]
 
 
 def accounts() -> Accounts:

@@ -7,8 +7,9 @@ Around the clocks: Take over (``/takeover``, autopilot ends), Leave for good
 (``/leave-table``, a bot takes the seat) and the page's closing notice (``/closing``, sent
 by ``navigator.sendBeacon`` on ``pagehide``, which cannot set headers: the CSRF token comes
 as a form field).
-Refusals: illegal move 422, stale version 409, not your seat 403 (htmx), malformed
-input 400, unknown code 404.
+Refusals: illegal move 422, stale version 409 (also a race lost to another move), not
+your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did not
+take 503 (nothing changed; the table goes on). Each answer is the table as it is now.
 
 Imports: Flask, ``spades.tables`` and the core.
 """
@@ -23,12 +24,12 @@ from flask import Blueprint, Response, abort, flash, get_flashed_messages, redir
     render_template, request, session
 
 from ..rules import IllegalAction
-from ..tables import BadAction, NotHost, NotSeated, Player, Snapshot, Stale, TableNotFound
+from ..tables import BadAction, NotHost, NotSaved, NotSeated, Player, Snapshot, Stale, TableNotFound
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page
 from .render import render_fragments, table_context
-from .services import service
+from .services import hub, service
 
 bp = Blueprint("table", __name__)
 
@@ -92,11 +93,15 @@ def _version() -> int:
     return int(text)
 
 
-def _answer(code: str, message: str | None, status: int, hint: object = None):
-    """The current table for this player: fragments for htmx, a 303 back for plain forms."""
+def _answer(code: str, message: str | None, status: int, hint: object = None, snap: Snapshot | None = None):
+    """The current table for this player (``snap`` when the move just made gave it):
+    fragments for htmx, a 303 back for plain forms."""
     if request.headers.get("HX-Request"):
-        ctx = table_context(_snapshot(code), csrf_token(), message=message, hint=hint)
-        return Response(render_fragments(ctx), status=status, mimetype="text/html")
+        if snap is not None and message is None and hint is None:
+            body = hub().fragments(snap, player_id(), csrf_token())  # what this seat's sockets got
+        else:
+            body = render_fragments(table_context(_snapshot(code), csrf_token(), message=message, hint=hint))
+        return Response(body, status=status, mimetype="text/html")
     if message:
         flash(message)
     return redirect(f"/g/{code}", 303)
@@ -122,7 +127,7 @@ def _perform(code: str, call: Callable[[str], object]):
     if pid is None:
         return _answer(code, "You have no seat at this table.", 403)
     try:
-        call(pid)
+        result = call(pid)
     except TableNotFound:
         abort(404, description=NO_TABLE)
     except BadAction as e:
@@ -133,7 +138,9 @@ def _perform(code: str, call: Callable[[str], object]):
         return _answer(code, str(e), 409)
     except IllegalAction as e:
         return _answer(code, str(e), 422)
-    return _answer(code, None, 200)
+    except NotSaved as e:
+        return _answer(code, str(e), 503)
+    return _answer(code, None, 200, snap=result if isinstance(result, Snapshot) else None)
 
 
 @bp.post("/g/<code>/hint")

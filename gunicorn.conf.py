@@ -1,0 +1,41 @@
+"""Production server settings: ``gunicorn app:app`` reads this file.
+
+One gevent worker: every request and every WebSocket is a greenlet, so an open table page
+costs a few kilobytes, not a thread, and one worker holds thousands of sockets. gunicorn's
+gevent worker patches the standard library before it loads the app (flask-sock needs
+that); the computer players still think in their own processes (``BOT_WORKERS``).
+
+One worker is the set-up this file serves: each process keeps the tables it serves in
+memory with their timers and sockets. Settings come from the environment:
+
+- ``SPADES_BIND`` (default ``127.0.0.1:8000``): where to listen; behind a proxy on the
+  same machine keep the loopback address.
+- ``SPADES_WORKER_CONNECTIONS`` (default 10000): open connections one worker accepts
+  (sockets and requests together).
+- ``SPADES_LOG_LEVEL`` (default ``info``).
+"""
+
+import os
+import resource
+
+bind = os.environ.get("SPADES_BIND", "127.0.0.1:8000")
+worker_class = "gevent"
+workers = 1
+worker_connections = int(os.environ.get("SPADES_WORKER_CONNECTIONS", "10000"))
+# a WebSocket lives as long as its page: the worker's heartbeat, not a request timeout,
+# tells the arbiter it is alive (gevent workers notify between greenlets)
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+backlog = 2048
+loglevel = os.environ.get("SPADES_LOG_LEVEL", "info")
+accesslog = None  # one line per request costs more than it tells at this scale; the app logs refusals
+errorlog = "-"
+
+
+def on_starting(server) -> None:
+    """Each socket is a file descriptor: raise the soft limit to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))

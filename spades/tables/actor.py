@@ -1,0 +1,160 @@
+"""One actor per table: the one path every command takes.
+
+``TableActor.handle(who, command)``, for every change to a table (a card, Continue, a
+rematch, a socket that closed, a clock that ran out, a bot's answer):
+1. take the table's lock (tables never wait for each other);
+2-4. ``decide``: who may do it, a stale version refused with the current view, the change
+   worked out with no I/O (``spades.tables.decide``);
+5. commit the change's rows in ONE transaction; a lost race is refused as stale, and a
+   failed save is refused with the table reloaded from the database as it was: memory
+   never runs ahead of what a restart would find, and the table's sockets stay;
+6. publish the change on the bus: each seat's snapshot, built here under the lock so it
+   is exactly this version (rendering happens elsewhere, outside every lock);
+7. hand the timers the new state wants to the scheduler (``spades.tables.state.plan``).
+
+Imports: stdlib, ``spades.storage``, the core and the other ``spades.tables`` modules.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from ..clocks import SeatClock
+from ..rules import Match, parse_action
+from ..rules_config import Rules
+from ..storage import Conflict, Store
+from .bus import Bus
+from .decide import decide
+from .errors import NotSaved, NotStarted, Stale, TableNotFound
+from .scheduler import Scheduler
+from .state import Settings, TableState, plan, presence, snapshot
+from .values import DEAL, Change, Command, Snapshot, Who, command_name
+
+log = logging.getLogger(__name__)
+
+Observer = Callable[[str, Who, Command], None]
+
+
+class Retired(Exception):
+    """This actor left memory; the service loads the table afresh."""
+
+
+def load_state(store: Store, code: str) -> TableState:
+    """The table as stored, its match replayed. Raises TableNotFound, NotStarted."""
+    status = store.table_status(code)
+    if status == "waiting":
+        raise NotStarted("The game at this table has not started yet.")
+    if status == "closed":
+        raise TableNotFound("This table was closed before its game started.")
+    row = store.load_table(code)
+    if row is None:
+        raise TableNotFound("There is no table with that code.")
+    match = Match(Rules.from_dict(row.match.rules), row.match.seed)
+    for version, seat, text in store.actions(row.match.id):
+        if text == DEAL:
+            match.next_hand()
+        else:
+            match.apply(seat, parse_action(text))
+        if match.version != version:
+            raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {version}")
+    state = TableState(code, row, row.match.id, row.match.number, row.match.seed, match)
+    state.seat_clocks = {seat: SeatClock(*rec) for seat, rec in store.seat_clocks(row.match.id).items()}
+    state.clock = store.clock(row.match.id)
+    state.holds = store.holds(code)
+    state.left = set(store.left_seats(code))
+    return state
+
+
+class TableActor:
+    """One table in memory: its state, its lock, and the one handler of its commands."""
+
+    def __init__(self, code: str, store: Store, bus: Bus, scheduler: Scheduler, settings: Settings,
+                 clock: Callable[[], float], observers: list[Observer]) -> None:
+        self.code = code
+        self.store = store
+        self.bus = bus
+        self.scheduler = scheduler
+        self.settings = settings
+        self.clock = clock
+        self.observers = observers
+        self.lock = threading.RLock()
+        self.state = load_state(store, code)
+        self.retired = False
+
+    def handle(self, who: Who, command: Command,
+               prime: Callable[[Change], None] | None = None) -> Snapshot:
+        """Run one command; returns the picture of the seat it concerned. ``prime`` (a new
+        connection) is handed the table as it is after the command, before any later
+        change is published. Raises the refusals of ``decide``, Stale for a lost race,
+        NotSaved for a failed save (nothing changed), Retired."""
+        with self.lock:
+            if self.retired:
+                raise Retired(self.code)
+            for observe in self.observers:
+                observe(self.code, who, command)
+            now = self.clock()
+            decision = decide(self.state, who, command, now, self.settings)
+            if decision.rows:
+                try:
+                    self.store.commit(decision.rows)
+                except Conflict:
+                    self._reload()
+                    raise Stale(decision.conflict, self.state.match.version) from None
+                except Exception:
+                    log.exception("storing %s at %s failed; the table goes on as stored", command, self.code)
+                    self._reload()
+                    raise NotSaved("The table could not save that just now, so nothing changed. Try again.") from None
+            if decision.reload:
+                self._reload()
+            change = None
+            if decision.publish:
+                self.state.seq += 1
+                change = self._change(command_name(command), now)
+            if prime is not None:
+                prime(change or self._change(command_name(command), now))
+            if change is not None:
+                self.bus.publish(change)
+            self.scheduler.plan(self.code, plan(self.state, self.settings))
+            return snapshot(self.state, decision.seat, now, self.settings)
+
+    def picture(self, player_id: str | None) -> Snapshot:
+        """What this person sees now (a spectator's view when not seated)."""
+        with self.lock:
+            return snapshot(self.state, self.state.seat_of(player_id), self.clock(), self.settings)
+
+    def read(self, fn: Callable[[TableState], object]) -> object:
+        """``fn`` of the state, under the lock (for reads that need more than a picture)."""
+        with self.lock:
+            return fn(self.state)
+
+    def idle_in_memory(self) -> bool:
+        """Nothing keeps this table in memory: its match is over and nobody is connected."""
+        with self.lock:
+            return self.state.match.finished and not any(self.state.connections.values())
+
+    def retire(self) -> None:
+        with self.lock:
+            self.retired = True
+
+    def _change(self, command: str, now: float) -> Change:
+        state = self.state
+        shown = presence(state)
+        snaps = {seat: snapshot(state, seat, now, self.settings, shown) for seat in (0, 1, 2, 3, None)}
+        return Change(self.code, state.seq, command, snaps, state.persons())
+
+    def _reload(self) -> None:
+        """The state as stored, keeping what only this process knows (connections, who is
+        ready, pages closing, the last event). A table that cannot even be read retires."""
+        old = self.state
+        try:
+            fresh = load_state(self.store, self.code)
+        except Exception:
+            log.exception("reloading %s failed; it will be loaded afresh", self.code)
+            self.retired = True
+            return
+        fresh.connections, fresh.event, fresh.seq = old.connections, old.event, old.seq
+        if fresh.match_number == old.match_number:
+            fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
+        self.state = fresh

@@ -1,0 +1,262 @@
+"""The one scheduler: every table's timers (bot turns, clocks, holds) and the bot pool.
+
+A table's actor hands over its ``Plan`` after every command (``plan``); the scheduler
+keeps the latest one per table and two heaps of due times: clocks and holds in the
+injected clock's seconds (stored deadlines), bot answers in monotonic seconds (play
+speed and think limit). Bots think in a process pool (a Hard bot may think for a second;
+the server stays free); an answer is played no sooner than the table's play speed
+allows, and a bot that has not answered within the think limit is replaced by a legal
+fallback move, so a table never stalls. When a timer comes due the scheduler delivers a
+command to the table, through the same path as a person's: a bot's move, the move for a
+person whose clock ran out (``Timeout``), a hold running out. A delivery made stale by a
+newer move is refused by the table and simply dropped, so nothing fires twice.
+
+Imports: stdlib, ``spades.bots``, ``spades.clocks`` and ``spades.tables`` values.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import heapq
+import itertools
+import logging
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import bots, clocks
+from ..rules import IllegalAction
+from .errors import BadAction, NotSeated, Stale
+from .state import BotTurn, Plan
+from .values import BotSeat, Command, HoldExpired, Move, Server, Timeout, Who
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[str, Who, Command], object]
+
+
+@dataclass
+class _Job:
+    """A turn being thought about."""
+
+    code: str
+    turn: BotTurn
+    future: cf.Future
+    not_before: float  # monotonic
+    deadline: float  # monotonic: play the fallback after this
+    taken: bool = False  # being delivered
+
+
+class Scheduler:
+    """Timers of every table of this process, fired in one thread."""
+
+    def __init__(self, deliver: Deliver, clock: Callable[[], float], *, pool: cf.Executor | None = None,
+                 pool_workers: int = 2, think_limit: float = 5.0, bot_budget: float | None = None) -> None:
+        self._deliver = deliver
+        self._clock = clock
+        self._pool = pool
+        self._owns_pool = pool is None  # a pool passed in (tests) is its owner's to shut down
+        self._pool_workers = pool_workers
+        self._pool_lock = threading.Lock()
+        self.think_limit = think_limit
+        self.bot_budget = bot_budget
+        self._cond = threading.Condition()
+        self._plans: dict[str, Plan] = {}
+        self._jobs: dict[str, _Job] = {}
+        self._due: list[tuple[float, int, str]] = []  # (clock seconds, n, code): clocks and holds
+        self._answers: list[tuple[float, int, str]] = []  # (monotonic seconds, n, code): bot turns
+        self._n = itertools.count()
+        self._delivering = 0
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="table-scheduler", daemon=True)
+        self._thread.start()
+
+    # -- the bot pool ----------------------------------------------------------------
+    def _executor(self) -> cf.Executor:
+        with self._pool_lock:
+            if self._pool is None:
+                # spawn, not fork: forking a threaded server can copy held locks into the child
+                self._pool = cf.ProcessPoolExecutor(self._pool_workers,
+                                                    mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def submit(self, fn: Callable, *args: Any) -> cf.Future:
+        """Run ``fn(*args)`` in the bot pool (a broken pool is replaced once)."""
+        try:
+            return self._executor().submit(fn, *args)
+        except cf.BrokenExecutor:
+            log.warning("bot pool broken; starting a new one")
+            with self._pool_lock:
+                self._pool = None
+            return self._executor().submit(fn, *args)
+
+    # -- plans -----------------------------------------------------------------------
+    def plan(self, code: str, plan: Plan) -> None:
+        """The timers ``code`` wants now, replacing the ones it wanted before."""
+        with self._cond:
+            if plan.empty:
+                self._plans.pop(code, None)
+            else:
+                self._plans[code] = plan
+            job = self._jobs.get(code)
+            wanted = {t.key for t in (plan.bot, plan.clock_turn) if t is not None}
+            if job is not None and job.turn.key not in wanted:
+                if not job.taken:
+                    job.future.cancel()  # the table moved on: that turn is not wanted any more
+                del self._jobs[code]  # (a turn being delivered finishes on its own)
+                job = None
+            if plan.bot is not None and job is None:
+                self._start(code, plan.bot, plan.bot.delay)
+            for when in ([plan.clock] if plan.clock is not None else []) + [until for _, until in plan.holds]:
+                heapq.heappush(self._due, (when, next(self._n), code))
+            self._cond.notify_all()
+
+    def drop(self, code: str) -> None:
+        """Forget ``code``'s timers (the table left memory)."""
+        self.plan(code, Plan())
+
+    def _start(self, code: str, turn: BotTurn, delay: float) -> None:
+        """Think about ``turn`` (caller holds the condition)."""
+        if turn.tourney:  # the tourney clock plays its card: nothing to think about
+            led = turn.view["trick"]["cards"][0] if turn.view["trick"] and turn.view["trick"]["cards"] else None
+            future: cf.Future = cf.Future()
+            future.set_result(clocks.tourney_timeout_card(turn.view["hand"], led))
+        else:
+            future = self.submit(bots.choose, turn.view, turn.level, turn.seed, self.bot_budget)
+        now = time.monotonic()
+        job = _Job(code, turn, future, not_before=now + delay, deadline=now + delay + self.think_limit)
+        self._jobs[code] = job
+        heapq.heappush(self._answers, (job.deadline, next(self._n), code))
+        future.add_done_callback(lambda _f: self._answered(job))
+
+    def _answered(self, job: _Job) -> None:
+        with self._cond:
+            heapq.heappush(self._answers, (job.not_before, next(self._n), job.code))
+            self._cond.notify_all()
+
+    # -- the loop --------------------------------------------------------------------
+    def wake(self) -> None:
+        """Look at the timers now (the injected clock may have moved)."""
+        with self._cond:
+            self._cond.notify_all()
+
+    def _collect(self) -> list[tuple[str, Who, Command, _Job | None]]:
+        """Everything due now (caller holds the condition)."""
+        out: list[tuple[str, Who, Command, _Job | None]] = []
+        now = self._clock()
+        while self._due and self._due[0][0] <= now:
+            _, _, code = heapq.heappop(self._due)
+            plan = self._plans.get(code)
+            if plan is None:
+                continue
+            turn = plan.clock_turn
+            if turn is not None and plan.clock is not None and plan.clock <= now:
+                job = self._jobs.get(code)
+                if job is None or job.turn.key != turn.key:
+                    self._start(code, turn, 0.0)
+            for seat, until in plan.holds:
+                if until <= now:
+                    out.append((code, Server(), HoldExpired(seat), None))
+        mono = time.monotonic()
+        while self._answers and self._answers[0][0] <= mono:
+            _, _, code = heapq.heappop(self._answers)
+            job = self._jobs.get(code)
+            if job is None or job.taken:
+                continue
+            if job.future.done() and mono >= job.not_before:
+                try:
+                    answer = job.future.result()
+                except Exception:
+                    log.exception("bot failed at %s; playing a fallback move", code)
+                    answer = job.turn.view["legal"][0]
+            elif not job.future.done() and mono >= job.deadline:
+                job.future.cancel()
+                log.warning("bot at %s seat %d over its time; playing a fallback move", code, job.turn.seat)
+                answer = job.turn.view["legal"][0]
+            else:
+                continue
+            job.taken = True
+            who: Who = Timeout(job.turn.seat) if job.turn.by_clock else BotSeat(job.turn.seat)
+            out.append((code, who, Move(str(answer), job.turn.version), job))
+        # holds that fire are delivered once per pop; drop duplicates from several entries
+        seen: set[tuple[str, Command]] = set()
+        unique = []
+        for item in out:
+            key = (item[0], item[2])
+            if key not in seen:
+                seen.add(key)
+                unique.append(item)
+        return unique
+
+    def _wait(self) -> float:
+        """Seconds until the next timer (caller holds the condition)."""
+        wait = 60.0
+        if self._due:
+            wait = min(wait, self._due[0][0] - self._clock())
+        if self._answers:
+            wait = min(wait, self._answers[0][0] - time.monotonic())
+        return max(0.0, wait)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                if self._stopped:
+                    return
+                due = self._collect()
+                if not due:
+                    self._cond.wait(self._wait())
+                    continue
+                self._delivering += 1
+            try:
+                for code, who, command, job in due:
+                    self._fire(code, who, command, job)
+            finally:
+                with self._cond:
+                    self._delivering -= 1
+                    self._cond.notify_all()
+
+    def _fire(self, code: str, who: Who, command: Command, job: _Job | None) -> None:
+        try:
+            attempts = [command]
+            if job is not None and isinstance(command, Move) and command.action != str(job.turn.view["legal"][0]):
+                attempts.append(Move(str(job.turn.view["legal"][0]), command.version))
+            for attempt in attempts:
+                try:
+                    self._deliver(code, who, attempt)
+                    return
+                except (Stale, NotSeated):
+                    return  # the table moved on (a person's move, a rematch), or the seat's person is back
+                except (IllegalAction, BadAction) as e:
+                    log.warning("bot at %s answered %r: %s", code, attempt, e)
+                except Exception:
+                    log.exception("%s at %s failed", type(command).__name__, code)
+                    return
+        finally:
+            if job is not None:
+                with self._cond:
+                    if self._jobs.get(code) is job:
+                        del self._jobs[code]
+
+    # -- for tests and the benchmark -------------------------------------------------
+    def idle(self) -> bool:
+        """No bot turn is pending and no clock or hold is due."""
+        with self._cond:
+            if self._jobs or self._delivering:
+                return False
+            now = self._clock()
+            for plan in self._plans.values():
+                if (plan.clock is not None and plan.clock <= now) or any(u <= now for _, u in plan.holds):
+                    return False
+            return True
+
+    def close(self) -> None:
+        """Stop the loop and the bot pool (pending turns resume on the next start)."""
+        with self._cond:
+            self._stopped = True
+            self._cond.notify_all()
+        with self._pool_lock:
+            if self._pool is not None and self._owns_pool:
+                self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,64 @@
+"""Seating rules, pure: names and emoji people may choose, and who sits where in a room.
+
+Imports: stdlib and ``spades.tables.errors`` / ``values`` only.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .errors import BadPlayer
+from .values import BOT_PARTNER, EMOJIS, MAX_NAME
+
+
+def clean_name(text: str | None) -> str:
+    """A player's name: trimmed, inner spaces collapsed, 1-20 characters, no control or
+    format characters. Raises BadPlayer with the reason.
+
+    >>> clean_name("  Ann   Lee ")
+    'Ann Lee'
+    """
+    name = " ".join((text or "").split())
+    if not name:
+        raise BadPlayer("Choose a name (1 to 20 characters).")
+    if len(name) > MAX_NAME:
+        raise BadPlayer("That name is too long: 20 characters at most.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+        raise BadPlayer("A name can only hold letters, digits, spaces and punctuation.")
+    return name
+
+
+def check_emoji(emoji: str | None) -> str:
+    """The emoji if it is one of ``EMOJIS``. Raises BadPlayer."""
+    if emoji not in EMOJIS:
+        raise BadPlayer("Choose one of the emoji offered.")
+    return emoji
+
+
+def seat_plan(members: list[int], partner: int | None) -> dict[int, int]:
+    """Who sits where, from the members in join order (the host first) and the host's
+    choice of partner: the host in seat 0, the partner across in seat 2 (none for a bot
+    partner), the others on the other team, seats 1 then 3, in join order. Before the
+    partner is chosen only the host has a seat. Members beyond the open seats get none.
+
+    >>> seat_plan([1, 2, 3, 4], partner=3)
+    {1: 0, 3: 2, 2: 1, 4: 3}
+    >>> seat_plan([2, 5], partner=BOT_PARTNER), seat_plan([1, 2], partner=None)
+    ({2: 0, 5: 1}, {1: 0})
+    """
+    plan = {members[0]: 0}
+    if partner is None:
+        return plan
+    if partner != BOT_PARTNER and partner in members[1:]:
+        plan[partner] = 2
+    open_seats = [1, 3]
+    for m in members[1:]:
+        if m not in plan and open_seats:
+            plan[m] = open_seats.pop(0)
+    return plan
+
+
+def room_capacity(humans: int, partner: int | None) -> int:
+    """How many people the room takes: the number the host chose, at most three with a bot
+    partner (the host and the other team)."""
+    return min(humans, 3) if partner == BOT_PARTNER else humans

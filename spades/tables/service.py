@@ -1,0 +1,356 @@
+"""The table service: what the web layer (and the tourneys) call, a thin facade.
+
+It keeps one ``TableActor`` per table in memory, loading a table from the database the
+first time it is asked for and letting it go when its match is over and nobody is
+connected to it (it comes back from the database when asked again). Every change goes
+through the table's actor as a command (``handle``); reads take a picture under the
+table's lock. The scheduler fires timers back into ``handle``; the bus carries every
+published change to the web layer's socket hub.
+
+Imports: stdlib, ``spades.storage``, ``spades.bots``, the core and the other
+``spades.tables`` modules. Never Flask.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from concurrent import futures as cf
+
+from .. import bots
+from ..clocks import SeatClock
+from ..records import to_record
+from ..rules_config import Rules
+from ..storage import RoomRow, SeatRow, Store
+from ..views import seat_view
+from .actor import Observer, Retired, TableActor
+from .bus import Bus
+from .errors import BadAction, NotSaved, NotSeated, TableNotFound
+from .rooms import Rooms
+from .scheduler import Scheduler
+from .state import Settings, TableState, plan
+from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
+                     PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Leave,
+                     Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, Snapshot, TakeOver, Who)
+
+log = logging.getLogger(__name__)
+
+NO_TABLE = "There is no table with that code. Check it, or start a new game."
+
+
+class TableService:
+    """All tables of one server process."""
+
+    def __init__(self, store: Store, *, play_delays: dict[str, float] | None = None,
+                 think_limit: float = 5.0, bot_budget: float | None = None,
+                 pool: cf.Executor | None = None, pool_workers: int = 2,
+                 new_seed: Callable[[], str] | None = None, clock: Callable[[], float] = time.time,
+                 clock_seconds: float | None = None, bus: Bus | None = None) -> None:
+        self.store = store
+        self.clock = clock  # epoch seconds: deadlines are stored in it (tests pass a fake)
+        # where each match's seed comes from: random in production, fixed in tests (replayable)
+        self.new_seed = new_seed or (lambda: secrets.token_hex(8))
+        self.settings = Settings(dict(PLAY_DELAYS if play_delays is None else play_delays), clock_seconds)
+        self.bus = bus or Bus()
+        self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
+                                   think_limit=think_limit, bot_budget=bot_budget)
+        self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._actor)
+        self._actors: dict[str, TableActor] = {}
+        self._load_lock = threading.Lock()
+        self._observers: list[Observer] = []
+
+    # -- life cycle ------------------------------------------------------------------
+    def resume_all(self) -> int:
+        """Load every unfinished table so its bots and clocks carry on; returns how many."""
+        codes = self.store.unfinished_tables()
+        for code in codes:
+            try:
+                self.handle(code, Server(), Resume())
+            except Exception:  # one broken table must not stop the others from resuming
+                log.exception("could not resume table %s", code)
+        self.scheduler.wake()  # overdue clocks fire at once
+        return len(codes)
+
+    def now(self) -> float:
+        """The time, from ``clock`` as it is now (a test may swap in a fake one)."""
+        return self.clock()
+
+    def close(self) -> None:
+        """Stop the scheduler and the bot pool (pending turns resume on the next start)."""
+        self.scheduler.close()
+
+    def observe(self, observer: Observer) -> None:
+        """Call ``observer(code, who, command)`` for every command a table handles."""
+        self._observers.append(observer)
+
+    # -- the one path ----------------------------------------------------------------
+    def handle(self, code: str, who: Who, command: Command,
+               prime: Callable[[Change], None] | None = None) -> Snapshot:
+        """Run one command at table ``code`` through its actor; the picture of the seat
+        it concerned. Raises TableNotFound and the refusals of ``spades.tables.decide``,
+        Stale (a lost race), NotSaved (a failed save: nothing changed)."""
+        code = code.upper()
+        for _ in range(3):
+            actor = self._actor(code)
+            try:
+                snap = actor.handle(who, command, prime)
+            except Retired:
+                self._forget(code, actor)
+                continue
+            if actor.idle_in_memory():
+                self._forget(code, actor)
+            return snap
+        raise NotSaved("The table could not be loaded just now. Try again.")
+
+    def _actor(self, code: str) -> TableActor:
+        """The table's actor, loaded and replayed on first access. Raises TableNotFound."""
+        code = code.upper()
+        actor = self._actors.get(code)
+        if actor is not None:
+            return actor
+        with self._load_lock:
+            actor = self._actors.get(code)
+            if actor is None:
+                actor = TableActor(code, self.store, self.bus, self.scheduler, self.settings, self.now,
+                                   self._observers)
+                self._actors[code] = actor
+        with actor.lock:
+            self.scheduler.plan(code, plan(actor.state, self.settings))
+        return actor
+
+    def _forget(self, code: str, actor: TableActor) -> None:
+        """The table leaves memory (it comes back from the database when asked)."""
+        actor.retire()
+        with self._load_lock:
+            if self._actors.get(code) is actor:
+                del self._actors[code]
+        self.scheduler.drop(code)
+
+    def _read(self, code: str, fn: Callable[[TableState], object]) -> object:
+        """``fn`` of the table's state, under its lock. Raises TableNotFound."""
+        code = code.upper()
+        for _ in range(3):
+            actor = self._actor(code)
+            with actor.lock:
+                if not actor.retired:
+                    return fn(actor.state)
+            self._forget(code, actor)
+        raise NotSaved("The table could not be loaded just now. Try again.")
+
+    def in_memory(self, code: str) -> bool:
+        """Whether this process holds the table in memory now."""
+        return code.upper() in self._actors
+
+    # -- commands --------------------------------------------------------------------
+    def act(self, code: str, who: Who, action: object, expected_version: int | None = None) -> Snapshot:
+        """A move: a card, bid, ``"look"``, ``"deal"`` (Continue: ready for the next hand,
+        dealt once every person is) or ``"deal_now"`` (the host deals without waiting).
+        Raises TableNotFound, NotSeated, NotHost, Stale, BadAction, IllegalAction, NotSaved."""
+        if action == DEAL:
+            command: Command = Continue(expected_version)
+        elif action == DEAL_NOW:
+            command = DealNow(expected_version)
+        else:
+            command = Move(str(action), expected_version)
+        return self.handle(code, who, command)
+
+    def rematch(self, code: str, who: Player, expected_version: int | None = None,
+                partner: int | None = None) -> Snapshot:
+        """The host starts a new match at the same table; ``partner`` (seat 1, 2 or 3 as
+        seen from the host) sits across this time. Raises TableNotFound, NotSeated,
+        NotHost, Stale, IllegalAction, BadAction."""
+        return self.handle(code, who, Rematch(expected_version, partner, self.new_seed()))
+
+    def take_over(self, code: str, player_id: str) -> Snapshot:
+        """The player takes their seat back from the bot. Raises TableNotFound, NotSeated."""
+        return self.handle(code, Player(player_id), TakeOver())
+
+    def leave_table(self, code: str, player_id: str) -> None:
+        """The player leaves the match for good: a bot plays their seat from now on.
+        Raises TableNotFound, NotSeated."""
+        self.handle(code, Player(player_id), Leave())
+
+    def closing(self, code: str, player_id: str) -> None:
+        """The player's page said it is closing on purpose. Raises TableNotFound."""
+        self.handle(code, Player(player_id), Closing())
+
+    def connect(self, code: str, player_id: str, prime: Callable[[Change], None]) -> str:
+        """A page's live connection opened: ``prime`` gets the table (or the room) as it is,
+        before any later change is published. Returns ``"room"`` or ``"table"``.
+        Raises TableNotFound."""
+        code = code.upper()
+        if self.status(code) == "waiting":
+            self.rooms.connect(code, prime)
+            return "room"
+        self.handle(code, Player(player_id), Connected(), prime)
+        return "table"
+
+    def disconnect(self, code: str, player_id: str) -> None:
+        """A table connection closed (the seat's last one starts its hold)."""
+        try:
+            self.handle(code, Player(player_id), Disconnected())
+        except TableNotFound:
+            pass
+
+    def reload_seats(self, codes: list[str], renamed: dict[str, str] | None = None) -> None:
+        """Seats that changed owner in the database (a browser's seats moved to an account
+        at sign-in): tables in memory take their new owners at once; ``renamed`` maps the
+        old player id to the new one. Tables not in memory read their seats when loaded."""
+        pairs = tuple((renamed or {}).items())
+        for code in codes:
+            code = code.upper()
+            if code not in self._actors:
+                continue
+            fresh = self.store.load_table(code)
+            if fresh is not None:
+                self.handle(code, Server(), Reseat(fresh.seats, fresh.host, pairs))
+
+    # -- tables ----------------------------------------------------------------------
+    def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "") -> str:
+        """A new practice table: the player in seat 0, Bea across, Rex left, Kit right.
+        Returns its code; the bots start at once if the first move is theirs."""
+        if level not in LEVELS:
+            raise BadAction(f"level must be one of {', '.join(LEVELS)}")
+        seats = [SeatRow(0, "human", player_id, name, emoji)] + [
+            SeatRow(s, "bot", None, n, BOT_EMOJI) for s, n in sorted(PRACTICE_BOTS.items())]
+        options = {"kind": "practice", "level": level}
+        seed = self.new_seed()
+        self.store.ensure_player(player_id, name)
+        code = self._new_code(lambda code: self.store.create_table(
+            code, player_id, options, seats, seed, dataclasses.asdict(rules)))
+        self._actor(code)
+        return code
+
+    @staticmethod
+    def _new_code(create: Callable[[str], None]) -> str:
+        """Draw codes until ``create`` accepts one (it raises IntegrityError for a taken code)."""
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                create(code)
+                return code
+            except sqlite3.IntegrityError:
+                continue  # the code is taken: draw another
+        raise RuntimeError("no free table code")  # pragma: no cover - 31^6 codes
+
+    def exists(self, code: str) -> bool:
+        try:
+            self._actor(code)
+            return True
+        except TableNotFound:
+            return False
+
+    def status(self, code: str) -> str:
+        """``waiting``, ``playing``, ``finished`` or ``closed``. Raises TableNotFound."""
+        status = self.store.table_status(code.upper())
+        if status is None:
+            raise TableNotFound(NO_TABLE)
+        return status
+
+    def known_player(self, player_id: str | None) -> tuple[str, str]:
+        """The name and emoji this player last chose ("" when unknown), to prefill forms."""
+        known = self.store.known_player(player_id) if player_id else None
+        name, emoji = known or ("", "")
+        return ("" if name == "You" else name), (emoji if emoji in EMOJIS else "")
+
+    # -- reading ---------------------------------------------------------------------
+    def snapshot(self, code: str, player_id: str | None) -> Snapshot:
+        """What this player sees at the table (a spectator's view when not seated).
+        Raises TableNotFound."""
+        code = code.upper()
+        for _ in range(3):
+            actor = self._actor(code)
+            with actor.lock:
+                if not actor.retired:
+                    return actor.picture(player_id)
+            self._forget(code, actor)
+        raise NotSaved("The table could not be loaded just now. Try again.")
+
+    def seats(self, code: str) -> tuple[SeatRow, ...]:
+        """Who sits where now. Raises TableNotFound."""
+        return self._read(code, lambda s: s.row.seats)  # type: ignore[return-value]
+
+    def seat_clock(self, code: str, seat: int) -> SeatClock:
+        """The seat's record with the clock in the current match. Raises TableNotFound."""
+        return self._read(code, lambda s: s.seat_clocks.get(seat, SeatClock()))  # type: ignore[return-value]
+
+    def record(self, code: str, player_id: str | None) -> dict:
+        """The match record (RECORD.md): complete once finished; while running only what
+        this player's seat has seen. Raises TableNotFound."""
+        def read(state: TableState) -> dict:
+            if state.match.finished:
+                return to_record(state.match)
+            seat = state.seat_of(player_id)
+            # -1 is no seat: every seat's deal then lists only the cards already played
+            return to_record(state.match, -1 if seat is None else seat)
+        return self._read(code, read)  # type: ignore[return-value]
+
+    def hint(self, code: str, player_id: str, timeout: float = 5.0) -> int | str | None:
+        """The bid the Hard bot would make for this player's seat, computed in the bot pool;
+        None when there is nothing to bid now. Raises TableNotFound, NotSeated."""
+        def read(state: TableState) -> dict:
+            seat = state.seat_of(player_id)
+            if seat is None:
+                raise NotSeated("You have no seat at this table.")
+            return seat_view(state.match, seat)
+        view: dict = self._read(code, read)  # type: ignore[assignment]
+        if view["phase"] != "bidding" or view["hand"] is None or view["to_act"] != view["seat"]:
+            return None
+        try:
+            return self.scheduler.submit(bots.hint, view).result(timeout=timeout)
+        except Exception:
+            log.exception("hint failed at %s", code)
+            return None
+
+    # -- rooms -----------------------------------------------------------------------
+    def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
+        """A table for ``humans`` people (2-4) that waits for them, with its creator as host.
+        Returns the join code. Raises BadAction, BadPlayer."""
+        return self.rooms.create(player_id, name, emoji, rules, level, humans, self._new_code)
+
+    def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
+        """What this person sees of the room. Raises TableNotFound."""
+        return self.rooms.snapshot(code.upper(), player_id)
+
+    def join(self, code: str, player_id: str, name: str, emoji: str) -> str:
+        """Join a table by its code (see ``Rooms.join``)."""
+        return self.rooms.join(code.upper(), player_id, name, emoji)
+
+    def joinable(self, code: str, player_id: str | None) -> RoomRow:
+        """The room, if this player may join it (see ``Rooms.joinable``)."""
+        return self.rooms.joinable(code.upper(), player_id)
+
+    def pick_partner(self, code: str, player_id: str, partner: int) -> None:
+        self.rooms.pick_partner(code.upper(), player_id, partner)
+
+    def remove(self, code: str, player_id: str, number: int) -> None:
+        self.rooms.remove(code.upper(), player_id, number)
+
+    def leave(self, code: str, player_id: str) -> None:
+        self.rooms.leave(code.upper(), player_id)
+
+    def start(self, code: str, player_id: str) -> None:
+        self.rooms.start(code.upper(), player_id)
+
+    # -- for tests and the benchmarks ------------------------------------------------
+    def wake(self) -> None:
+        """Look at the timers now (after an injected clock moved)."""
+        self.scheduler.wake()
+
+    def idle(self) -> bool:
+        """No bot turn is pending and no clock or hold is due."""
+        return self.scheduler.idle()
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait until ``idle``, or ``timeout``; returns whether idle."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.idle():
+                return True
+            time.sleep(0.002)
+        return self.idle()

@@ -1,0 +1,215 @@
+"""One table's state in memory, and everything read from it, pure.
+
+``TableState`` is the table as the database has it (its row, the current match rebuilt
+from its moves, the clocks and holds) plus what only this process knows: who is
+connected, who pressed Continue, the last event. The functions here read it without I/O:
+each seat's ``snapshot``, the seats' ``presence``, the clock the table should have
+(``next_clock``) and the timers it wants (``plan``: a bot's turn, a clock, holds).
+
+Imports: stdlib, ``spades.clocks``, ``spades.storage`` (row types), the core, and the
+other ``spades.tables`` value modules.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+
+from .. import clocks
+from ..clocks import SeatClock
+from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
+from ..storage import TableRow
+from ..views import seat_view
+from .values import CLOCK_BOT, PLAY_DELAYS, Event, Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How this server runs its tables (tests make bots instant and clocks short)."""
+
+    play_delays: dict = field(default_factory=lambda: dict(PLAY_DELAYS))
+    clock_seconds: float | None = None  # tests only: every turn this long, whatever the tempo
+
+
+@dataclass
+class TableState:
+    code: str
+    row: TableRow
+    match_id: int
+    match_number: int
+    seed: str
+    match: Match
+    event: Event = Event(None, "")
+    ready: set[int] = field(default_factory=set)
+    ready_for: tuple[int, int] = (0, 0)  # (match number, hand number) the ready set belongs to
+    seat_clocks: dict[int, SeatClock] = field(default_factory=dict)  # this match's, as stored
+    clock: tuple[int, int, float] | None = None  # the stored clock: (seat, version, deadline)
+    holds: dict[int, tuple[float, float, bool]] = field(default_factory=dict)  # seat: (dropped, until, fired)
+    closing: dict[int, float] = field(default_factory=dict)  # seat: when its page said it was closing
+    left: set[int] = field(default_factory=set)  # seats left for good
+    connections: dict[str, int] = field(default_factory=dict)  # person: open connections to this process
+    seq: int = 0  # published changes
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for s in self.row.seats:
+            if s.kind == "human" and s.player_id == player_id:
+                return s.seat
+        return None
+
+    def persons(self) -> tuple[str | None, ...]:
+        """Who holds each seat: a person's id, None for a bot."""
+        return tuple(s.player_id if s.kind == "human" else None for s in self.row.seats)
+
+    def shared(self) -> bool:
+        """A table for friends (practice tables have no clocks, holds or leaving)."""
+        return self.row.options.get("kind") != "practice"
+
+    def connected(self, seat: int) -> bool:
+        s = self.row.seats[seat]
+        return s.kind == "human" and self.connections.get(s.player_id or "", 0) > 0
+
+    def hold_over_for(self, seat: int) -> bool:
+        """The seat's person is gone: left for good, or away past the hold."""
+        hold = self.holds.get(seat)
+        return self.row.seats[seat].kind != "human" or (hold is not None and hold[2])
+
+    def controlled(self, seat: int) -> bool:
+        """A bot plays this seat now: a bot's seat, a person's on autopilot or away past the hold."""
+        return self.hold_over_for(seat) or self.seat_clocks.get(seat, SeatClock()).autopilot
+
+    def everyone_ready(self) -> bool:
+        """Between hands: every person is ready, or a bot plays their seat."""
+        return all(s.seat in self.ready or self.controlled(s.seat) for s in self.row.seats if s.kind == "human")
+
+    def ready_now(self) -> set[int]:
+        """The seats whose person pressed Continue after this very hand."""
+        if self.match.phase == HAND_OVER and self.ready_for == (self.match_number, self.match.hand_number):
+            return set(self.ready)
+        return set()
+
+
+def bot_seed(seed: str, match_number: int, version: int, seat: int) -> int:
+    """A bot's seed for one decision: reproducible from the record, different each move."""
+    return zlib.crc32(f"{seed}/{match_number}/{version}/{seat}".encode())
+
+
+def timed(state: TableState, settings: Settings) -> bool:
+    return state.shared() and (settings.clock_seconds is not None
+                               or clocks.turn_seconds(state.match.rules, PLAYING) is not None)
+
+
+def next_clock(state: TableState, now: float, settings: Settings) -> tuple[int, int, float] | None:
+    """The clock the table should have now: the running one when it still applies, a
+    fresh one for a person's new turn, None when nobody's clock runs."""
+    match = state.match
+    seat = match.to_act
+    if not timed(state, settings) or seat is None or match.phase not in (BIDDING, PLAYING) or state.controlled(seat):
+        return None
+    if state.clock is not None and state.clock[:2] == (seat, match.version):
+        return state.clock
+    if settings.clock_seconds is not None:
+        return seat, match.version, now + settings.clock_seconds
+    deadline = clocks.deadline(match.rules, match.phase, state.seat_clocks.get(seat, SeatClock()), now)
+    return None if deadline is None else (seat, match.version, deadline)
+
+
+def presence(state: TableState) -> tuple[str, ...]:
+    out = []
+    for s in state.row.seats:
+        if s.kind != "human":
+            out.append("left" if s.seat in state.left else "")
+        elif state.controlled(s.seat):
+            out.append("bot")
+        elif state.connected(s.seat):
+            out.append("here")
+        elif s.seat in state.holds:
+            out.append("away")
+        else:
+            out.append("")
+    return tuple(out)
+
+
+def snapshot(state: TableState, seat: int | None, now: float, settings: Settings,
+             shown: tuple[str, ...] | None = None) -> Snapshot:
+    """What ``seat`` (None: a spectator) sees of the table now. ``shown``: the presence,
+    when the caller has it already (it is the same for every seat)."""
+    seats = state.row.seats
+    match = state.match
+    ready = state.ready_now()
+    if match.phase == HAND_OVER:  # a seat a bot plays for its person never keeps the others waiting
+        ready |= {s.seat for s in seats if s.kind == "human" and state.controlled(s.seat)}
+    host = state.seat_of(state.row.host) if state.row.host else None
+    clock = None
+    if state.clock is not None and state.clock[1] == match.version:
+        who, _, deadline = state.clock
+        seconds = settings.clock_seconds or clocks.turn_seconds(
+            match.rules, match.phase, state.seat_clocks.get(who, SeatClock()).timed_out) or 0
+        clock = (who, deadline, int(round(seconds)))
+    autopilot = seat is not None and state.seat_clocks.get(seat, SeatClock()).autopilot
+    return Snapshot(state.code, seat, seat_view(match, seat), tuple(s.name for s in seats),
+                    tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", "normal"),
+                    match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
+                    match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
+                    state.shared(), state.seq)
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A move to think about for ``seat`` at ``version``: a bot's turn, or a person's
+    whose clock ran out (``by_clock``). ``tourney``: the tourney clock's card, no thinking."""
+
+    seat: int
+    match_number: int
+    version: int
+    level: str
+    view: dict
+    seed: int
+    delay: float = 0.0  # seconds before the answer is played (the table's play speed)
+    by_clock: bool = False
+    tourney: bool = False
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return self.match_number, self.version, self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The timers a table wants now: a bot's turn, the clock of the person to act (and
+    what to play for them if it runs out), and the holds still running."""
+
+    bot: BotTurn | None = None
+    clock: float | None = None  # the deadline of ``clock_turn``
+    clock_turn: BotTurn | None = None
+    holds: tuple[tuple[int, float], ...] = ()  # (seat, until) of holds that have not run out
+
+    @property
+    def empty(self) -> bool:
+        return self.bot is None and self.clock is None and not self.holds
+
+
+def plan(state: TableState, settings: Settings) -> Plan:
+    """The timers this table wants, from its state alone."""
+    match = state.match
+    holds = tuple((seat, until) for seat, (_, until, fired) in sorted(state.holds.items())
+                  if not fired and state.row.seats[seat].kind == "human")
+    seat = match.to_act
+    if seat is None or match.phase in (HAND_OVER, MATCH_OVER):
+        return Plan(holds=holds)
+    if state.controlled(seat):
+        if not any(s.kind == "human" and not state.hold_over_for(s.seat) for s in state.row.seats):
+            return Plan(holds=holds)  # nobody is at the table any more (all left, or away past the hold): it waits
+        # a person's seat is played at the clock's level; the bots' seats at the table's
+        level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", "normal")
+        turn = BotTurn(seat, state.match_number, match.version, level, seat_view(match, seat),
+                       bot_seed(state.seed, state.match_number, match.version, seat),
+                       delay=settings.play_delays.get(match.rules.play_speed, 0.8))
+        return Plan(bot=turn, holds=holds)
+    if state.clock is not None and state.clock[:2] == (seat, match.version):
+        turn = BotTurn(seat, state.match_number, match.version, CLOCK_BOT, seat_view(match, seat),
+                       bot_seed(state.seed, state.match_number, match.version, seat), by_clock=True,
+                       tourney=clocks.is_tourney(match.rules) and match.phase == PLAYING)
+        return Plan(clock=state.clock[2], clock_turn=turn, holds=holds)
+    return Plan(holds=holds)

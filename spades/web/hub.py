@@ -1,0 +1,225 @@
+"""The socket hub: every open table page's WebSocket, kept by table and by person.
+
+The hub listens to the table service's bus. A change arrives under its table's lock, so
+the hub only takes note: it wraps the change once (``Published``) and offers it to the
+bounded queue of every connection at that table. Each connection's own greenlet (or
+thread) then renders and sends: the change says which seat each person holds at that very
+version, so a seat that changed hands (a rematch swap, a seat left to a bot, a sign-in)
+reaches the right page at once. A seat's fragments are rendered once per change, outside
+every lock, and shared by every connection of that seat (and one rendering for all
+spectators); each connection puts its own CSRF token in at the last step.
+
+A connection whose queue is full (a stuck or slow reader) is closed: the page reconnects
+and gets a snapshot; a table never waits for a socket, and memory never grows with one.
+Each person may hold ``per_person`` open sockets and each client address
+``per_address`` (a venue behind one address may raise it); the next one is refused with
+a reason.
+
+Imports: Flask (templates), ``spades.tables`` and the web layer's rendering.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import socket
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask
+
+from ..tables import Change, Snapshot, TableService
+from .render import render_fragments, render_room, room_context, table_context
+
+log = logging.getLogger(__name__)
+
+# Rendered in place of the CSRF token; every connection swaps in its own. Names cannot
+# hold control characters, so the mark never stands for anything else.
+CSRF_MARK = "\x00csrf\x00"
+
+
+class Published:
+    """A change on its way to the connections of its table, rendered at most once per seat
+    (a table) or per person (a room's picture is personal)."""
+
+    __slots__ = ("change", "_html", "_lock")
+
+    def __init__(self, change: Change) -> None:
+        self.change = change
+        self._html: dict[Any, str] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def is_table(self) -> bool:
+        return self.change.snapshots is not None
+
+    def html(self, app: Flask, player_id: str | None) -> str:
+        """This person's fragments, with the CSRF mark."""
+        change = self.change
+        key = change.seat_of(player_id) if self.is_table else player_id
+        html = self._html.get(key)
+        if html is None:
+            with self._lock:
+                html = self._html.get(key)
+                if html is None:
+                    with app.app_context():
+                        if self.is_table:
+                            html = render_fragments(table_context(change.snapshot_for(player_id), CSRF_MARK))
+                        else:
+                            assert change.room is not None
+                            html = render_room(room_context(change.room(player_id), CSRF_MARK))
+                    self._html[key] = html
+        return html
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket: its table, its person, its address and its queue of changes."""
+
+    code: str
+    player_id: str
+    address: str
+    csrf: str
+    queue_size: int = 64
+    ws: Any = None
+    kind: str = ""  # "table" or "room", once connected
+    alive: bool = True
+    seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
+    reason: str = ""
+    queue: queue.Queue = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.queue = queue.Queue(maxsize=self.queue_size)
+
+    def offer(self, item: Published) -> None:
+        """Queue a change for this socket; never blocks (called under a table's lock)."""
+        if not self.alive:
+            return
+        if item.is_table:
+            if item.change.seq <= self.seen:
+                return
+            self.seen = item.change.seq
+        try:
+            self.queue.put_nowait(item)
+        except queue.Full:
+            self.kill("too slow: reconnect for the table as it is now")
+
+    def kill(self, reason: str) -> None:
+        """Close this socket from outside its own thread (a blocked send ends too)."""
+        self.alive = False
+        self.reason = reason
+        sock = getattr(self.ws, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class Hub:
+    """Every WebSocket of this process, by table, by person and by address."""
+
+    def __init__(self, app: Flask, service: TableService, *, per_person: int = 8, per_address: int = 100,
+                 queue_size: int = 64) -> None:
+        self.app = app
+        self.service = service
+        self.per_person = per_person
+        self.per_address = per_address
+        self.queue_size = queue_size
+        self._lock = threading.Lock()
+        self._by_table: dict[str, set[Connection]] = defaultdict(set)
+        self._by_person: dict[str, set[Connection]] = defaultdict(set)
+        self._by_address: dict[str, int] = defaultdict(int)
+        self._latest: dict[str, Published] = {}  # each table's last change, for the mover's answer
+        service.bus.subscribe(self._on_change)
+
+    # -- the bus ---------------------------------------------------------------------
+    def _on_change(self, change: Change) -> None:
+        item = Published(change)
+        with self._lock:
+            conns = list(self._by_table.get(change.code, ()))
+            if item.is_table and conns:
+                self._latest[change.code] = item
+        for conn in conns:
+            conn.offer(item)
+
+    def _prime(self, conn: Connection, change: Change) -> None:
+        """The table as it is when ``conn`` joins it (called under the table's lock)."""
+        item = Published(change)
+        with self._lock:
+            latest = self._latest.get(change.code)
+            if item.is_table and latest is not None and latest.change.seq == change.seq:
+                item = latest  # the same picture: share its renderings
+            self._by_table[conn.code].add(conn)
+        conn.offer(item)
+
+    # -- connections -----------------------------------------------------------------
+    def open(self, conn: Connection) -> str | None:
+        """Register ``conn`` and connect it to its table; the reason it is refused, or
+        None. Raises TableNotFound (nothing registered)."""
+        with self._lock:
+            if len(self._by_person[conn.player_id]) >= self.per_person:
+                return f"Too many open tables in this browser: {self.per_person} at most. Close one and reload."
+            if self._by_address[conn.address] >= self.per_address:
+                return "Too many connections from your network. Try again later."
+            self._by_person[conn.player_id].add(conn)
+            self._by_address[conn.address] += 1
+        try:
+            conn.kind = self.service.connect(conn.code, conn.player_id, lambda change: self._prime(conn, change))
+        except BaseException:
+            self._unregister(conn)
+            raise
+        return None
+
+    def close(self, conn: Connection) -> None:
+        """``conn`` closed: forget it, and tell its table (the seat's last one starts its hold)."""
+        conn.alive = False
+        self._unregister(conn)
+        if conn.kind == "table":
+            self.service.disconnect(conn.code, conn.player_id)
+
+    def _unregister(self, conn: Connection) -> None:
+        with self._lock:
+            table = self._by_table.get(conn.code)
+            if table is not None:
+                table.discard(conn)
+                if not table:
+                    del self._by_table[conn.code]
+                    self._latest.pop(conn.code, None)
+            person = self._by_person.get(conn.player_id)
+            if person is not None and conn in person:
+                person.discard(conn)
+                if not person:
+                    del self._by_person[conn.player_id]
+                self._by_address[conn.address] -= 1
+                if self._by_address[conn.address] <= 0:
+                    del self._by_address[conn.address]
+
+    def rebind(self, old: str, new: str) -> None:
+        """A browser's player id became an account's at sign-in: its open sockets follow."""
+        with self._lock:
+            conns = self._by_person.pop(old, set())
+            for conn in conns:
+                conn.player_id = new
+            self._by_person[new] |= conns
+
+    def render(self, item: Published, conn: Connection) -> str:
+        """The message for ``conn``: its person's fragments with its own CSRF token."""
+        return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
+
+    def fragments(self, snap: Snapshot, player_id: str | None, csrf: str) -> str:
+        """The table's fragments for this person's picture ``snap`` (a mover's answer):
+        the rendering the sockets got for the same change when there is one."""
+        with self._lock:
+            latest = self._latest.get(snap.code)
+        if latest is not None and latest.change.seq == snap.seq and latest.change.seat_of(player_id) == snap.seat:
+            return latest.html(self.app, player_id).replace(CSRF_MARK, csrf)
+        return render_fragments(table_context(snap, csrf))
+
+    def counts(self) -> dict[str, int]:
+        """Open sockets: in all, tables with any, people with any (for tests and operators)."""
+        with self._lock:
+            return {"sockets": sum(len(c) for c in self._by_table.values()), "tables": len(self._by_table),
+                    "people": len(self._by_person)}

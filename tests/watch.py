@@ -1,0 +1,30 @@
+"""A live connection to a table, as a page's WebSocket has one, through the table service's
+public API: ``connect`` (the table as it is, at once), then every change the bus carries,
+each as this person's picture. Returns the function that closes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spades.tables import Change, Snapshot, TableService
+
+
+def watch(svc: TableService, code: str, player_id: str | None,
+          callback: Callable[[Snapshot], object]) -> Callable[[], None]:
+    seen = [-1]
+    code = code.upper()
+
+    def deliver(change: Change) -> None:
+        if change.code != code or change.snapshots is None or change.seq <= seen[0]:
+            return
+        seen[0] = change.seq
+        callback(change.snapshot_for(player_id))
+
+    token = svc.bus.subscribe(deliver)
+    svc.connect(code, player_id or "", deliver)
+
+    def close() -> None:
+        svc.bus.unsubscribe(token)
+        svc.disconnect(code, player_id or "")
+
+    return close
