@@ -30,7 +30,7 @@ from .decide import decide
 from .errors import NotSaved, NotStarted, Stale, TableNotFound
 from .scheduler import Scheduler
 from .state import Settings, TableState, plan, presence, snapshot
-from .values import DEAL, Change, Command, Snapshot, Who, command_name
+from .values import DEAL, Change, Command, Server, Snapshot, Started, Who, command_name
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +106,14 @@ class TableActor:
                     log.exception("storing %s at %s failed; the table goes on as stored", command, self.code)
                     self._reload()
                     raise NotSaved("The table could not save that just now, so nothing changed. Try again.") from None
-            if decision.reload:
+            if decision.reload:  # a new match: its first clock, stored before anyone is told
                 self._reload()
+                started = decide(self.state, Server(), Started(), now, self.settings)
+                try:
+                    self.store.commit(started.rows)
+                except Exception:  # the match stands; its clock comes with the next change
+                    log.exception("storing the first clock at %s failed", self.code)
+                    self._reload()
             change = None
             if decision.publish:
                 self.state.seq += 1
@@ -118,16 +124,6 @@ class TableActor:
                 self.bus.publish(change)
             self.scheduler.plan(self.code, plan(self.state, self.settings))
             return snapshot(self.state, decision.seat, now, self.settings)
-
-    def picture(self, player_id: str | None) -> Snapshot:
-        """What this person sees now (a spectator's view when not seated)."""
-        with self.lock:
-            return snapshot(self.state, self.state.seat_of(player_id), self.clock(), self.settings)
-
-    def read(self, fn: Callable[[TableState], object]) -> object:
-        """``fn`` of the state, under the lock (for reads that need more than a picture)."""
-        with self.lock:
-            return fn(self.state)
 
     def idle_in_memory(self) -> bool:
         """Nothing keeps this table in memory: its match is over and nobody is connected."""

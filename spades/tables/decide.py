@@ -30,8 +30,8 @@ from ..storage import ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, Pu
 from .errors import BadAction, NotHost, NotSeated, Stale
 from .state import Settings, TableState, next_clock
 from .values import (BOT_EMOJI, CLOSING_WINDOW, DEAL, BotSeat, Closing, Command, Connected, Continue, DealNow,
-                     Disconnected, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, TakeOver,
-                     Timeout, Who)
+                     Disconnected, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, Started,
+                     TakeOver, Timeout, Who)
 
 STALE = "The table has moved on since that page was shown: here it is now."
 NO_SEAT = "You have no seat at this table."
@@ -311,6 +311,11 @@ def _hold_expired(state: TableState, who: Who, command: HoldExpired, now: float,
     return Decision(rows + _deal_if_ready(state, now, settings))
 
 
+def _started(state: TableState, who: Who, command: Started, now: float, settings: Settings) -> Decision:
+    """A match started: the person to act gets their clock."""
+    return Decision(_sync_clock(state, now, settings))
+
+
 def _resume(state: TableState, who: Who, command: Resume, now: float, settings: Settings) -> Decision:
     """The process started: nobody is connected to it, so every person counts as dropped."""
     rows: list[Op] = []
@@ -332,5 +337,5 @@ def _reseat(state: TableState, who: Who, command: Reseat, now: float, settings: 
 _HANDLERS: dict[type, Callable[..., Decision]] = {
     Move: _move, Continue: _continue, DealNow: _continue, Rematch: _rematch, TakeOver: _take_over,
     Leave: _leave, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
-    HoldExpired: _hold_expired, Resume: _resume, Reseat: _reseat,
+    HoldExpired: _hold_expired, Started: _started, Resume: _resume, Reseat: _reseat,
 }

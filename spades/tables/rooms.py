@@ -241,5 +241,5 @@ class Rooms:
                 self.store.start_room(code, seats, self.new_seed(), dataclasses.asdict(rules))
             except Conflict:
                 raise TableClosed("The game at this table has already started.") from None
-            self.on_start(code)  # the table loads: its bots start if the first move is theirs
-            self._changed(code, room, "start")
+            self._changed(code, room, "start")  # every page in the room moves on to the table
+            self.on_start(code)  # the table loads: its first clock runs, its bots start

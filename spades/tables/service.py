@@ -34,9 +34,10 @@ from .errors import BadAction, NotSaved, NotSeated, TableNotFound
 from .rooms import Rooms
 from .scheduler import Scheduler
 from .state import Settings, TableState, plan
+from .state import snapshot as picture
 from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
                      PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Leave,
-                     Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, Snapshot, TakeOver, Who)
+                     Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, Snapshot, Started, TakeOver, Who)
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class TableService:
         self.bus = bus or Bus()
         self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
                                    think_limit=think_limit, bot_budget=bot_budget)
-        self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._actor)
+        self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._started)
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()
         self._observers: list[Observer] = []
@@ -102,8 +103,7 @@ class TableService:
             except Retired:
                 self._forget(code, actor)
                 continue
-            if actor.idle_in_memory():
-                self._forget(code, actor)
+            self._let_go(code, actor)
             return snap
         raise NotSaved("The table could not be loaded just now. Try again.")
 
@@ -123,6 +123,15 @@ class TableService:
             self.scheduler.plan(code, plan(actor.state, self.settings))
         return actor
 
+    def _started(self, code: str) -> None:
+        """A match started at a new table: it loads, the first clock runs, its bots start."""
+        self.handle(code, Server(), Started())
+
+    def _let_go(self, code: str, actor: TableActor) -> None:
+        """A finished table nobody is connected to leaves memory."""
+        if actor.idle_in_memory():
+            self._forget(code, actor)
+
     def _forget(self, code: str, actor: TableActor) -> None:
         """The table leaves memory (it comes back from the database when asked)."""
         actor.retire()
@@ -138,9 +147,13 @@ class TableService:
             actor = self._actor(code)
             with actor.lock:
                 if not actor.retired:
-                    return fn(actor.state)
+                    result = fn(actor.state)
+                    break
             self._forget(code, actor)
-        raise NotSaved("The table could not be loaded just now. Try again.")
+        else:
+            raise NotSaved("The table could not be loaded just now. Try again.")
+        self._let_go(code, actor)
+        return result
 
     def in_memory(self, code: str) -> bool:
         """Whether this process holds the table in memory now."""
@@ -223,7 +236,7 @@ class TableService:
         self.store.ensure_player(player_id, name)
         code = self._new_code(lambda code: self.store.create_table(
             code, player_id, options, seats, seed, dataclasses.asdict(rules)))
-        self._actor(code)
+        self._started(code)
         return code
 
     @staticmethod
@@ -262,14 +275,7 @@ class TableService:
     def snapshot(self, code: str, player_id: str | None) -> Snapshot:
         """What this player sees at the table (a spectator's view when not seated).
         Raises TableNotFound."""
-        code = code.upper()
-        for _ in range(3):
-            actor = self._actor(code)
-            with actor.lock:
-                if not actor.retired:
-                    return actor.picture(player_id)
-            self._forget(code, actor)
-        raise NotSaved("The table could not be loaded just now. Try again.")
+        return self._read(code, lambda state: picture(state, state.seat_of(player_id), self.now(), self.settings))
 
     def seats(self, code: str) -> tuple[SeatRow, ...]:
         """Who sits where now. Raises TableNotFound."""

@@ -129,6 +129,11 @@ class HoldExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class Started:
+    """A match just started at the table (the first deal, or a rematch): its first clock."""
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """The process (re)started: nobody is connected to it yet, so every person counts as
     dropped (their pages reconnect at once)."""
@@ -146,19 +151,19 @@ class Reseat:
 
 
 Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | Connected | Disconnected | Closing
-           | HoldExpired | Resume | Reseat)
+           | HoldExpired | Started | Resume | Reseat)
 
 
 def command_name(command: Command) -> str:
     """The command's name as observers see it: ``move``, ``continue``, ``deal_now``,
     ``rematch``, ``take_over``, ``leave``, ``connected``, ``disconnected``, ``closing``,
-    ``hold_expired``, ``resume``, ``reseat``."""
+    ``hold_expired``, ``started``, ``resume``, ``reseat``."""
     return _NAMES[type(command)]
 
 
 _NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", Rematch: "rematch", TakeOver: "take_over",
           Leave: "leave", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
-          HoldExpired: "hold_expired", Resume: "resume", Reseat: "reseat"}
+          HoldExpired: "hold_expired", Started: "started", Resume: "resume", Reseat: "reseat"}
 
 
 # -- what a table tells ----------------------------------------------------------------

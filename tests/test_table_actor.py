@@ -1,0 +1,186 @@
+"""One path for every change: concurrent moves, lost races, failed saves, every side
+command through the one handler, and finished tables leaving memory. Driven through the
+table service's public API (``handle`` observers, the bus, the store)."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import dataclasses
+import itertools
+import sqlite3
+import threading
+
+import pytest
+
+from spades.rules_config import Rules
+from spades.storage import SaveMove, SeatRow, Store
+from spades.tables import EMOJIS, NotSaved, Player, Stale, TableService, command_name
+from watch import watch
+
+INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
+PEOPLE = [Player(f"p{s}") for s in range(4)]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def pool():
+    p = cf.ThreadPoolExecutor(2)
+    yield p
+    p.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(str(tmp_path / "a.db"))
+
+
+@pytest.fixture
+def svc(store, pool):
+    seeds = (f"actor-{n}" for n in itertools.count())
+    service = TableService(store, pool=pool, play_delays=INSTANT, new_seed=lambda: next(seeds))
+    yield service
+    service.close()
+
+
+def four_people(store: Store, code: str = "FOUR01", rules: Rules | None = None) -> str:
+    """A table for friends with four people seated and no bot."""
+    store.create_table(code, PEOPLE[0].id, {"kind": "friends", "level": "easy"},
+                       [SeatRow(s, "human", PEOPLE[s].id, f"P{s}", EMOJIS[s]) for s in range(4)], "four",
+                       dataclasses.asdict(rules or Rules(tempo="relaxed")))
+    return code
+
+
+def to_act(svc: TableService, code: str) -> tuple[Player, dict]:
+    v = svc.snapshot(code, None).view
+    who = PEOPLE[v["to_act"]]
+    return who, svc.snapshot(code, who.id).view
+
+
+def test_two_threads_moving_at_once_one_wins_and_the_other_is_told_it_is_stale(svc, store):
+    code = four_people(store)
+    who, v = to_act(svc, code)
+    results: list[object] = []
+    start = threading.Barrier(2)
+
+    def click():
+        start.wait()
+        try:
+            results.append(svc.act(code, who, "3", v["version"]).view["version"])
+        except Stale as e:
+            results.append(e)
+
+    threads = [threading.Thread(target=click) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    assert sorted(type(r).__name__ for r in results) == ["Stale", "int"]
+    assert [a[0] for a in store.actions(store.load_table(code).match.id)] == [v["version"] + 1]
+
+
+def test_a_lost_race_is_refused_as_stale_with_the_table_as_stored(svc, store):
+    code = four_people(store)
+    who, v = to_act(svc, code)
+    # another process stored this version's move first (the database checks every version)
+    store.commit([SaveMove(store.load_table(code).match.id, v["version"] + 1, v["to_act"], "4")])
+    with pytest.raises(Stale) as e:
+        svc.act(code, who, "3", v["version"])
+    assert e.value.version == v["version"] + 1
+    now = svc.snapshot(code, who.id).view
+    assert now["version"] == v["version"] + 1 and now["bids"][v["to_act"]] == 4  # reloaded: theirs stands
+
+
+def test_a_failed_save_changes_nothing_and_the_table_and_its_watchers_go_on(svc, store, monkeypatch):
+    code = four_people(store)
+    seen: list[int] = []
+    watch(svc, code, PEOPLE[1].id, lambda snap: seen.append(snap.view["version"]))
+    who, v = to_act(svc, code)
+    real = store.commit
+
+    def locked(ops):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store, "commit", locked)
+    with pytest.raises(NotSaved):
+        svc.act(code, who, "3", v["version"])
+    assert svc.snapshot(code, who.id).view == v  # nothing changed, in memory or stored
+    assert store.load_table(code).match.version == v["version"]
+    monkeypatch.setattr(store, "commit", real)
+    svc.act(code, who, "3", v["version"])  # the same click again goes through
+    assert seen[-1] == v["version"] + 1  # and the watcher heard of it
+
+
+def test_every_side_command_goes_through_the_one_handler(store, pool):
+    clock = FakeClock()
+    svc = TableService(store, pool=pool, play_delays=INSTANT, clock=clock,
+                       new_seed=(lambda it=itertools.count(): f"side-{next(it)}"))
+    handled: list[str] = []
+    published: list[str] = []
+    svc.observe(lambda code, who, command: handled.append(command_name(command)))
+    svc.bus.subscribe(lambda change: published.append(change.command))
+    try:
+        code = four_people(store, rules=Rules(tempo="relaxed", end="hands", hands=1, mode="no_bidding"))
+        close = watch(svc, code, PEOPLE[2].id, lambda snap: None)  # connected
+        svc.closing(code, PEOPLE[2].id)  # the page says it is closing ...
+        close()  # ... and its socket closes: disconnected, a short hold
+        clock.now += 11
+        svc.wake()
+        assert svc.wait_idle()  # the hold ran out: a bot plays seat 2
+        assert svc.snapshot(code, None).presence[2] == "bot"
+        svc.take_over(code, PEOPLE[2].id)
+        while not svc.snapshot(code, None).view["finished"]:
+            who, v = to_act(svc, code)
+            if v["phase"] == "hand_over":  # never with one hand; kept for other rules
+                svc.act(code, PEOPLE[1], "deal", v["version"])
+                svc.act(code, PEOPLE[0], "deal_now", v["version"])
+                continue
+            svc.act(code, who, v["legal"][0], v["version"])
+        version = svc.snapshot(code, None).view["version"]
+        svc.rematch(code, PEOPLE[0], version, partner=1)
+        assert [s.player_id for s in svc.seats(code)] == ["p0", "p2", "p1", "p3"]  # the new partner across
+        svc.leave_table(code, PEOPLE[3].id)
+    finally:
+        svc.close()
+    for name in ("connected", "closing", "disconnected", "hold_expired", "take_over", "move", "rematch", "leave"):
+        assert name in handled, name
+    # a change anyone can see is published under the command that made it
+    for name in ("connected", "hold_expired", "take_over", "move", "rematch", "leave"):
+        assert name in published, name
+
+
+def test_continue_and_deal_now_go_through_the_one_handler(svc, store):
+    handled: list[str] = []
+    svc.observe(lambda code, who, command: handled.append(command_name(command)))
+    code = four_people(store, rules=Rules(tempo="relaxed", end="hands", hands=3, mode="no_bidding"))
+    for _ in range(52):
+        who, v = to_act(svc, code)
+        svc.act(code, who, v["legal"][0], v["version"])
+    v = svc.snapshot(code, None).view
+    assert v["phase"] == "hand_over"
+    snap = svc.act(code, PEOPLE[1], "deal", v["version"])
+    assert snap.ready == (1,) and snap.view["phase"] == "hand_over"  # waits for the others
+    snap = svc.act(code, PEOPLE[0], "deal_now", v["version"])  # the host deals without waiting
+    assert snap.view["phase"] == "playing" and snap.view["hand_number"] == 2
+    assert handled[-2:] == ["continue", "deal_now"]
+
+
+def test_a_finished_table_leaves_memory_and_comes_back_when_asked(svc, store):
+    code = svc.create_practice(PEOPLE[0].id, "Ann", Rules(mode="no_bidding", end="hands", hands=1), "easy")
+    while True:
+        assert svc.wait_idle()
+        v = svc.snapshot(code, PEOPLE[0].id).view
+        if v["finished"]:
+            break
+        svc.act(code, PEOPLE[0], v["legal"][0], v["version"])
+    assert svc.wait_idle()
+    assert not svc.in_memory(code)  # over, and nobody connected
+    again = svc.snapshot(code, PEOPLE[0].id)  # back from the database
+    assert again.view == v and not svc.in_memory(code)  # a look does not keep it either
+    assert svc.rematch(code, PEOPLE[0], v["version"]).match_number == 2
