@@ -1,0 +1,155 @@
+"""The socket hub over real WebSockets: caps per person and per address with a reason,
+the largest message a page may send, and a stuck reader closed without holding up the
+other seats."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import socket
+import time
+
+import pytest
+from simple_websocket import Client, ConnectionClosed
+
+from conftest import csrf_of, start_practice
+from spades.rules_config import Rules
+from spades.storage import SeatRow
+from spades.tables import EMOJIS, Player
+
+ORIGIN = "http://127.0.0.1"  # simple_websocket's client sends Host without the port
+
+
+@pytest.fixture
+def app_config() -> dict:
+    return {"SOCKETS_PER_PERSON": 2, "SOCKETS_PER_ADDRESS": 4, "SOCKET_QUEUE": 4, "RATELIMIT_ENABLED": False}
+
+
+def open_socket(live_server: str, code: str, cookie: str) -> Client:
+    return Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws",
+                          headers={"Cookie": f"session={cookie}", "Origin": ORIGIN})
+
+
+def refusal(ws: Client) -> str:
+    """The reason the server closed this socket with (it sends nothing else first)."""
+    with pytest.raises(ConnectionClosed) as e:
+        ws.receive(timeout=5)
+    return f"{e.value.reason} {e.value.message}"
+
+
+def visitor(app, code: str) -> str:
+    """A new browser that opened the table page: its session cookie."""
+    client = app.test_client()
+    assert client.get(f"/g/{code}").status_code == 200
+    return client.get_cookie("session").value
+
+
+def test_one_person_past_the_cap_is_refused_with_a_reason_and_a_closed_tab_frees_a_place(app, live_server, client):
+    code = start_practice(client)
+    cookie = client.get_cookie("session").value
+    first, second = open_socket(live_server, code, cookie), open_socket(live_server, code, cookie)
+    assert 'id="hand"' in first.receive(timeout=5) and 'id="hand"' in second.receive(timeout=5)
+    third = open_socket(live_server, code, cookie)
+    assert refusal(third) == "1008 Too many open tables in this browser: 2 at most. Close one and reload."
+    first.close()
+    for _ in range(50):  # the server notices the close within a second
+        again = open_socket(live_server, code, cookie)
+        try:
+            if 'id="hand"' in again.receive(timeout=5):
+                break
+        except ConnectionClosed:
+            time.sleep(0.1)
+    else:
+        raise AssertionError("the closed tab never freed its place")
+    again.close()
+    second.close()
+
+
+def test_one_address_past_the_cap_is_refused_and_the_site_stays_up(app, live_server, client):
+    code = start_practice(client)
+    sockets = [open_socket(live_server, code, visitor(app, code)) for _ in range(4)]
+    for ws in sockets:
+        assert 'id="felt"' in ws.receive(timeout=5)  # spectators: the table, no hand
+    extra = open_socket(live_server, code, visitor(app, code))
+    assert refusal(extra) == "1008 Too many connections from your network. Try again later."
+    assert client.get("/").status_code == 200
+    for ws in sockets:
+        ws.close()
+
+
+def test_a_message_over_the_size_limit_closes_that_socket_only(app, live_server, client):
+    code = start_practice(client)
+    cookie = client.get_cookie("session").value
+    big, other = open_socket(live_server, code, cookie), open_socket(live_server, code, visitor(app, code))
+    big.receive(timeout=5)
+    other.receive(timeout=5)
+    big.send("x" * 10_000)
+    with pytest.raises(ConnectionClosed) as e:
+        for _ in range(10):
+            big.receive(timeout=5)
+    assert e.value.reason == 1009  # message too big
+    v = client.get(f"/g/{code}/view.json").get_json()
+    action = "3" if v["phase"] == "bidding" else v["legal"][0]
+    r = client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": action, "version": v["version"]})
+    assert r.status_code == 303
+    assert "data-v" in other.receive(timeout=5)  # the other page is still told
+    other.close()
+
+
+def stuck_reader(live_server: str, code: str, cookie: str) -> socket.socket:
+    """A WebSocket that completes its handshake and then never reads again."""
+    port = int(live_server.rsplit(":", 1)[1])
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall((f"GET /g/{code}/ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+               f"Cookie: session={cookie}\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += s.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return s
+
+
+def test_a_stuck_reader_is_closed_and_never_holds_up_the_other_seats(app, live_server, service):
+    code, people = "STUCK1", [f"s{seat}" for seat in range(4)]
+    service.store.create_table(code, people[0], {"kind": "friends", "level": "easy"},
+                               [SeatRow(s, "human", people[s], f"P{s}", EMOJIS[s]) for s in range(4)], "stuck",
+                               dataclasses.asdict(Rules(tempo="relaxed", mode="no_bidding", end="hands", hands=40)))
+    cookies = []
+    for pid in people[:2]:
+        c = app.test_client()
+        with c.session_transaction() as session:
+            session["pid"], session["csrf"] = pid, "token"
+        c.get("/")
+        cookies.append(c.get_cookie("session").value)
+    hub = app.extensions["spades.hub"]
+    stuck = stuck_reader(live_server, code, cookies[0])
+    reader = open_socket(live_server, code, cookies[1])
+    reader.receive(timeout=5)
+    moves, closed_after = 0, None
+    for _ in range(2000):  # bounded: kernel buffers hold a few hundred changes, then the queue fills
+        v = service.snapshot(code, None).view
+        if v["phase"] == "hand_over":
+            service.act(code, Player(people[0]), "deal_now", v["version"])
+        else:
+            seat = v["to_act"]
+            service.act(code, Player(people[seat]), service.snapshot(code, people[seat]).view["legal"][0],
+                        v["version"])
+        moves += 1
+        # every change reaches the reading seat while the other socket is stuck
+        stamp = 100_000 + service.snapshot(code, None).view["version"]
+        while True:
+            got = max(int(x) for x in re.findall(r'data-v="(\d+)"', reader.receive(timeout=5)))
+            if got >= stamp:
+                break
+        if closed_after is None and hub.counts()["sockets"] == 1:
+            closed_after = moves
+            break
+    stuck.close()
+    reader.close()
+    print(f"the stuck socket was closed after {closed_after} moves")
+    assert closed_after is not None, "the stuck socket was never closed"
+    assert hub.counts()["people"] <= 1
