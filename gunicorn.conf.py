@@ -29,6 +29,9 @@ graceful_timeout = 10
 keepalive = 5
 backlog = 2048
 loglevel = os.environ.get("SPADES_LOG_LEVEL", "info")
+# several servers on one machine (tests, benchmarks, a second site) must not fight over one
+# control socket; signals (TERM, HUP, TTIN) manage the server
+control_socket_disable = True
 accesslog = None  # one line per request costs more than it tells at this scale; the app logs refusals
 errorlog = "-"
 

@@ -192,7 +192,7 @@ def leave_table(code: str):
         service().leave_table(code, pid)
     except TableNotFound:
         abort(404, description=NO_TABLE)
-    except NotSeated as e:
+    except (NotSeated, NotSaved) as e:
         flash(str(e))
         return redirect(f"/g/{code}", 303)
     if session.get("last_table") == code:
@@ -208,8 +208,8 @@ def closing(code: str):
     if pid is not None:
         try:
             service().closing(code, pid)
-        except TableNotFound:
-            pass  # nothing to hold
+        except (TableNotFound, NotSaved):
+            pass  # nothing to hold, or the next connection's close holds the seat anyway
     return Response(status=204)
 
 
