@@ -233,7 +233,10 @@ def _result_rows(r: dict, snap: Snapshot) -> dict:
 
 
 def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oob: bool = True) -> str:
-    """The named fragments of the table, joined; ``oob`` marks each for an out-of-band swap."""
+    """The named fragments of the table, joined; ``oob`` marks each for an out-of-band swap.
+    All of them come from one template render (``table/_fragments.html``, in this order)."""
+    if names == FRAGMENTS:
+        return render_template("table/_fragments.html", oob=oob, **ctx)
     return "\n".join(render_template(f"table/_{name}.html", oob=oob, **ctx) for name in names)
 
 
