@@ -22,7 +22,7 @@ ORIGIN = "http://127.0.0.1"  # simple_websocket's client sends Host without the 
 
 @pytest.fixture
 def app_config() -> dict:
-    return {"SOCKETS_PER_PERSON": 2, "SOCKETS_PER_ADDRESS": 4, "SOCKET_QUEUE": 4, "RATELIMIT_ENABLED": False}
+    return {"SOCKETS_PER_PERSON": 2, "SOCKETS_PER_ADDRESS": 4, "SOCKET_QUEUE": 4}
 
 
 def open_socket(live_server: str, code: str, cookie: str) -> Client:

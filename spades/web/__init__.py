@@ -66,6 +66,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        # the cookie is sent again only when the session changes, not with every answer
+        # (signing it is a good part of a move's cost; 400 days run from the last change)
+        SESSION_REFRESH_EACH_REQUEST=False,
         SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 4096},
         SOCKETS_PER_PERSON=8,
         SOCKETS_PER_ADDRESS=int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100")),
@@ -101,9 +104,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                        queue_size=app.config["SOCKET_QUEUE"])
     atexit.register(service.close)
 
-    from . import auth, errors, identity, limits, live, lobby, profile, table
+    from . import auth, errors, identity, limits, live, lobby, profile, render, table
 
     identity.init_app(app)
+    render.init_app(app)
     limits.init_app(app)
     errors.init_app(app)
     app.register_blueprint(lobby.bp)

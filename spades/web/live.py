@@ -13,6 +13,7 @@ Imports: Flask, flask-sock, ``spades.tables`` and the web layer.
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import time
@@ -20,6 +21,8 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, request, session
 from flask_sock import Sock
+from simple_websocket import ws as simple_ws
+from wsproto.extensions import PerMessageDeflate
 
 from ..tables import TableNotFound
 from .hub import Connection, Hub
@@ -100,6 +103,17 @@ def socket(ws, code: str) -> None:
                 pass
 
 
+def compress_each_message_alone() -> None:
+    """Pages ask for compressed messages (permessage-deflate), and simple-websocket accepts
+    with wsproto's defaults, which keep a compressor of about 130 KB per open socket for
+    its whole life. Each message here is a whole set of fragments, so it is compressed on
+    its own (``server_no_context_takeover``): nothing stays between messages, and an idle
+    socket costs a few kilobytes. simple-websocket names the extension at each handshake,
+    so the configured one is put in its place."""
+    simple_ws.PerMessageDeflate = functools.partial(PerMessageDeflate, server_no_context_takeover=True)
+
+
 def init_app(app: Flask) -> None:
+    compress_each_message_alone()
     app.register_blueprint(bp)
     sock.init_app(app)

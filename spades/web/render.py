@@ -12,10 +12,11 @@ Imports: Flask (templates), ``spades.tables`` (the snapshot type) and the core.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
-from flask import render_template
+from flask import Flask, render_template
 from markupsafe import Markup
 
 from ..tables import BOT_PARTNER, DEAL, RoomSnapshot, Snapshot
@@ -32,11 +33,61 @@ PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left 
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match  # seen from the viewer: seat+1 sits on the left
 
 
-def card(text: str, legal: bool = False) -> dict:
-    """A card's display values: ``QS`` -> Q, ♠, "queen of spades"."""
+class Obj:
+    """Values the templates read by attribute (``p.pos``), found at the first try (Jinja
+    tries an attribute before an item, and a dict's miss costs an exception: this is the
+    table's hot path, rendered for every seat after every move). ``o["pos"]`` works too."""
+
+    def __init__(self, values: dict[str, Any] | None = None, **more: Any) -> None:
+        self.__dict__.update(values or (), **more)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__dict__[name]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Obj) and self.__dict__ == other.__dict__
+
+    def __repr__(self) -> str:
+        return f"Obj({self.__dict__!r})"
+
+
+@functools.lru_cache(maxsize=None)
+def card(text: str, legal: bool = False) -> Obj:
+    """A card's display values: ``QS`` -> Q, ♠, "queen of spades" (shared: never changed)."""
     rank, suit = text[0], text[1]
-    return {"text": text, "rank": RANK_SHOWN.get(rank, rank), "suit": suit, "symbol": SUIT_SYMBOLS[suit],
-            "red": suit in "HD", "label": f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", "legal": legal}
+    return Obj(text=text, rank=RANK_SHOWN.get(rank, rank), suit=suit, symbol=SUIT_SYMBOLS[suit],
+               red=suit in "HD", label=f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", legal=legal)
+
+
+@functools.lru_cache(maxsize=None)
+def _face(text: str) -> Markup:
+    c = card(text)
+    return Markup(f'<span class="face {"red" if c.red else "black"}" data-card="{c.text}" aria-label="{c.label}" '
+                  f'role="img"><span class="rank">{c.rank}</span><span class="suit">{c.symbol}</span></span>')
+
+
+def face(c: Obj) -> Markup:
+    """A card face on the felt (a template global)."""
+    return _face(c["text"])
+
+
+@functools.lru_cache(maxsize=None)
+def card_button(text: str, legal: bool, playing: bool) -> Markup:
+    """A card in the hand as a button that plays it (a template global); ``playing``: it
+    is this seat's turn to play, so a card that cannot be played now is dimmed and says so."""
+    c = card(text)
+    state = " legal" if legal else " dim" if playing else ""
+    label = c.label + (", not playable now" if playing and not legal else "")
+    return Markup(f'<button class="card {"red" if c.red else "black"}{state}" name="action" value="{c.text}" '
+                  f'data-card="{c.text}" aria-label="{label}"><span class="rank">{c.rank}</span>'
+                  f'<span class="suit">{c.symbol}</span><span class="pip" aria-hidden="true">{c.symbol}</span>'
+                  f'</button>')
+
+
+def hidden(version: int, csrf: str) -> Markup:
+    """The hidden fields every table form carries (a template global)."""
+    return Markup('<input type="hidden" name="csrf" value="{}"><input type="hidden" name="version" value="{}">'
+                  ).format(csrf, version)
 
 
 def bid_text(bid: object, blind: bool = False) -> str:
@@ -117,12 +168,12 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
     clock = None
     if snap.clock is not None and not v["finished"]:
         who, deadline, seconds = snap.clock
-        clock = {"seat": who, "deadline_ms": int(deadline * 1000), "seconds": seconds,
-                 "left": max(0, math.ceil(deadline - snap.now))}
+        clock = Obj(seat=who, deadline_ms=int(deadline * 1000), seconds=seconds,
+                    left=max(0, math.ceil(deadline - snap.now)))
     plates = []
     for i, pos in enumerate(POSITIONS):
         s = (base + i) % 4
-        plates.append({
+        plates.append(Obj({
             "seat": s, "pos": pos, "name": snap.names[s] + (" (you)" if s == me and snap.names[s] != "You" else ""),
             "bot": snap.kinds[s] == "bot", "team": s % 2, "turn": to_act == s,
             "dealer": v["dealer"] == s, "bid": bid_text(bids[s], blind[s]), "has_bid": bids[s] is not None,
@@ -131,7 +182,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
             "emoji": snap.emojis[s], "host": snap.host_seat == s and snap.kinds.count("human") > 1,
             "presence": snap.presence[s], "presence_text": PRESENCE.get(snap.presence[s], ""),
             "clock": clock if clock is not None and clock["seat"] == s else None,
-        })
+        }))
     # the trick in the middle: the one in progress, or the last one taken (so the 4th card is seen)
     trick_cards: dict[int, dict] = {}
     last = False
@@ -145,8 +196,8 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         for i, text in enumerate(t["cards"]):
             trick_cards[(t["leader"] + i) % 4] = card(text)
         last, winner = True, t["winner"]
-    trick = [{"pos": POSITIONS[(s - base) % 4], "seat": s, "card": trick_cards.get(s),
-              "won": last and s == winner} for s in range(4)]
+    trick = [Obj(pos=POSITIONS[(s - base) % 4], seat=s, card=trick_cards.get(s), won=last and s == winner)
+             for s in range(4)]
     hand = [card(t, t in legal) for t in (v["hand"] or [])]
     my_turn = me is not None and to_act == me
     if v["finished"]:
@@ -167,9 +218,9 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
     teams = []
     for t in (my_team, 1 - my_team):
         members = [snap.names[s] for s in (t, t + 2)]
-        teams.append({"team": t, "label": "Us" if me is not None and t == my_team else "Them",
+        teams.append(Obj({"team": t, "label": "Us" if me is not None and t == my_team else "Them",
                       "members": " & ".join(members), "score": v["scores"][t], "bags": v["bags"][t],
-                      "contract": _contract(bids, t), "taken": v["taken"][t] + v["taken"][t + 2]})
+                      "contract": _contract(bids, t), "taken": v["taken"][t] + v["taken"][t + 2]}))
     results = v["results"]
     last_result = results[-1] if results and phase in ("hand_over", "match_over") else None
     is_host = me is not None and snap.host_seat == me
@@ -281,3 +332,8 @@ def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
 def render_room(ctx: dict[str, Any], oob: bool = True) -> str:
     """The room's fragment (one root element, ``id="room"``), out of band for the WebSocket."""
     return render_template("room/_room.html", oob=oob, **ctx)
+
+
+def init_app(app: Flask) -> None:
+    """The table's small pieces of markup, as template globals."""
+    app.jinja_env.globals.update(face=face, card_button=card_button, hidden=hidden)
