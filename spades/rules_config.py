@@ -8,6 +8,7 @@ Imports: stdlib only.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields
 
 MODES = ("bidding", "no_bidding")
@@ -63,11 +64,17 @@ class Rules:
         return cls(**{k: v for k, v in data.items() if k in names})
 
     def to_dict(self) -> dict:
-        """The game keys of RECORD.md (tempo and play speed are table settings, left out)."""
-        d = asdict(self)
-        del d["tempo"], d["play_speed"]
-        return d
+        """The game keys of RECORD.md (tempo and play speed are table settings, left out).
+        A new dict each call (every seat view carries one), copied from one made once."""
+        return dict(_game_keys(self))
 
     @property
     def bidding(self) -> bool:
         return self.mode == "bidding"
+
+
+@functools.lru_cache(maxsize=256)
+def _game_keys(rules: Rules) -> dict:
+    d = asdict(rules)
+    del d["tempo"], d["play_speed"]
+    return d

@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from flask import Flask, render_template
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..tables import BOT_PARTNER, DEAL, RoomSnapshot, Snapshot
 from .charts import score_chart
@@ -86,8 +86,8 @@ def card_button(text: str, legal: bool, playing: bool) -> Markup:
 
 def hidden(version: int, csrf: str) -> Markup:
     """The hidden fields every table form carries (a template global)."""
-    return Markup('<input type="hidden" name="csrf" value="{}"><input type="hidden" name="version" value="{}">'
-                  ).format(csrf, version)
+    return Markup(f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
+                  f'<input type="hidden" name="version" value="{int(version)}">')
 
 
 def bid_text(bid: object, blind: bool = False) -> str:
