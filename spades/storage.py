@@ -581,7 +581,6 @@ class Store:
 
     def remember_player(self, player_id: str, name: str, emoji: str) -> None:
         """Keep the name and emoji a player last chose (to prefill the next join form)."""
-        db = self.db
         with self.transaction():
             self._upsert_player(player_id, name, emoji)
 
@@ -596,24 +595,6 @@ class Store:
         return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
 
     # -- clocks ----------------------------------------------------------------------
-    def save_move(self, match_id: int, version: int, seat: int | None, action: str, *, finished: bool,
-                  winner: int | None, clock: tuple[int, int, float] | None,
-                  seat_clock: tuple[int, int, bool, bool] | None = None) -> None:
-        """``append_action`` together with the next turn's clock (seat, version, deadline;
-        None: no clock) and the mover's new clock record (seat, timeouts in a row, timed
-        out, autopilot), in ONE transaction. Raises Conflict as ``append_action`` does."""
-        db = self.db
-        with self.transaction():
-            self.append_action(match_id, version, seat, action, finished=finished, winner=winner)
-            self._put_clock(match_id, clock)
-            if seat_clock is not None:
-                self._put_seat_clock(match_id, *seat_clock)
-
-    def set_clock(self, match_id: int, clock: tuple[int, int, float] | None) -> None:
-        """Set (seat, version, deadline) as the match's clock, or clear it with None."""
-        with self.transaction():
-            self._put_clock(match_id, clock)
-
     def _put_clock(self, match_id: int, clock: tuple[int, int, float] | None) -> None:
         if clock is None:
             self.db.execute("DELETE FROM clocks WHERE match_id = ?", [match_id])
@@ -621,31 +602,15 @@ class Store:
             self.db.execute("INSERT OR REPLACE INTO clocks (match_id, seat, version, deadline) VALUES (?, ?, ?, ?)",
                             [match_id, *clock])
 
-    def drop_clock(self, match_id: int, version: int) -> None:
-        """Clear the match's clock if it is still the one set at ``version``."""
-        with self.transaction():
-            self.db.execute("DELETE FROM clocks WHERE match_id = ? AND version = ?", [match_id, version])
-
     def clock(self, match_id: int) -> tuple[int, int, float] | None:
         """The match's clock: (seat, version, deadline), or None."""
         rows = list(self.db.query("SELECT seat, version, deadline FROM clocks WHERE match_id = ?", [match_id]))
         return (rows[0]["seat"], rows[0]["version"], rows[0]["deadline"]) if rows else None
 
-    def due_clocks(self, now: float) -> list[tuple[str, int, int, int]]:
-        """(table code, match id, seat, version) of every clock run out by ``now``, oldest first."""
-        return [(r["table_code"], r["match_id"], r["seat"], r["version"]) for r in self.db.query(
-            "SELECT m.table_code, c.match_id, c.seat, c.version FROM clocks c JOIN matches m ON m.id = c.match_id "
-            "WHERE c.deadline <= ? ORDER BY c.deadline", [now])]
-
     def seat_clocks(self, match_id: int) -> dict[int, tuple[int, bool, bool]]:
         """Each seat's clock record in a match: seat -> (timeouts in a row, timed out, autopilot)."""
         return {r["seat"]: (r["timeouts_in_row"], bool(r["timed_out"]), bool(r["autopilot"])) for r in self.db.query(
             "SELECT * FROM seat_clocks WHERE match_id = ?", [match_id])}
-
-    def save_seat_clock(self, match_id: int, seat: int, timeouts_in_row: int, timed_out: bool,
-                        autopilot: bool) -> None:
-        with self.transaction():
-            self._put_seat_clock(match_id, seat, timeouts_in_row, timed_out, autopilot)
 
     def _put_seat_clock(self, match_id: int, seat: int, timeouts_in_row: int, timed_out: bool,
                         autopilot: bool) -> None:
@@ -672,18 +637,6 @@ class Store:
             cur = self.db.execute("UPDATE holds SET fired = 1 WHERE table_code = ? AND seat = ? AND fired = 0",
                                   [code, seat])
             return cur.rowcount == 1
-
-    def due_holds(self, now: float) -> list[tuple[str, int]]:
-        """(table code, seat) of every hold over by ``now`` that has not fired yet."""
-        return [(r["table_code"], r["seat"]) for r in self.db.query(
-            "SELECT table_code, seat FROM holds WHERE fired = 0 AND until <= ? ORDER BY until", [now])]
-
-    def next_deadline(self) -> float | None:
-        """The earliest clock or unfired hold (epoch seconds), or None."""
-        row = next(iter(self.db.query(
-            "SELECT MIN(t) AS t FROM (SELECT MIN(deadline) AS t FROM clocks "
-            "UNION ALL SELECT MIN(until) FROM holds WHERE fired = 0)")))
-        return row["t"]
 
     def leave_seat(self, code: str, seat: int, player_id: str, emoji: str, host: str | None) -> None:
         """The person in ``seat`` leaves the match for good: the seat becomes a bot's, with

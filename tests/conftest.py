@@ -21,6 +21,24 @@ from spades.web import create_app
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
+class FakeClock:
+    """Epoch seconds that move only when the test advances them."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def pool():
+    """Bots in a thread pool (a test module may override it with a pool it drives)."""
+    p = cf.ThreadPoolExecutor(2)
+    yield p
+    p.shutdown(wait=False, cancel_futures=True)
+
+
 @pytest.fixture
 def app_config() -> dict:
     """Extra settings for ``app`` (override in a test module)."""

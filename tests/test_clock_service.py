@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from conftest import FakeClock
+
 from spades import bots
 from spades.clocks import SeatClock, tourney_timeout_card
 from spades.rules_config import Rules
@@ -22,16 +24,6 @@ from watch import watch
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
 PEOPLE = {0: HOST, 2: ARI, 1: BO}  # the host, Ari across (partner), Bo on the left; seat 3 is a bot
-
-
-class FakeClock:
-    """Epoch seconds that move only when the test advances them."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class ManualPool(cf.Executor):

@@ -7,19 +7,11 @@ import re
 
 import pytest
 
-from conftest import csrf_of, start_practice
+from conftest import FakeClock, csrf_of, start_practice
 
 from spades.tables import EMOJIS, Player
 from spades.web.render import render_fragments, table_context
 from watch import watch
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -4,13 +4,14 @@ table service's public API (``handle`` observers, the bus, the store)."""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import itertools
 import sqlite3
 import threading
 
 import pytest
+
+from conftest import FakeClock
 
 from spades.rules_config import Rules
 from spades.storage import SaveMove, SeatRow, Store
@@ -19,21 +20,6 @@ from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 PEOPLE = [Player(f"p{s}") for s in range(4)]
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def pool():
-    p = cf.ThreadPoolExecutor(2)
-    yield p
-    p.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.fixture

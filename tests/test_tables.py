@@ -22,13 +22,6 @@ def store(tmp_path):
     return Store(str(tmp_path / "t.db"))
 
 
-@pytest.fixture
-def pool():
-    p = cf.ThreadPoolExecutor(2)
-    yield p
-    p.shutdown(wait=False, cancel_futures=True)
-
-
 def make(store, pool, **kw) -> TableService:
     kw.setdefault("play_delays", INSTANT)
     return TableService(store, pool=pool, **kw)

@@ -4,7 +4,6 @@ with a new partner."""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 
 import pytest
 
@@ -16,13 +15,6 @@ from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
-
-
-@pytest.fixture
-def pool():
-    pool = cf.ThreadPoolExecutor(2)
-    yield pool
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.fixture

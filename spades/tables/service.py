@@ -251,13 +251,6 @@ class TableService:
                 continue  # the code is taken: draw another
         raise RuntimeError("no free table code")  # pragma: no cover - 31^6 codes
 
-    def exists(self, code: str) -> bool:
-        try:
-            self._actor(code)
-            return True
-        except TableNotFound:
-            return False
-
     def status(self, code: str) -> str:
         """``waiting``, ``playing``, ``finished`` or ``closed``. Raises TableNotFound."""
         status = self.store.table_status(code.upper())
