@@ -24,7 +24,7 @@ from flask_sock import Sock
 from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
-from ..tables import TableNotFound
+from ..tables import Refused, TableNotFound
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .table import normalize_code
@@ -67,8 +67,9 @@ def socket(ws, code: str) -> None:
     try:
         refusal = hub.open(conn)
     except TableNotFound:
-        ws.close(reason=POLICY_VIOLATION, message="no such table")
-        return
+        refusal = "no such table"
+    except Refused as e:  # the table could not be loaded just now: the page tries again
+        refusal = str(e)
     if refusal:
         ws.close(reason=POLICY_VIOLATION, message=refusal)
         return
