@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import socket
+import sqlite3
 import time
 
 import pytest
@@ -14,7 +15,7 @@ from simple_websocket import Client, ConnectionClosed
 
 from conftest import csrf_of, start_practice
 from spades.rules_config import Rules
-from spades.storage import SeatRow
+from spades.storage import SaveMove, SeatRow
 from spades.tables import EMOJIS, Player
 
 ORIGIN = "http://127.0.0.1"  # simple_websocket's client sends Host without the port
@@ -153,3 +154,39 @@ def test_a_stuck_reader_is_closed_and_never_holds_up_the_other_seats(app, live_s
     print(f"the stuck socket was closed after {closed_after} moves")
     assert closed_after is not None, "the stuck socket was never closed"
     assert hub.counts()["people"] <= 1
+
+
+def test_a_failed_save_answers_503_and_a_lost_race_409_and_the_page_stays_live(app, live_server, client,
+                                                                                service, monkeypatch):
+    code = start_practice(client)
+    assert service.wait_idle()
+    ws = open_socket(live_server, code, client.get_cookie("session").value)
+    ws.receive(timeout=5)
+    v = client.get(f"/g/{code}/view.json").get_json()
+    assert v["to_act"] == 0 and v["phase"] == "bidding"
+    headers = {"HX-Request": "true", "X-CSRF-Token": csrf_of(client)}
+
+    def locked(ops):
+        raise sqlite3.OperationalError("database is locked")
+
+    real = service.store.commit
+    monkeypatch.setattr(service.store, "commit", locked)
+    r = client.post(f"/g/{code}/act", data={"action": "3", "version": v["version"]}, headers=headers)
+    assert r.status_code == 503 and "nothing changed" in r.get_data(as_text=True)
+    assert client.get(f"/g/{code}/view.json").get_json() == v
+    monkeypatch.setattr(service.store, "commit", real)
+
+    # another writer stores this version's move first: the click loses the race
+    service.store.commit([SaveMove(service.store.load_table(code).match.id, v["version"] + 1, 0, "4")])
+    r = client.post(f"/g/{code}/act", data={"action": "3", "version": v["version"]}, headers=headers)
+    assert r.status_code == 409 and "moved on" in r.get_data(as_text=True)
+    assert client.get(f"/g/{code}/view.json").get_json()["bids"][0] == 4  # the stored move stands
+
+    # the table goes on, and the open page hears of it
+    assert service.wait_idle()
+    stamp = 100_000 + client.get(f"/g/{code}/view.json").get_json()["version"]
+    while True:
+        got = max(int(x) for x in re.findall(r'data-v="(\d+)"', ws.receive(timeout=5)))
+        if got >= stamp:
+            break
+    ws.close()

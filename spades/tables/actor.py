@@ -100,11 +100,11 @@ class TableActor:
                 try:
                     self.store.commit(decision.rows)
                 except Conflict:
-                    self._reload()
+                    self._recover()
                     raise Stale(decision.conflict, self.state.match.version) from None
                 except Exception:
                     log.exception("storing %s at %s failed; the table goes on as stored", command, self.code)
-                    self._reload()
+                    self._recover()
                     raise NotSaved("The table could not save that just now, so nothing changed. Try again.") from None
             if decision.reload:  # a new match: its first clock, stored before anyone is told
                 self._reload()
@@ -139,6 +139,16 @@ class TableActor:
         shown = presence(state)
         snaps = {seat: snapshot(state, seat, now, self.settings, shown) for seat in (0, 1, 2, 3, None)}
         return Change(self.code, state.seq, command, snaps, state.persons())
+
+    def _recover(self) -> None:
+        """A change was not stored: the table as stored (another writer's move, say) is
+        told to everyone and its timers planned, so it goes on from there."""
+        self._reload()
+        if self.retired:
+            return
+        self.state.seq += 1
+        self.bus.publish(self._change("reloaded", self.clock()))
+        self.scheduler.plan(self.code, plan(self.state, self.settings))
 
     def _reload(self) -> None:
         """The state as stored, keeping what only this process knows (connections, who is
