@@ -38,7 +38,8 @@ class IllegalStep(ValueError):
 def to_record(match: Match, seat: int | None = None) -> dict:
     """The match as a RECORD.md document. With ``seat``, only what that seat has seen:
     other seats' ``deal`` lists hold just the cards they have played so far (in the hand
-    in progress; finished hands have shown every card)."""
+    in progress; finished hands have shown every card), and so does the seat's own until
+    it may see its cards (a blind nil bidder who has not looked)."""
     hands = []
     for r in match.results:
         hands.append(_hand_json(match.rules, r.dealer, r.deal, r.bids, r.blind, r.plays))
@@ -46,7 +47,8 @@ def to_record(match: Match, seat: int | None = None) -> dict:
         deal = match.deal
         if seat is not None:
             played = set(match.plays)
-            deal = [cards if s == seat else [c for c in cards if c in played] for s, cards in enumerate(deal)]
+            deal = [cards if s == seat and match.looked[seat] else [c for c in cards if c in played]
+                    for s, cards in enumerate(deal)]
         hands.append(_hand_json(match.rules, match.dealer, deal, match.bids, match.blind, match.plays))
     return {"format": FORMAT, "rules": match.rules.to_dict(), "hands": hands}
 

@@ -230,3 +230,16 @@ def test_every_fragment_carries_the_stamp_that_orders_updates(client, service):
     assert {name for name, _ in stamps} == {"status", "scores", "felt", "hand", "panel"}
     # match 1: 100000 + the version the answer was drawn at (bots may have moved on since)
     assert all(100000 + v["version"] < int(stamp) <= 100000 + now for _, stamp in stamps)
+
+
+def test_a_blind_nil_bidder_cannot_read_their_cards_in_the_record_before_looking(client, service):
+    code = start_practice(client, blind_nil="on")
+    service.wait_idle()
+    v = view(client, code)
+    assert v["hand"] is None and v["can_look"]
+    record = client.get(f"/g/{code}/record.json").get_json()
+    assert record["hands"][-1]["deal"][0] == []  # not one card of seat 0 before it looks
+    r = client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "look", "version": v["version"]})
+    assert r.status_code == 303
+    mine = view(client, code)["hand"]
+    assert sorted(client.get(f"/g/{code}/record.json").get_json()["hands"][-1]["deal"][0]) == sorted(mine)
