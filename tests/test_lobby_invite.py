@@ -63,3 +63,23 @@ def test_only_people_in_the_room_send_invitations(app, client, smtp):
     stranger = app.test_client()
     r = stranger.post(f"/g/{code}/invite", data={"csrf": csrf_of(stranger), "emails": "x@example.com"})
     assert r.status_code == 403 and smtp.messages == []
+
+
+def test_a_forged_host_never_goes_into_an_invitation(app, client, smtp):
+    code = new_table(client)
+    form = {"csrf": csrf_of(client), "emails": "ari@example.com"}
+    client.set_cookie("session", client.get_cookie("session").value, domain="evil.example")
+    r = client.post(f"/g/{code}/invite", data=form, base_url="http://evil.example")
+    assert r.status_code == 400 and "public address is not set" in r.get_data(as_text=True)
+    assert smtp.messages == []
+    app.config["PUBLIC_URL"] = "https://spades.example"
+    r = client.post(f"/g/{code}/invite", data=form, base_url="http://evil.example")
+    assert r.status_code == 303
+    mail = smtp.wait_for("ari@example.com")
+    assert f"https://spades.example/j/{code}" in mail.text and "evil.example" not in mail.text
+
+
+def test_trusted_hosts_refuse_any_other_host(app, client):
+    app.config["TRUSTED_HOSTS"] = ["spades.example"]
+    assert client.get("/", environ_overrides={"HTTP_HOST": "evil.example"}).status_code == 400
+    assert client.get("/", headers={"Host": "spades.example"}).status_code == 200

@@ -20,6 +20,10 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
+- ``PUBLIC_URL`` (env ``SPADES_PUBLIC_URL``, e.g. ``https://spades.example``): the site's
+  address in invitation mails. Without it, a mail link is built from the request's host
+  only when Flask checked that host against ``TRUSTED_HOSTS`` (env
+  ``SPADES_TRUSTED_HOSTS``, comma-separated; other hosts then get a 400) or it is loopback.
 - ``SESSION_CHECK_S``: how often an open socket re-checks its signed-in session (10 s).
 - ``SOCKETS_PER_PERSON`` (8), ``SOCKETS_PER_ADDRESS`` (100; env
   ``SPADES_SOCKETS_PER_ADDRESS``, for a venue behind one address): open WebSockets allowed;
@@ -70,6 +74,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # (signing it is a good part of a move's cost; 400 days run from the last change)
         SESSION_REFRESH_EACH_REQUEST=False,
         SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 4096},
+        PUBLIC_URL=os.environ.get("SPADES_PUBLIC_URL") or None,
+        TRUSTED_HOSTS=[h.strip() for h in os.environ.get("SPADES_TRUSTED_HOSTS", "").split(",") if h.strip()] or None,
         SOCKETS_PER_PERSON=8,
         SOCKETS_PER_ADDRESS=int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100")),
         SOCKET_QUEUE=64,

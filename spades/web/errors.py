@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,8 @@ def handle_http(e: HTTPException):
         return e
     if isinstance(e, InternalServerError):
         return handle_any(e.original_exception or e)
+    if isinstance(e, SecurityError):  # a Host not in TRUSTED_HOSTS: no link can be built for it
+        return "This site is not served at that address.", 400, {"Content-Type": "text/plain; charset=utf-8"}
     message = e.description if e.code != 404 or "table" in (e.description or "") else \
         "There is no page at this address. Check the table code, or start a new game."
     if request.headers.get("HX-Request"):

@@ -21,9 +21,10 @@ Imports: Flask and friends, segno, ``spades.mail``, ``spades.tables`` and the co
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, \
+from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
     render_template, request, session, url_for
 from markupsafe import Markup
 
@@ -201,8 +202,28 @@ def join(code: str):
 
 
 # -- the room ------------------------------------------------------------------------------
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def public_url(path: str) -> str | None:
+    """An absolute link to ``path`` for someone else (an invitation): from ``PUBLIC_URL``
+    when set; otherwise from the request's host only when it can be trusted (Flask checked
+    it against ``TRUSTED_HOSTS``, or it is this machine's loopback, as in development).
+    None when neither holds: the Host header is the client's to choose, so a link built
+    from it could send the invited friend anywhere."""
+    base = current_app.config.get("PUBLIC_URL")
+    if base:
+        return base.rstrip("/") + path
+    host = urlsplit("//" + request.host).hostname or ""
+    if current_app.config.get("TRUSTED_HOSTS") or host in LOOPBACK_HOSTS:
+        return request.host_url.rstrip("/") + path
+    return None
+
+
 def join_url(code: str) -> str:
-    return url_for("lobby.join_link", code=code, _external=True)
+    """The join link shown in the room (to the person who asked for the page)."""
+    path = url_for("lobby.join_link", code=code)
+    return public_url(path) or request.host_url.rstrip("/") + path
 
 
 def qr_svg(url: str) -> Markup:
@@ -317,8 +338,10 @@ def invite(code: str):
     if len(addresses) > MAX_INVITES:
         return room_page(code, f"Invite at most {MAX_INVITES} people at a time. Nothing was sent.", 400, text)
     me = next(m for m in snap.members if m.me)
-    url = join_url(code)
-    home = url_for("lobby.home", _external=True)
+    url, home = public_url(url_for("lobby.join_link", code=code)), public_url("/")
+    if url is None or home is None:
+        return room_page(code, "Invitations cannot be sent from this address: the site's public address is not "
+                               "set. Share the link instead.", 400, text)
     body = (f"{me.name} {me.emoji} has a seat for you at a game of Spades.\n\n"
             f"Join the table: {url}\n\nOr type the code {code} at {home}\n")
     sent, failed = [], []
