@@ -108,7 +108,7 @@ def parse_action(value: object) -> Action:
             return BLIND_NIL
         if text == "look":
             return LOOK
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # "²" is a digit to str.isdigit, not to int
             return parse_action(int(text))
         return Card.parse(value)
     raise NotationError(f"{value!r} is not a bid or a card.")

@@ -286,7 +286,7 @@ def _member_number() -> int:
     text = request.form.get("member", "")
     if text == "bot":
         return BOT_PARTNER
-    if not text.isdigit() or len(text) > 6:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         abort(400, description="Choose a player in the room.")
     return int(text)
 
@@ -325,7 +325,10 @@ def invite(code: str):
     address is checked first; a mail server that fails gives a message, not an error page."""
     code = clean_code(code)
     text = request.form.get("emails", "")[:4000]
-    snap = service().room_snapshot(code, player_id()) if player_id() else None
+    try:
+        snap = service().room_snapshot(code, player_id()) if player_id() else None
+    except TableNotFound:
+        abort(404, description=NO_TABLE)
     if snap is None or snap.me is None or snap.status != "waiting":
         return _refusal_page(code, "Only people in the room can send invitations.", 403)
     addresses = [a for a in re.split(r"[\s,;]+", text) if a]

@@ -88,7 +88,7 @@ def page(code: str):
 
 def _version() -> int:
     text = request.form.get("version", "")
-    if not text.isdigit() or len(text) > 9:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         abort(400, description="The move did not say which version of the table it was made on. Reload the page.")
     return int(text)
 
