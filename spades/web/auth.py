@@ -50,9 +50,14 @@ def signed_in() -> bool:
 
 
 def _email_key() -> str:
-    """The rate-limit key of a sign-in step: the address typed, or the one being signed in."""
-    text = request.form.get("email") or session.get("signin_email") or ""
-    return "email:" + text.strip().lower()[:254]
+    """The rate-limit key of asking for a code: the address typed."""
+    return "email:" + request.form.get("email", "").strip().lower()[:254]
+
+
+def _signing_in_key() -> str:
+    """The rate-limit key of trying a code: the address the code was sent to, as this
+    session holds it (never a form field, which a guesser could vary to dodge the limit)."""
+    return "email:" + (session.get("signin_email") or "")
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -102,7 +107,7 @@ def code_form():
 
 @bp.post("/signin/code")
 @limiter.limit(TRY_PER_ADDRESS)
-@limiter.limit(TRY_PER_EMAIL, key_func=_email_key)
+@limiter.limit(TRY_PER_EMAIL, key_func=_signing_in_key)
 def check_code():
     """Sign in with the code; 303 home. Refusals re-show the form with the reason."""
     email = session.get("signin_email")
