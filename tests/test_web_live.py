@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 import time
 
 import pytest
@@ -81,3 +82,30 @@ def test_a_closed_connection_is_dropped(live_server, app, client, service):
             break
         time.sleep(0.05)
     assert hub.counts() == {"sockets": 0, "tables": 0, "people": 0}
+
+
+def test_an_origin_with_another_scheme_is_refused(live_server, client):
+    code = start_practice(client)
+    with pytest.raises(WsConnectionError):
+        connect(live_server, code, session_cookie(client), "https://127.0.0.1")
+
+
+def test_a_code_that_cannot_be_one_is_a_plain_404_before_any_upgrade(live_server, client):
+    start_practice(client)
+    port = int(live_server.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall((f"GET /g/x!/ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                   f"Cookie: session={session_cookie(client)}\r\n\r\n").encode())
+        answer = s.recv(200)
+    assert answer.startswith(b"HTTP/1.1 404")
+
+
+def test_every_answer_carries_the_security_headers(client):
+    for path in ("/", "/new", "/g/ZZZZZZ", "/static/site.js"):
+        headers = client.get(path).headers
+        csp = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-eval" not in csp
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "same-origin" and headers["X-Frame-Options"] == "DENY"

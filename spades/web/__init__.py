@@ -110,9 +110,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                        queue_size=app.config["SOCKET_QUEUE"])
     atexit.register(service.close)
 
-    from . import auth, errors, identity, limits, live, lobby, profile, render, table
+    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, table
 
     identity.init_app(app)
+    headers.init_app(app)
     render.init_app(app)
     limits.init_app(app)
     errors.init_app(app)

@@ -27,7 +27,7 @@ from wsproto.extensions import PerMessageDeflate
 from ..tables import Refused, TableNotFound
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
-from .table import normalize_code
+from .table import CODE_RE, normalize_code
 
 log = logging.getLogger(__name__)
 
@@ -39,18 +39,22 @@ POLICY_VIOLATION = 1008  # the WebSocket close code for a refusal
 
 
 def origin_allowed() -> bool:
-    """The page that opens the socket must come from this site (or a configured origin)."""
+    """The page that opens the socket must come from this site, scheme and host (or from a
+    configured origin)."""
     origin = request.headers.get("Origin")
     if not origin:
         return False
     parts = urlsplit(origin)
-    if parts.netloc and parts.netloc == request.host:
+    if parts.netloc and parts.netloc == request.host and parts.scheme == request.scheme:
         return True
     return origin.rstrip("/") in set(current_app.config.get("TRUSTED_ORIGINS") or ())
 
 
 @bp.before_request
 def handshake() -> None:
+    """Checked before the upgrade, so a refusal is a plain HTTP answer."""
+    if not CODE_RE.match((request.view_args or {}).get("code", "")):
+        abort(404, description="There is no table with that code.")
     if not origin_allowed():
         abort(403, description="This connection did not come from this site.")
     if player_id() is None:
