@@ -21,6 +21,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 DELAY = "2.0"  # seconds between bot moves: long enough, even on a loaded machine, that no bot
 # moves between the last look and the kill
@@ -132,3 +134,42 @@ def test_sigkill_mid_hand_and_the_match_resumes_at_the_same_card(tmp_path):
     finally:
         server.kill()
 
+
+
+def bot_processes(pid: int) -> list[int]:
+    """The processes the server started (its bot pool)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(entry.name))
+    return children
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_the_bot_processes_end_with_the_server(tmp_path, how):
+    server = Server(tmp_path / "s.db", free_port())
+    try:
+        browser = Browser()
+        browser.get(server.url + "/")
+        browser.post(server.url + "/practice", level="hard", speed="fast", end="target-500")
+        code = browser.url.rsplit("/", 1)[1]
+        deadline = time.monotonic() + 30
+        while not bot_processes(server.proc.pid) and time.monotonic() < deadline:
+            v = browser.view(server.url, code)
+            if v["to_act"] == 0:  # the bots think (and their processes start) once it is their turn
+                browser.post(f"{server.url}/g/{code}/act", action="bid", bid="3", version=v["version"])
+            time.sleep(0.1)
+        bots = bot_processes(server.proc.pid)
+        assert bots, "the bots never started"
+    finally:
+        os.kill(server.proc.pid, how)
+        server.proc.wait(10)
+    deadline = time.monotonic() + 5
+    while any(Path(f"/proc/{pid}").exists() for pid in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in bots if Path(f"/proc/{pid}").exists()]

@@ -21,6 +21,7 @@ import heapq
 import itertools
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -36,6 +37,18 @@ from .values import BotSeat, Command, HoldExpired, Move, Server, Timeout, Who
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[str, Who, Command], object]
+PARENT_CHECK_S = 0.5
+
+
+def end_with_parent(parent: int) -> None:
+    """In a bot process: exit as soon as the server that started it is gone (stopped,
+    killed, or crashed), instead of thinking on for nobody."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 @dataclass
@@ -80,7 +93,8 @@ class Scheduler:
             if self._pool is None:
                 # spawn, not fork: forking a threaded server can copy held locks into the child
                 self._pool = cf.ProcessPoolExecutor(self._pool_workers,
-                                                    mp_context=multiprocessing.get_context("spawn"))
+                                                    mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=end_with_parent, initargs=(os.getpid(),))
             return self._pool
 
     def submit(self, fn: Callable, *args: Any) -> cf.Future:
