@@ -183,10 +183,22 @@ class Accounts:
         new_id = "u-" + secrets.token_urlsafe(16)
         return self.store.sign_in(email, new_id, anon_pid, name, emoji, self.clock())
 
-    def session_valid(self, user_id: str, gen: object) -> bool:
-        """Whether a session for ``user_id`` made at generation ``gen`` still holds."""
+    def session_valid(self, user_id: str, gen: object, sid: object) -> bool:
+        """Whether session ``sid`` for ``user_id``, made at generation ``gen``, still holds
+        (not signed out, here or on every device)."""
         current = self.store.session_gen(user_id)
-        return current is not None and current == gen
+        return current is not None and current == gen and isinstance(sid, str) and self.store.signin_live(sid, user_id)
+
+    def new_session(self, user_id: str) -> str:
+        """A signed-in session's id (kept in its cookie)."""
+        sid = secrets.token_urlsafe(18)
+        self.store.start_signin(sid, user_id)
+        return sid
+
+    def end_session(self, sid: object) -> None:
+        """Sign this session out on the server, so a copy of its cookie is signed out too."""
+        if isinstance(sid, str):
+            self.store.end_signin(sid)
 
     def sign_out_everywhere(self, user_id: str) -> int:
         """End every session of the account; the new generation."""

@@ -160,6 +160,16 @@ def m005_clocks(db: Database) -> None:
     db["holds"].create_index(["until"])
 
 
+@MIGRATIONS()
+def m006_signins(db: Database) -> None:
+    """One row per signed-in session (``sid``, kept in the signed cookie): signing out ends
+    that row, so a copy of the cookie is signed out too. Sessions from before carry no sid
+    and are signed out once."""
+    db["signins"].create({"sid": str, "user_id": str, "created": float, "ended": float}, pk="sid",
+                         foreign_keys=[("user_id", "users", "id")])
+    db["signins"].create_index(["user_id"])
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
@@ -675,7 +685,23 @@ class Store:
         db = self.db
         with self.transaction():
             db.execute("UPDATE users SET session_gen = session_gen + 1 WHERE id = ?", [user_id])
+            db.execute("UPDATE signins SET ended = ? WHERE user_id = ? AND ended IS NULL", [time.time(), user_id])
         return self.session_gen(user_id) or 0
+
+    def start_signin(self, sid: str, user_id: str) -> None:
+        """A signed-in session begins."""
+        with self.transaction() as db:
+            db.execute("INSERT INTO signins (sid, user_id, created) VALUES (?, ?, ?)", [sid, user_id, time.time()])
+
+    def end_signin(self, sid: str) -> None:
+        """A signed-in session is over (signed out), whoever holds a copy of its cookie."""
+        with self.transaction() as db:
+            db.execute("UPDATE signins SET ended = ? WHERE sid = ? AND ended IS NULL", [time.time(), sid])
+
+    def signin_live(self, sid: str, user_id: str) -> bool:
+        """Whether that session of that account has not been signed out."""
+        return bool(list(self.db.query("SELECT 1 FROM signins WHERE sid = ? AND user_id = ? AND ended IS NULL",
+                                       [sid, user_id])))
 
     def new_login_code(self, email: str, code_hash: str, now: float, ttl: float) -> int:
         """Store a new code's hash for ``email``, voiding any earlier one; its row id."""

@@ -155,10 +155,20 @@ def test_a_seat_left_to_a_bot_is_not_the_leavers(accounts, store):
 
 def test_sign_out_everywhere_ends_older_sessions(accounts):
     user, _ = accounts.sign_in("ann@example.com", None, "Ann", "")
-    assert accounts.session_valid(user.id, 0)
+    sid = accounts.new_session(user.id)
+    assert accounts.session_valid(user.id, 0, sid)
     gen = accounts.sign_out_everywhere(user.id)
-    assert gen == 1 and not accounts.session_valid(user.id, 0) and accounts.session_valid(user.id, 1)
-    assert not accounts.session_valid("u-nobody", 0)
+    assert gen == 1 and not accounts.session_valid(user.id, 0, sid) and not accounts.session_valid(user.id, 1, sid)
+    later = accounts.new_session(user.id)
+    assert accounts.session_valid(user.id, 1, later) and not accounts.session_valid("u-nobody", 0, later)
+
+
+def test_a_signed_out_session_is_over_for_every_copy_of_its_cookie(accounts):
+    user, _ = accounts.sign_in("ann@example.com", None, "Ann", "")
+    mine, other = accounts.new_session(user.id), accounts.new_session(user.id)
+    accounts.end_session(mine)
+    assert not accounts.session_valid(user.id, 0, mine) and accounts.session_valid(user.id, 0, other)
+    assert not accounts.session_valid(user.id, 0, None)  # a cookie from before sessions had ids
 
 
 def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, left: int | None = None,

@@ -247,8 +247,12 @@ def test_sign_out_and_sign_out_on_every_device(mail_app, smtp, service):  # noqa
     for c in (first, second, third):
         sign_in(c, smtp, "ann@example.com")
     assert service.wait_idle()
+    copy = mail_app.test_client()  # someone holding a copy of the first browser's cookie
+    copy.set_cookie("session", first.get_cookie("session").value)
+    assert "Signed in as" in copy.get("/me").get_data(as_text=True)
     assert first.post("/signout", data={"csrf": csrf_of(first)}).status_code == 303
     assert "Signed in as" not in first.get("/me").get_data(as_text=True)
+    assert "Signed in as" not in copy.get("/me").get_data(as_text=True)  # signed out on the server too
     assert first.get(f"/g/{code}/view.json").get_json()["seat"] is None
     assert second.get(f"/g/{code}/view.json").get_json()["seat"] == 0  # the others stay signed in
     assert second.post("/signout/everywhere", data={"csrf": csrf_of(second)}).status_code == 303

@@ -135,6 +135,7 @@ def check_code():
 
 @bp.post("/signout")
 def signout():
+    accounts().end_session(session.get("sid"))  # a copied cookie is signed out too
     session.clear()
     return redirect(url_for("lobby.home"), 303)
 
@@ -174,6 +175,7 @@ def _start_session(uid: str, gen: int, name: str, emoji: str) -> None:
     session["pid"] = uid
     session["uid"] = uid
     session["gen"] = gen
+    session["sid"] = accounts().new_session(uid)
     if name:
         session["name"] = name
     if emoji:
@@ -189,7 +191,7 @@ def _check_session() -> None:
         return  # a stylesheet needs no identity (and costs no query)
     uid = session.get("uid")
     if uid:
-        if not accounts().session_valid(uid, session.get("gen")):
+        if not accounts().session_valid(uid, session.get("gen"), session.get("sid")):
             session.clear()
     elif session.get("pid") and accounts().store.is_account(session["pid"]):
         session.clear()

@@ -77,7 +77,7 @@ def socket(ws, code: str) -> None:
     if refusal:
         ws.close(reason=POLICY_VIOLATION, message=refusal)
         return
-    uid, gen = session.get("uid"), session.get("gen")
+    uid, gen, sid = session.get("uid"), session.get("gen"), session.get("sid")
     check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
     checked = time.monotonic()
     try:
@@ -87,7 +87,7 @@ def socket(ws, code: str) -> None:
             except queue.Empty:
                 if uid and time.monotonic() - checked >= check_every:
                     checked = time.monotonic()
-                    if not app.extensions["spades.accounts"].session_valid(uid, gen):
+                    if not app.extensions["spades.accounts"].session_valid(uid, gen, sid):
                         ws.close(reason=POLICY_VIOLATION, message="signed out")  # signed out on every device
                         break
                 continue
