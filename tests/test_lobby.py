@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import csrf_of
+from conftest import csrf_of, start_practice
 
 from spades.tables import EMOJIS, load_state, seat_plan
 
@@ -310,6 +310,22 @@ def test_unknown_codes_on_table_pages_count_toward_the_join_limit(client):
     assert [client.get(f"/g/ZZZZZ{c}/view.json").status_code for c in "ABCDEFGHJK"] == [404] * 10
     assert [client.get(f"/g/ZZZZZ{c}").status_code for c in "ABCDEFGHJK"] == [404] * 10
     assert client.get("/j/ZZZZZZ").status_code == 429
+
+
+@pytest.mark.parametrize("ask", ["hint", "closing", "ws"])
+def test_unknown_codes_asked_of_a_hint_the_closing_notice_or_the_socket_count_too(app, client, ask):
+    csrf = csrf_of(client)
+    start_practice(client)  # a browser with an identity, as the socket's handshake wants
+
+    def knock(code: str) -> int:
+        if ask == "ws":  # the upgrade request, answered before any upgrade
+            return client.get(f"/g/{code}/ws", headers={"Origin": "http://localhost", "Connection": "Upgrade",
+                                                        "Upgrade": "websocket"}).status_code
+        return client.post(f"/g/{code}/{ask}", data={"csrf": csrf}).status_code
+
+    assert [knock(f"ZZZZZ{c}") for c in "ABCDEFGHJK"] == [404] * 10
+    assert [client.get(f"/g/ZZZZY{c}").status_code for c in "ABCDEFGHJK"] == [404] * 10  # one counter
+    assert knock("ZZZZZX") == 429
 
 
 def test_posts_without_csrf_are_refused(friends):

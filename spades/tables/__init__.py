@@ -19,7 +19,7 @@ Imports: stdlib, ``spades.storage``, ``spades.bots`` and the core. Never Flask.
 
 from .actor import load_state
 from .bus import Bus
-from .errors import (BadAction, BadPlayer, NotHost, NotSaved, NotSeated, NotStarted, Refused, Removed, Stale,
+from .errors import (BadAction, BadPlayer, Busy, NotHost, NotSaved, NotSeated, NotStarted, Refused, Removed, Stale,
                      TableClosed, TableFull, TableNotFound)
 from .rooms import check_joinable, room_snapshot
 from .seating import check_emoji, clean_name, room_capacity, seat_plan
@@ -33,7 +33,7 @@ from .values import (BOT_EMOJI, BOT_PARTNER, CLOCK_BOT, CODE_ALPHABET, CODE_LENG
 
 __all__ = [
     "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
-    "MAX_HUMANS", "MAX_NAME", "PLAY_DELAYS", "PRACTICE_BOTS", "BadAction", "BadPlayer", "BotSeat", "Bus", "Change",
+    "MAX_HUMANS", "MAX_NAME", "PLAY_DELAYS", "PRACTICE_BOTS", "BadAction", "BadPlayer", "BotSeat", "Busy", "Bus", "Change",
     "Closing", "Command", "Connected", "Continue", "DealNow", "Disconnected", "Event", "HoldExpired", "Leave",
     "Member", "Move", "NotHost", "NotSaved", "NotSeated", "NotStarted", "Player", "Refused", "Rematch", "Removed",
     "Reseat", "Resume", "RoomSnapshot", "Server", "Snapshot", "Stale", "Started", "TableClosed", "TableFull", "TableNotFound",

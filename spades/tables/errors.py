@@ -35,6 +35,10 @@ class NotSaved(Refused):
     """The database did not take the change: nothing happened, the table goes on as it was."""
 
 
+class Busy(Refused):
+    """The same request of this person's is still being worked on (one at a time)."""
+
+
 class BadAction(Refused):
     """Text that is not an action at all (bad notation): a malformed request."""
 

@@ -51,6 +51,13 @@ def end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
+def process_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """Processes that think for the server and end with it. Spawned, not forked: forking a
+    threaded server can copy held locks into the child."""
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=end_with_parent, initargs=(os.getpid(),))
+
+
 @dataclass
 class _Job:
     """A turn being thought about."""
@@ -88,13 +95,15 @@ class Scheduler:
         self._thread.start()
 
     # -- the bot pool ----------------------------------------------------------------
+    @property
+    def pool(self) -> cf.Executor | None:
+        """The bot pool (None until the first bot thinks)."""
+        return self._pool
+
     def _executor(self) -> cf.Executor:
         with self._pool_lock:
             if self._pool is None:
-                # spawn, not fork: forking a threaded server can copy held locks into the child
-                self._pool = cf.ProcessPoolExecutor(self._pool_workers,
-                                                    mp_context=multiprocessing.get_context("spawn"),
-                                                    initializer=end_with_parent, initargs=(os.getpid(),))
+                self._pool = process_pool(self._pool_workers)
             return self._pool
 
     def submit(self, fn: Callable, *args: Any) -> cf.Future:

@@ -30,9 +30,9 @@ from ..storage import RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor
 from .bus import Bus
-from .errors import BadAction, NotSaved, NotSeated, TableNotFound
+from .errors import BadAction, Busy, NotSaved, NotSeated, TableNotFound
 from .rooms import Rooms
-from .scheduler import Scheduler
+from .scheduler import Scheduler, process_pool
 from .state import Settings, TableState, plan
 from .state import snapshot as picture
 from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
@@ -64,6 +64,11 @@ class TableService:
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()
         self._observers: list[Observer] = []
+        # hints think in a process of their own, so asking for them never slows a bot's
+        # turn at another table (a pool passed in, in tests, serves both)
+        self._hint_pool: cf.Executor | None = pool
+        self._hinting: set[str] = set()
+        self._hint_lock = threading.Lock()
 
     # -- life cycle ------------------------------------------------------------------
     def resume_all(self) -> int:
@@ -82,8 +87,11 @@ class TableService:
         return self.clock()
 
     def close(self) -> None:
-        """Stop the scheduler and the bot pool (pending turns resume on the next start)."""
+        """Stop the scheduler and the bot processes (pending turns resume on the next start)."""
         self.scheduler.close()
+        with self._hint_lock:
+            if self._hint_pool is not None and self._hint_pool is not self.scheduler.pool:
+                self._hint_pool.shutdown(wait=False, cancel_futures=True)
 
     def observe(self, observer: Observer) -> None:
         """Call ``observer(code, who, command)`` for every command a table handles."""
@@ -290,8 +298,9 @@ class TableService:
         return self._read(code, read)  # type: ignore[return-value]
 
     def hint(self, code: str, player_id: str, timeout: float = 5.0) -> int | str | None:
-        """The bid the Hard bot would make for this player's seat, computed in the bot pool;
-        None when there is nothing to bid now. Raises TableNotFound, NotSeated."""
+        """The bid the Hard bot would make for this player's seat, computed in the hint
+        process, one at a time per person; None when there is nothing to bid now.
+        Raises TableNotFound, NotSeated, Busy."""
         def read(state: TableState) -> dict:
             seat = state.seat_of(player_id)
             if seat is None:
@@ -300,11 +309,21 @@ class TableService:
         view: dict = self._read(code, read)  # type: ignore[assignment]
         if view["phase"] != "bidding" or view["hand"] is None or view["to_act"] != view["seat"]:
             return None
+        with self._hint_lock:
+            if player_id in self._hinting:
+                raise Busy("A hint is already on its way.")
+            self._hinting.add(player_id)
+            if self._hint_pool is None:
+                self._hint_pool = process_pool(1)
+            pool = self._hint_pool
         try:
-            return self.scheduler.submit(bots.hint, view).result(timeout=timeout)
+            return pool.submit(bots.hint, view).result(timeout=timeout)
         except Exception:
             log.exception("hint failed at %s", code)
             return None
+        finally:
+            with self._hint_lock:
+                self._hinting.discard(player_id)
 
     # -- rooms -----------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:

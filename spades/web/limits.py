@@ -14,11 +14,23 @@ Imports: Flask and flask-limiter only.
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, abort
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
 
 limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=True)
+
+
+def hit_shared(limit: str, scope: str, message: str) -> None:
+    """Count this request against the shared limit ``scope`` from outside a view (the
+    WebSocket's handshake, which answers before its view runs), keyed by the client
+    address as the views' shared limits are. Aborts with 429 and ``message`` past it."""
+    if not limiter.enabled:
+        return
+    item = parse(limit)
+    if not limiter.limiter.hit(item, get_remote_address(), scope):
+        abort(429, description=message)
 
 
 def init_app(app: Flask) -> None:

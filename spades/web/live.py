@@ -27,6 +27,8 @@ from wsproto.extensions import PerMessageDeflate
 from ..tables import Refused, TableNotFound
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
+from .limits import hit_shared
+from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE
 from .table import CODE_RE, normalize_code
 
 log = logging.getLogger(__name__)
@@ -52,8 +54,15 @@ def origin_allowed() -> bool:
 
 @bp.before_request
 def handshake() -> None:
-    """Checked before the upgrade, so a refusal is a plain HTTP answer."""
-    if not CODE_RE.match((request.view_args or {}).get("code", "")):
+    """Checked before the upgrade, so a refusal is a plain HTTP answer. An unknown code
+    counts toward the join limit, as on every table address."""
+    code = (request.view_args or {}).get("code", "")
+    if not CODE_RE.match(code):
+        abort(404, description="There is no table with that code.")
+    try:
+        current_app.extensions["spades.tables"].status(code.upper())
+    except TableNotFound:
+        hit_shared(JOIN_LIMIT, "join", JOIN_LIMIT_MESSAGE)
         abort(404, description="There is no table with that code.")
     if not origin_allowed():
         abort(403, description="This connection did not come from this site.")

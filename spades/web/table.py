@@ -24,7 +24,7 @@ from flask import Blueprint, Response, abort, flash, get_flashed_messages, redir
     render_template, request, session
 
 from ..rules import IllegalAction
-from ..tables import BadAction, NotHost, NotSaved, NotSeated, Player, Snapshot, Stale, TableNotFound
+from ..tables import BadAction, Busy, NotHost, NotSaved, NotSeated, Player, Snapshot, Stale, TableNotFound
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page
@@ -144,8 +144,10 @@ def _perform(code: str, call: Callable[[str], object]):
 
 
 @bp.post("/g/<code>/hint")
+@unknown_codes_limit
 def hint(code: str):
-    """The bid the Hard bot would make (computed in the bot pool, not in this thread)."""
+    """The bid the Hard bot would make (computed in a process of its own, one at a time
+    per person)."""
     code = normalize_code(code)
     pid = player_id()
     if pid is None:
@@ -156,6 +158,8 @@ def hint(code: str):
         abort(404, description=NO_TABLE)
     except NotSeated as e:
         return _answer(code, str(e), 403)
+    except Busy as e:
+        return _answer(code, str(e), 429)
     if value is None:
         return _answer(code, "A hint is only given when it is your turn to bid.", 409)
     snap = _snapshot(code)
@@ -201,6 +205,7 @@ def leave_table(code: str):
 
 
 @bp.post("/g/<code>/closing")
+@unknown_codes_limit
 def closing(code: str):
     """The page is closing on purpose (``pagehide``): a shorter hold for the seat."""
     code = normalize_code(code)
@@ -208,8 +213,10 @@ def closing(code: str):
     if pid is not None:
         try:
             service().closing(code, pid)
-        except (TableNotFound, NotSaved):
-            pass  # nothing to hold, or the next connection's close holds the seat anyway
+        except TableNotFound:
+            abort(404, description=NO_TABLE)
+        except NotSaved:
+            pass  # the connection's close holds the seat anyway
     return Response(status=204)
 
 
