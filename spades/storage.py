@@ -322,6 +322,20 @@ class LeaveSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """A person joining late takes a bot's seat (Conflict if it is not a bot's any more)."""
+
+    code: str
+    seat: int
+    player_id: str
+    name: str
+    emoji: str
+
+    def apply(self, store: Store) -> None:
+        store.take_seat(self.code, self.seat, self.player_id, self.name, self.emoji)
+
+
+@dataclass(frozen=True, slots=True)
 class NewMatch:
     """A rematch: match ``number`` starts (Conflict if it exists); ``seats`` when they change."""
 
@@ -657,6 +671,17 @@ class Store:
                        "WHERE table_code = ? AND seat = ?", [player_id, emoji, code, seat])
             db.execute("UPDATE tables SET host = ? WHERE code = ?", [host, code])
             db.execute("DELETE FROM holds WHERE table_code = ? AND seat = ?", [code, seat])
+
+    def take_seat(self, code: str, seat: int, player_id: str, name: str, emoji: str) -> None:
+        """A person takes a bot's seat at a table that has started (and is remembered by
+        that name and emoji). Raises Conflict if the seat is not a bot's."""
+        with self.transaction() as db:
+            cur = db.execute("UPDATE seats SET kind = 'human', player_id = ?, name = ?, emoji = ?, "
+                             "left_player_id = NULL WHERE table_code = ? AND seat = ? AND kind = 'bot'",
+                             [player_id, name, emoji, code, seat])
+            if cur.rowcount != 1:
+                raise Conflict(f"seat {seat} at {code} is not a bot's")
+            self._upsert_player(player_id, name, emoji)
 
     def left_seats(self, code: str) -> frozenset[int]:
         """Seats a person left for good (a bot plays them)."""

@@ -10,6 +10,7 @@ import pytest
 from conftest import csrf_of, start_practice
 
 from spades.tables import EMOJIS, load_state, seat_plan
+from watch import watch
 
 HOST_EMOJI, A_EMOJI, B_EMOJI = EMOJIS[0], EMOJIS[1], EMOJIS[2]
 
@@ -211,13 +212,29 @@ def test_a_full_table_says_so_and_offers_to_create_one(friends):
         assert r.status_code == 409 and "This table is full" in html and 'href="/new"' in html
 
 
-def test_a_started_table_is_full_for_newcomers(friends):
+def test_a_late_joiner_takes_a_bots_seat_on_the_other_team_and_then_the_table_is_full(app, friends, service):
     host, a, b = friends
     code = new_table(host, humans=3)
     join(a, code, "Ari")
-    post(host, code, "start")
-    r = join(b, code, "Bo")
-    assert r.status_code == 409 and "has started" in r.get_data(as_text=True)
+    post(host, code, "start")  # Hana in seat 0, Ari across, bots in seats 1 and 3
+    assert service.wait_idle()  # the bots wait for a person's turn: their cards stay as they are
+    told = []
+    watch(service, code, service.seats(code)[0].player_id, lambda snap: told.append(snap.event))
+    bots_cards = sorted(str(c) for c in load_state(service.store, code).match.cards(1))
+    form = b.get(f"/j/{code}")
+    assert form.status_code == 200 and "The game has started" in form.get_data(as_text=True)
+    r = join(b, code, "Bo", B_EMOJI)
+    assert r.status_code == 303 and r.headers["Location"] == f"/g/{code}"
+    mine = b.get(f"/g/{code}/view.json").get_json()
+    assert mine["seat"] == 1 and sorted(mine["hand"]) == bots_cards  # that seat's cards, at once
+    assert [(s.kind, s.name) for s in service.seats(code)][1] == ("human", "Bo")
+    assert any(e.action == "joined" and e.seat == 1 for e in told)  # the table is told
+    assert "Bo joined the table" in host.get(f"/g/{code}").get_data(as_text=True)
+    late = app.test_client()  # three people now, as the table was made for: no seat for a fourth
+    r = late.get(f"/j/{code}")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409 and "You can watch the game" in html and f'href="/g/{code}"' in html
+    assert join(late, code, "Cy", EMOJIS[3]).status_code == 409
 
 
 def test_a_bot_partner_leaves_two_seats_for_friends(app, friends, service):
@@ -266,6 +283,9 @@ def test_the_host_removes_a_joiner_who_cannot_come_back(friends, service):
         assert r.status_code == 403 and "removed you" in r.get_data(as_text=True)
     r = post(host, code, "remove", member=numbers["Hana"])
     assert r.status_code == 400 and "leave the room instead" in r.get_data(as_text=True)
+    assert post(host, code, "start").status_code == 303  # a seat is left for a late joiner, not for Ari
+    for r in (a.get(f"/j/{code}"), join(a, code, "Ari")):
+        assert r.status_code == 403 and "removed you" in r.get_data(as_text=True)
 
 
 def test_when_the_host_leaves_the_role_passes_to_the_next_by_join_order(friends, service):
@@ -283,7 +303,7 @@ def test_when_the_host_leaves_the_role_passes_to_the_next_by_join_order(friends,
     assert post(a, code, "start").status_code == 303
     seats = service.seats(code)
     assert [s.name for s in seats] == ["Ari", "Rex", "Bo", "Kit"]  # without a choice: the first to join across
-    assert host.get(f"/j/{code}").status_code == 409  # started without them
+    assert host.get(f"/j/{code}").status_code == 200  # started without them: a bot's seat is theirs to take
 
 
 def test_the_last_one_out_closes_the_room(friends, service):

@@ -26,12 +26,13 @@ from .. import clocks
 from ..cards import NotationError
 from ..clocks import SeatClock
 from ..rules import HAND_OVER, MATCH_OVER, IllegalAction, parse_action
-from ..storage import ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, PutHold, PutSeatClock, SaveMove
-from .errors import BadAction, NotHost, NotSeated, Stale
-from .state import Settings, TableState, next_clock
+from ..storage import (ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, PutHold, PutSeatClock, SaveMove,
+                       TakeSeat)
+from .errors import BadAction, NotHost, NotSeated, Stale, TableClosed, TableFull
+from .state import Settings, TableState, late_seat, next_clock
 from .values import (BOT_EMOJI, CLOSING_WINDOW, DEAL, BotSeat, Closing, Command, Connected, Continue, DealNow,
-                     Disconnected, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, Started,
-                     TakeOver, Timeout, Who)
+                     Disconnected, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, SitDown,
+                     Started, TakeOver, Timeout, Who)
 
 STALE = "The table has moved on since that page was shown: here it is now."
 NO_SEAT = "You have no seat at this table."
@@ -251,6 +252,29 @@ def _leave(state: TableState, who: Who, command: Leave, now: float, settings: Se
     return Decision(rows + _deal_if_ready(state, now, settings), seat=None)
 
 
+def _sit_down(state: TableState, who: Who, command: SitDown, now: float, settings: Settings) -> Decision:
+    """A person joins after the start: they take a bot's seat, with its cards and score,
+    and the table is told. Raises TableClosed, TableFull."""
+    if not isinstance(who, Player):
+        raise NotSeated(NO_SEAT)
+    seat = state.seat_of(who.id)
+    if seat is not None:
+        return Decision(publish=False, seat=seat)  # already here
+    if state.match.finished:
+        raise TableClosed("The match at this table is over. Start a new game, or ask for a new code.")
+    seat = late_seat(state)
+    if seat is None:
+        raise TableFull("Every seat for people at this table is taken. You can watch the game.")
+    seats = list(state.row.seats)
+    seats[seat] = dataclasses.replace(seats[seat], kind="human", player_id=who.id, name=command.name,
+                                      emoji=command.emoji)
+    state.row = dataclasses.replace(state.row, seats=tuple(seats))
+    state.left.discard(seat)
+    state.event = Event(seat, "joined")
+    rows: list[Op] = [TakeSeat(state.code, seat, who.id, command.name, command.emoji)]
+    return Decision(rows + _sync_clock(state, now, settings), seat=seat)
+
+
 def _connected(state: TableState, who: Who, command: Connected, now: float, settings: Settings) -> Decision:
     """A person's page connected: the first connection of a seated person ends their hold,
     and everyone sees them here again."""
@@ -336,6 +360,6 @@ def _reseat(state: TableState, who: Who, command: Reseat, now: float, settings: 
 
 _HANDLERS: dict[type, Callable[..., Decision]] = {
     Move: _move, Continue: _continue, DealNow: _continue, Rematch: _rematch, TakeOver: _take_over,
-    Leave: _leave, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
+    Leave: _leave, SitDown: _sit_down, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
     HoldExpired: _hold_expired, Started: _started, Resume: _resume, Reseat: _reseat,
 }

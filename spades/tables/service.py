@@ -30,14 +30,16 @@ from ..storage import RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor
 from .bus import Bus
-from .errors import BadAction, Busy, NotSaved, NotSeated, TableNotFound
+from .errors import BadAction, Busy, NotSaved, NotSeated, Removed, TableFull, TableNotFound
 from .rooms import Rooms
 from .scheduler import Scheduler, process_pool
-from .state import Settings, TableState, plan
+from .seating import check_emoji, clean_name
+from .state import Settings, TableState, late_seat, plan
 from .state import snapshot as picture
 from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
                      PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Leave,
-                     Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, Snapshot, Started, TakeOver, Who)
+                     Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, SitDown, Snapshot, Started, TakeOver,
+                     Who)
 
 log = logging.getLogger(__name__)
 
@@ -336,12 +338,30 @@ class TableService:
         return self.rooms.snapshot(code.upper(), player_id)
 
     def join(self, code: str, player_id: str, name: str, emoji: str) -> str:
-        """Join a table by its code (see ``Rooms.join``)."""
-        return self.rooms.join(code.upper(), player_id, name, emoji)
+        """Join a table by its code with a name and an emoji: the room while it waits
+        (``"room"``), or, once its match has started, a bot's seat (``"table"``; see
+        ``SitDown``). Raises TableNotFound, TableClosed, TableFull, Removed, BadPlayer."""
+        code = code.upper()
+        if self.status(code) != "playing":
+            return self.rooms.join(code, player_id, name, emoji)
+        self.joinable(code, player_id)
+        self.handle(code, Player(player_id), SitDown(clean_name(name), check_emoji(emoji)))
+        return "table"
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
-        """The room, if this player may join it (see ``Rooms.joinable``)."""
-        return self.rooms.joinable(code.upper(), player_id)
+        """The table as its join form shows it, if this player may join it (or is in it).
+        Raises TableNotFound, TableClosed, TableFull, Removed."""
+        code = code.upper()
+        row = self.store.load_room(code)
+        if row is None:
+            raise TableNotFound(NO_TABLE)
+        if row.status != "playing" or player_id in row.seated:
+            return self.rooms.joinable(code, player_id)
+        if any(m.player_id == player_id and m.state == "removed" for m in row.members):
+            raise Removed("The host removed you from this table.")
+        if self._read(code, late_seat) is None:
+            raise TableFull("Every seat for people at this table is taken. You can watch the game.")
+        return row
 
     def pick_partner(self, code: str, player_id: str, partner: int) -> None:
         self.rooms.pick_partner(code.upper(), player_id, partner)

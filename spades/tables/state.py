@@ -90,6 +90,23 @@ class TableState:
         return set()
 
 
+def late_seat(state: TableState) -> int | None:
+    """The seat a person joining after the start takes: a bot's seat on the other team from
+    the host, else on the host's team; None at a practice table, once the match is over,
+    or when the table already has the people it was created for (or no bot seat is left)."""
+    if not state.shared() or state.match.finished:
+        return None
+    seats = state.row.seats
+    if sum(s.kind == "human" for s in seats) >= int(state.row.options.get("humans", 4)):
+        return None
+    host = state.seat_of(state.row.host)
+    host = 0 if host is None else host
+    for seat in ((host + 1) % 4, (host + 3) % 4, (host + 2) % 4):
+        if seats[seat].kind == "bot":
+            return seat
+    return None
+
+
 def bot_seed(seed: str, match_number: int, version: int, seat: int) -> int:
     """A bot's seed for one decision: reproducible from the record, different each move."""
     return zlib.crc32(f"{seed}/{match_number}/{version}/{seat}".encode())

@@ -107,6 +107,14 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class SitDown:
+    """A person joins a table whose match has started: they take a bot's seat."""
+
+    name: str
+    emoji: str
+
+
+@dataclass(frozen=True, slots=True)
 class Connected:
     """A person's page opened a live connection to the table."""
 
@@ -150,19 +158,19 @@ class Reseat:
     renamed: tuple[tuple[str, str], ...] = ()
 
 
-Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | Connected | Disconnected | Closing
+Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | SitDown | Connected | Disconnected | Closing
            | HoldExpired | Started | Resume | Reseat)
 
 
 def command_name(command: Command) -> str:
     """The command's name as observers see it: ``move``, ``continue``, ``deal_now``,
-    ``rematch``, ``take_over``, ``leave``, ``connected``, ``disconnected``, ``closing``,
+    ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``connected``, ``disconnected``, ``closing``,
     ``hold_expired``, ``started``, ``resume``, ``reseat``."""
     return _NAMES[type(command)]
 
 
 _NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", Rematch: "rematch", TakeOver: "take_over",
-          Leave: "leave", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
+          Leave: "leave", SitDown: "sit_down", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
           HoldExpired: "hold_expired", Started: "started", Resume: "resume", Reseat: "reseat"}
 
 

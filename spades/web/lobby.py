@@ -170,7 +170,8 @@ def _join_form(code: str, message: str | None = None, status: int = 200, values:
     host = next((m for m in row.members if m.player_id == row.host), None)
     here = [m for m in row.members if m.state == "in"]
     return render_template("room/join.html", code=code, host=host, here=here, values=values, emojis=EMOJIS,
-                           message=message, humans=row.options.get("humans", 4)), status
+                           message=message, humans=row.options.get("humans", 4),
+                           started=row.status == "playing"), status
 
 
 @bp.get("/j")

@@ -107,6 +107,8 @@ def event_text(snap: Snapshot) -> str:
     if e.action == "left":
         partner = snap.seat is not None and e.seat == (snap.seat + 2) % 4
         return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
+    if e.action == "joined":
+        return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
     if e.action == "take_over":
         return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
     if e.by_clock:
