@@ -26,7 +26,7 @@ def wait_for_me(page: Page, prev: str) -> None:
 def test_practice_hand_in_chromium(live_server, page: Page):
     page.goto(live_server + "/")
     page.get_by_label("Your name").fill("Ann")
-    page.get_by_role("button", name="Practice").click()
+    page.get_by_role("button", name="Practice", exact=True).click()
     page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
     expect(page.locator("body.live")).to_have_count(1, timeout=10000)  # the WebSocket is up
     expect(page.locator(".plate-top")).to_contain_text("Bea")
@@ -86,7 +86,7 @@ def test_phone_portrait_shows_the_whole_hand_and_the_keyboard_plays(live_server,
     page = context.new_page()
     try:
         page.goto(live_server + "/")
-        page.get_by_role("button", name="Practice").tap()
+        page.get_by_role("button", name="Practice now").tap()  # one tap, from the first screen
         page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
         expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
         # every one of the 13 cards lies inside the screen and is the element found at its centre
@@ -114,5 +114,22 @@ def test_phone_portrait_shows_the_whole_hand_and_the_keyboard_plays(live_server,
         assert focused == page.locator("#hand .card").nth(target).get_attribute("data-card")
         page.keyboard.press("Enter")
         expect(page.locator(f'#hand .card[data-card="{focused}"]')).to_have_count(0)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_practice_and_friends_start_from_the_first_screen(live_server, browser, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        for control in (page.get_by_role("button", name="Practice now"),
+                        page.get_by_role("link", name="Create a table")):
+            box = control.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        page.get_by_role("button", name="Practice now").click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        expect(page.locator(".plate-top")).to_contain_text("Bea")
     finally:
         context.close()

@@ -39,7 +39,7 @@ def test_sign_in_on_two_devices_and_rejoin_the_same_seat(live_server, browser, a
     try:
         laptop.goto(live_server + "/")
         laptop.get_by_label("Your name").first.fill("Ann")
-        laptop.get_by_role("button", name="Practice").click()
+        laptop.get_by_role("button", name="Practice", exact=True).click()
         laptop.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
         code = laptop.url.rsplit("/", 1)[1]
         expect(laptop.locator("#hand .card")).to_have_count(13, timeout=15000)

@@ -243,3 +243,45 @@ def test_a_blind_nil_bidder_cannot_read_their_cards_in_the_record_before_looking
     assert r.status_code == 303
     mine = view(client, code)["hand"]
     assert sorted(client.get(f"/g/{code}/record.json").get_json()["hands"][-1]["deal"][0]) == sorted(mine)
+
+
+@pytest.mark.parametrize("mode", ["no_bidding", "bidding"])
+def test_at_a_tourney_table_only_legal_cards_can_be_tapped(client, service, mode):
+    from test_lobby import new_table
+
+    code = new_table(client, humans=1, mode=mode)
+    rng = random.Random(5)
+    for _ in range(200):
+        assert service.wait_idle()
+        v = view(client, code)
+        if v["to_act"] != 0:
+            continue
+        if v["phase"] == "bidding":
+            client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "3", "version": v["version"]})
+            continue
+        illegal = [c for c in v["hand"] if c not in v["legal"]]
+        if illegal:
+            break
+        client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": rng.choice(v["legal"]),
+                                             "version": v["version"]})
+    else:
+        raise AssertionError("no turn with a card that cannot be played came up")
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    buttons = {c: re.search(rf'<button[^>]*data-card="{c}"[^>]*>', page).group(0) for c in v["hand"]}
+    assert all("disabled" not in buttons[c] for c in v["legal"])
+    assert all(("disabled" in buttons[c]) == (mode == "no_bidding") for c in illegal)
+    assert all('class="card' in buttons[c] and " dim" in buttons[c] for c in illegal)  # and still dimmed
+
+
+def test_the_home_page_offers_the_way_back_to_a_table_once(client, service):
+    code = start_practice(client)
+    assert service.wait_idle()
+    client.get(f"/g/{code}")  # the table's page: the home page remembers it
+    home = client.get("/").get_data(as_text=True)
+    assert home.count(f'href="/g/{code}"') == 1
+
+
+def test_pages_name_their_icon_and_it_is_served(client):
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+    r = client.get(icon)
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data

@@ -72,14 +72,16 @@ def face(c: Obj) -> Markup:
 
 
 @functools.lru_cache(maxsize=None)
-def card_button(text: str, legal: bool, playing: bool) -> Markup:
+def card_button(text: str, legal: bool, playing: bool, strict: bool = False) -> Markup:
     """A card in the hand as a button that plays it (a template global); ``playing``: it
-    is this seat's turn to play, so a card that cannot be played now is dimmed and says so."""
+    is this seat's turn to play, so a card that cannot be played now is dimmed and says
+    why when tapped, or, at a tourney table (``strict``: no bidding), cannot be tapped."""
     c = card(text)
     state = " legal" if legal else " dim" if playing else ""
     label = c.label + (", not playable now" if playing and not legal else "")
+    off = " disabled" if strict and playing and not legal else ""
     return Markup(f'<button class="card {"red" if c.red else "black"}{state}" name="action" value="{c.text}" '
-                  f'data-card="{c.text}" aria-label="{label}"><span class="rank">{c.rank}</span>'
+                  f'data-card="{c.text}" aria-label="{label}"{off}><span class="rank">{c.rank}</span>'
                   f'<span class="suit">{c.symbol}</span><span class="pip" aria-hidden="true">{c.symbol}</span>'
                   f'</button>')
 
