@@ -118,11 +118,23 @@ class Rating:
     mu: float
     sigma: float
     matches: int
+    rank: int = 0  # 1 is the best rated player
+    players: int = 0  # rated players in all
 
     @property
     def ordinal(self) -> float:
-        """The conservative skill estimate shown as the rating (mu - 3 sigma)."""
+        """The conservative skill estimate (mu - 3 sigma): it grows as the skill is known."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The rating as people know ratings: 1000 for a newcomer (openskill's mu 25, sigma
+        25/3), about 1500 for an established average player, 25 points per unit of skill.
+
+        >>> Rating(25.0, 25 / 3, 0).shown, Rating(25.0, 5 / 3, 40).shown
+        (1000, 1500)
+        """
+        return round(1000 + 25 * self.ordinal)
 
 
 class Accounts:
@@ -241,5 +253,9 @@ class Accounts:
         return count
 
     def rating(self, player_id: str) -> Rating | None:
+        """The player's rating with their rank among the rated players, or None."""
         known = self.store.ratings([player_id]).get(player_id)
-        return Rating(*known) if known else None
+        if not known:
+            return None
+        rank, players = self.store.rating_rank(player_id)
+        return Rating(*known, rank=rank, players=players)

@@ -869,6 +869,17 @@ class Store:
         return {r["player_id"]: (r["mu"], r["sigma"], r["matches"]) for r in self.db.query(
             f"SELECT * FROM ratings WHERE player_id IN ({marks})", list(player_ids))}
 
+    def rating_rank(self, player_id: str) -> tuple[int, int]:
+        """(rank, rated people): 1 + how many people (not bots, rated as ``bot:…``) are
+        rated higher by mu - 3 sigma; (0, n) when this player has no rating."""
+        people = "player_id NOT LIKE 'bot:%'"
+        row = next(iter(self.db.query(
+            f"SELECT (SELECT COUNT(*) FROM ratings WHERE {people}) AS n, "
+            f"(SELECT 1 + COUNT(*) FROM ratings o, ratings me WHERE me.player_id = ? AND o.{people} "
+            "AND o.mu - 3 * o.sigma > me.mu - 3 * me.sigma) AS r, "
+            "(SELECT COUNT(*) FROM ratings WHERE player_id = ?) AS known", [player_id, player_id])))
+        return (row["r"] if row["known"] else 0), row["n"]
+
     def save_ratings(self, match_id: int, new: dict[str, tuple[float, float]]) -> bool:
         """Store the ratings after one match, once: False (nothing written) if that match was
         already rated (two requests rating at the same moment)."""

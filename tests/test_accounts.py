@@ -214,7 +214,9 @@ def test_ratings_rise_for_winners_once_per_match_and_never_for_a_leaver(accounts
     before = accounts.rating("p0")
     finished_match(store, "FFFFFF", people, "r3", left=0)
     assert accounts.rate_pending() == 1
-    assert accounts.rating("p0") == before and accounts.rating("p1").matches == 2
+    after = accounts.rating("p0")
+    assert (after.mu, after.sigma, after.matches) == (before.mu, before.sigma, before.matches)
+    assert accounts.rating("p1").matches == 2
     assert accounts.rating("bot:normal:0").matches == 1
 
 
@@ -244,3 +246,17 @@ def test_a_person_who_left_mid_match_is_not_counted_in_it(accounts, store):
     finished_match(store, "LLLLLL", people, "l1", left=2)
     assert accounts.played("v2") == [] and store.player_games("v2") == []
     assert len(accounts.played("v0")) == 1
+
+
+def test_the_rating_is_shown_on_a_familiar_scale_with_a_rank_among_people(accounts, store):
+    people = [f"q{s}" for s in range(4)]
+    for pid, (mu, sigma) in {"q0": (30.0, 2.0), "q1": (25.0, 2.0), "q2": (25.0, 25 / 3),
+                             "bot:hard:1": (40.0, 1.0)}.items():
+        store.db.execute("INSERT INTO ratings (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 3, 0)",
+                         [pid, mu, sigma])
+    store.db.conn.commit()
+    first, second, newcomer = (accounts.rating(p) for p in people[:3])
+    assert (first.rank, second.rank, newcomer.rank) == (1, 2, 3)  # the bot is not among the people
+    assert first.players == second.players == 3
+    assert newcomer.shown == 1000 and first.shown == 1600 and second.shown == 1475
+    assert accounts.rating("q3") is None

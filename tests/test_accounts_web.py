@@ -90,7 +90,8 @@ def test_finished_matches_give_the_record_chart_rating_and_history(client, app):
     assert re.search(r'class="played">1<', me) and re.search(rf'class="{outcome}">1<', me)
     assert re.search(r'class="hands">1<', me)
     assert f'<rect class="result-{outcome}"' in me and "<svg" in me
-    assert re.search(r"Team rating <strong>-?\d+\.\d</strong>", me)
+    assert re.search(r"Rating <strong>\d+</strong>, number 1 of 1 rated player\b", me)
+    assert "μ" not in me and "σ" not in me
     games = client.get("/games").get_data(as_text=True)
     assert 'data-code="HHHHHH"' not in games  # finished: not in Rejoin Games...
     history = re.search(r'<section id="history".*?</section>', games, re.S).group(0)
@@ -106,5 +107,5 @@ def test_a_game_left_to_a_bot_does_not_count_for_the_leaver(client, app):
              SeatRow(3, "bot", None, "Kit")]
     finished_match(store, "JJJJJJ", seats, "r1", left=0)
     me = client.get("/me").get_data(as_text=True)
-    assert re.search(r'class="played">0<', me) and "Finish a match to get a team rating." in me
+    assert re.search(r'class="played">0<', me) and "Finish a match to get a rating." in me
     assert "JJJJJJ" not in client.get("/games").get_data(as_text=True)
