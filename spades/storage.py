@@ -556,11 +556,15 @@ class Store:
             return number
 
     def update_room(self, code: str, *, host: str | None = None, partner: int | None | str = "keep",
-                    member: tuple[int, str] | None = None, close: bool = False) -> None:
+                    member: tuple[int, str] | None = None, close: bool = False, options: dict | None = None) -> None:
         """One change to a waiting room, in one transaction: a new host, the partner choice
-        (``None`` clears it), a member's new state (number, state), closing the room."""
+        (``None`` clears it), a member's new state (number, state), closing the room, the
+        table's options."""
         db = self.db
         with self.transaction():
+            if options is not None:
+                db.execute("UPDATE tables SET options = ? WHERE code = ? AND status = 'waiting'",
+                           [json.dumps(options), code])
             if member is not None:
                 db.execute("UPDATE room_members SET state = ? WHERE table_code = ? AND number = ?",
                            [member[1], code, member[0]])

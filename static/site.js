@@ -143,3 +143,8 @@
   document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("live"); document.body.classList.remove("offline"); });
   document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("live"); document.body.classList.add("offline"); });
 })();
+
+// The room's join link is selected whole when focused, ready to copy.
+document.addEventListener("focusin", function (e) {
+  if (e.target && e.target.matches && e.target.matches("input[data-select-on-focus]")) e.target.select();
+});

@@ -413,3 +413,24 @@ def test_a_rematch_with_a_new_partner_over_http(friends, service):
     assert b.get(f"/g/{code}/view.json").get_json()["seat"] == 2  # Bo is the new partner
     assert a.get(f"/g/{code}/view.json").get_json()["seat"] == 1  # everyone came along
     assert host.get(f"/g/{code}/view.json").get_json()["hand_number"] == 1
+
+
+def test_the_host_changes_the_options_before_the_first_deal_and_everyone_sees_them(friends, service):
+    host, a, _ = friends
+    code = new_table(host, humans=3, level="easy", tempo="normal", end="target-500")
+    join(a, code, "Ari")
+    form = {"mode": "bidding", "end": "hands-5", "bag_penalty": "", "blind_nil": "on", "tempo": "relaxed",
+            "level": "hard", "speed": "fast"}
+    assert post(a, code, "options", **form).status_code == 403  # only the host
+    assert post(host, code, "options", **{**form, "end": "hands-6"}).status_code == 400  # not an option
+    assert post(host, code, "options", **form).status_code == 303
+    seen = a.get(f"/g/{code}").get_data(as_text=True)
+    assert "Hard bots · fast play · relaxed tempo · 5 hands · blind nil" in seen
+    assert "Change the options" not in seen  # the form is the host's
+    snap = service.room_snapshot(code, None)
+    assert snap.level == "hard" and snap.rules["end"] == "hands" and snap.rules["blind_nil"]
+    assert post(host, code, "start").status_code == 303
+    rules = load_state(service.store, code).match.rules
+    assert (rules.end, rules.hands, rules.blind_nil, rules.bag_penalty, rules.tempo) == ("hands", 5, True, False,
+                                                                                       "relaxed")
+    assert post(host, code, "options", **form).status_code == 409  # dealt: too late

@@ -22,6 +22,7 @@ ROUTES = {
     "/g/{code}/partner": ("member",),
     "/g/{code}/remove": ("member",),
     "/g/{code}/start": (),
+    "/g/{code}/options": ("mode", "end", "tempo", "level", "speed", "blind_nil"),
     "/g/{code}/leave": (),
     "/g/{code}/invite": ("emails",),
     "/g/{code}/act": ("version", "action", "bid"),

@@ -219,6 +219,18 @@ class Rooms:
                                        partner=None if row.partner == mine.number else "keep")
             self._changed(code, room, "leave_room")
 
+    def set_options(self, code: str, player_id: str, rules: Rules, level: str) -> None:
+        """The host changes the table's rules and bots' level before the first deal.
+        Raises NotHost, NotSeated, TableClosed, BadAction."""
+        if level not in LEVELS:
+            raise BadAction(f"level must be one of {', '.join(LEVELS)}")
+        room = self._room(code)
+        with room.lock:
+            row, _ = self._waiting(code, player_id, host_only=True)
+            options = {**row.options, "level": level, "rules": dataclasses.asdict(rules)}
+            self.store.update_room(code, options=options)
+            self._changed(code, room, "options")
+
     def start(self, code: str, player_id: str) -> None:
         """The host starts the match: everyone takes their seat (without a partner chosen,
         the first to join sits across; with nobody else, a bot), empty seats become bots,

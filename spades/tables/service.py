@@ -375,6 +375,9 @@ class TableService:
     def start(self, code: str, player_id: str) -> None:
         self.rooms.start(code.upper(), player_id)
 
+    def set_options(self, code: str, player_id: str, rules: Rules, level: str) -> None:
+        self.rooms.set_options(code.upper(), player_id, rules, level)
+
     # -- for tests and the benchmarks ------------------------------------------------
     def wake(self) -> None:
         """Look at the timers now (after an injected clock moved)."""

@@ -122,6 +122,28 @@ def create():
     humans = form.get("humans", "")
     if humans not in ("1", "2", "3", "4"):
         return refuse("Choose how many people will play: 1 to 4.")
+    n = int(humans)
+    options = table_options(form, people=n)
+    if isinstance(options, str):
+        return refuse(options)
+    rules, level = options
+    try:
+        name = clean_name(form.get("name"))
+        emoji = check_emoji(form.get("emoji"))
+    except BadPlayer as e:
+        return refuse(str(e))
+    session["name"] = name
+    pid = player_id(create=True)
+    if n == 1:
+        code = service().create_practice(pid, name, rules, level, emoji)
+    else:
+        code = service().create_room(pid, name, emoji, rules, level, n)
+    return redirect(f"/g/{code}", 303)
+
+
+def table_options(form, people: int) -> tuple[Rules, str] | str:
+    """A table's rules and bots' level from the options form (new table, or the room
+    before the first deal); the message for the first value that is not allowed."""
     checks = [("level", LEVELS, "Choose the bots' level: easy, normal or hard."),
               ("speed", SPEEDS, "Choose a play speed: slow, normal or fast."),
               ("mode", MODES, "Choose bidding or no-bidding rules."),
@@ -130,23 +152,11 @@ def create():
                                    "or 5, 9 or 11 hands.")]
     for key, allowed, message in checks:
         if form.get(key) not in allowed:
-            return refuse(message)
-    try:
-        name = clean_name(form.get("name"))
-        emoji = check_emoji(form.get("emoji"))
-    except BadPlayer as e:
-        return refuse(str(e))
-    n = int(humans)
+            return message
     rules = Rules(**ENDS[form["end"]], mode=form["mode"], bag_penalty=form.get("bag_penalty") == "on",
                   blind_nil=form.get("blind_nil") == "on", set_scores_zero=form.get("set_scores_zero") == "on",
-                  tempo="off" if n == 1 else form["tempo"], play_speed=form["speed"])
-    session["name"] = name
-    pid = player_id(create=True)
-    if n == 1:
-        code = service().create_practice(pid, name, rules, form["level"], emoji)
-    else:
-        code = service().create_room(pid, name, emoji, rules, form["level"], n)
-    return redirect(f"/g/{code}", 303)
+                  tempo="off" if people == 1 else form["tempo"], play_speed=form["speed"])
+    return rules, form["level"]
 
 
 # -- joining -------------------------------------------------------------------------------
@@ -302,6 +312,18 @@ def partner(code: str):
 def remove(code: str):
     number = _member_number()
     return _room_action(code, lambda c, pid: service().remove(c, pid, number))
+
+
+@bp.post("/g/<code>/options")
+def options(code: str):
+    """The host changes the table's options before the first deal; everyone in the room sees them."""
+    def change(c: str, pid: str) -> None:
+        chosen = table_options(request.form, people=2)  # a room is for two people or more
+        if isinstance(chosen, str):
+            raise BadAction(chosen)
+        service().set_options(c, pid, *chosen)
+
+    return _room_action(code, change)
 
 
 @bp.post("/g/<code>/start")

@@ -330,7 +330,28 @@ def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
         "can_pick_bot": snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
         "can_start": snap.is_host and snap.status == "waiting", "bots": 4 - people, "level": snap.level,
         "rules": snap.rules, "go": go, "room_version": snap.version,
+        "rules_line": rules_line(snap.rules, snap.level), "option_values": option_values(snap.rules, snap.level),
     }
+
+
+def option_values(rules: dict, level: str) -> dict[str, str]:
+    """A table's options as the options form shows them."""
+    end = f"target-{rules.get('target', 500)}" if rules.get("end", "target") == "target" else f"hands-{rules.get('hands')}"
+    on = {key: "on" if rules.get(key) else "" for key in ("bag_penalty", "blind_nil", "set_scores_zero")}
+    return {"mode": rules.get("mode", "bidding"), "end": end, "tempo": rules.get("tempo", "normal"), "level": level,
+            "speed": rules.get("play_speed", "normal"), **on}
+
+
+def rules_line(rules: dict, level: str) -> str:
+    """A table's options in a line: ``Easy bots · normal play · relaxed tempo · to 500 · bag penalty``."""
+    parts = [f"{level.capitalize()} bots", f"{rules.get('play_speed', 'normal')} play",
+             f"{rules.get('tempo', 'normal')} tempo"]
+    if rules.get("mode") == "no_bidding":
+        parts.append("no bidding")
+    parts.append(f"{rules.get('hands')} hands" if rules.get("end") == "hands" else f"to {rules.get('target', 500)}")
+    parts += [label for key, label in (("bag_penalty", "bag penalty"), ("blind_nil", "blind nil"),
+                                       ("set_scores_zero", "a set scores zero")) if rules.get(key)]
+    return " · ".join(parts)
 
 
 def render_room(ctx: dict[str, Any], oob: bool = True) -> str:
