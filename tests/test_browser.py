@@ -133,3 +133,41 @@ def test_practice_and_friends_start_from_the_first_screen(live_server, browser, 
         expect(page.locator(".plate-top")).to_contain_text("Bea")
     finally:
         context.close()
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+def test_a_phone_shows_the_rules_full_names_and_plates_apart(app, live_server, browser, service):
+    from spades.storage import SeatRow
+    from spades.rules_config import Rules
+    import dataclasses
+
+    names, people = ["Hanalei", "Bartholomew", "Anastasia", "Kit"], ["h", "b", "a", None]
+    service.store.create_table("PHONE1", "h", {"kind": "friends", "level": "easy", "humans": 3},
+                               [SeatRow(s, "human" if people[s] else "bot", people[s], names[s], "🦊")
+                                for s in range(4)], "phone", dataclasses.asdict(Rules(tempo="relaxed")))
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["pid"], session["csrf"] = "h", "token"
+    client.get("/")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/g/PHONE1")
+        rules = page.locator(".table-info")
+        expect(rules).to_be_visible()
+        expect(rules).to_contain_text("relaxed tempo · to 500 · bag penalty")
+        for members in page.locator(".team-members").all():  # "Hanalei & Anastasia" in full, not "Hanalei & …"
+            assert members.evaluate("e => e.scrollWidth <= e.clientWidth"), members.inner_text()
+        plates = [p.bounding_box() for p in page.locator(".plate").all()]
+        assert len(plates) == 4
+        for i, a in enumerate(plates):
+            assert 0 <= a["x"] and a["x"] + a["width"] <= 390, a
+            for b in plates[i + 1:]:
+                assert not overlaps(a, b), (a, b)
+    finally:
+        context.close()

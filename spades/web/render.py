@@ -257,6 +257,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "rematch_choices": rematch_choices, "can_rematch": v["finished"] and (is_host or snap.host_seat is None),
         "host_name": snap.names[snap.host_seat] if snap.host_seat is not None else None,
         "now_ms": now_ms, "clock": clock, "autopilot": snap.autopilot,
+        "rules_line": rules_line({**v["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}, snap.level),
         "can_leave": snap.shared and me is not None and not v["finished"],
         # told to the partner as it happens (the announcement), and kept in their status line
         "partner_left": snap.names[(me + 2) % 4] if me is not None and snap.presence[(me + 2) % 4] == "left" else None,
@@ -344,8 +345,9 @@ def option_values(rules: dict, level: str) -> dict[str, str]:
 
 def rules_line(rules: dict, level: str) -> str:
     """A table's options in a line: ``Easy bots · normal play · relaxed tempo · to 500 · bag penalty``."""
-    parts = [f"{level.capitalize()} bots", f"{rules.get('play_speed', 'normal')} play",
-             f"{rules.get('tempo', 'normal')} tempo"]
+    parts = [f"{level.capitalize()} bots", f"{rules.get('play_speed', 'normal')} play"]
+    if rules.get("tempo", "normal") != "off":  # practice tables have no clock
+        parts.append(f"{rules.get('tempo', 'normal')} tempo")
     if rules.get("mode") == "no_bidding":
         parts.append("no bidding")
     parts.append(f"{rules.get('hands')} hands" if rules.get("end") == "hands" else f"to {rules.get('target', 500)}")
