@@ -139,9 +139,36 @@
     if (main && navigator.sendBeacon) navigator.sendBeacon(main.dataset.closing, new URLSearchParams({ csrf: main.dataset.csrf }));
   });
 
-  // Live connection indicator
-  document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("live"); document.body.classList.remove("offline"); });
-  document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("live"); document.body.classList.add("offline"); });
+  // The live connection: a dot when all is well; when it is lost, a plain banner that says
+  // so, and that a click made meanwhile did not count. The socket reconnects by itself (the
+  // ws extension retries) and the table it sends on return replaces what is shown.
+  function banner(text) {
+    var box = document.getElementById("offline");
+    if (!box) return;
+    if (text) { box.textContent = text; box.hidden = false; } else { box.hidden = true; }
+  }
+  document.addEventListener("htmx:wsOpen", function () {
+    document.body.classList.add("live"); document.body.classList.remove("offline");
+    banner(null);
+  });
+  document.addEventListener("htmx:wsClose", function () {
+    document.body.classList.remove("live"); document.body.classList.add("offline");
+    banner("Reconnecting… The table is not up to date until the connection is back.");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    document.body.classList.add("offline");
+    banner("Reconnecting… That click did not reach the table, so it did not count. Try again once the connection is back.");
+  });
+  // Back without the socket having dropped: the network returned, fresh news came, or a
+  // later click went through.
+  function back() {
+    if (!document.body.classList.contains("live")) return;  // still waiting for the socket
+    document.body.classList.remove("offline");
+    banner(null);
+  }
+  window.addEventListener("online", back);
+  document.addEventListener("htmx:wsAfterMessage", back);
+  document.addEventListener("htmx:afterRequest", function (e) { if (e.detail && e.detail.successful) back(); });
 })();
 
 // The room's join link is selected whole when focused, ready to copy.

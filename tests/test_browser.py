@@ -171,3 +171,27 @@ def test_a_phone_shows_the_rules_full_names_and_plates_apart(app, live_server, b
                 assert not overlaps(a, b), (a, b)
     finally:
         context.close()
+
+
+def test_a_lost_connection_says_so_plainly_and_the_table_comes_back_by_itself(live_server, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        page.get_by_role("button", name="Practice now").click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+        expect(page.locator("#offline")).to_be_hidden()
+        expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
+        context.set_offline(True)
+        page.locator(".bidbox button[value=bid]").click()  # a bid while the network is gone
+        banner = page.locator("#offline")
+        expect(banner).to_be_visible(timeout=10000)
+        expect(banner).to_contain_text("Reconnecting")
+        expect(banner).to_contain_text("did not count")
+        context.set_offline(False)
+        expect(banner).to_be_hidden(timeout=20000)  # back by itself
+        expect(page.locator("body.live")).to_have_count(1)
+        expect(page.locator(".bidbox")).to_be_visible()  # the bid did not count: still this seat's to make
+    finally:
+        context.close()
