@@ -143,3 +143,27 @@ def test_closing_the_last_socket_holds_the_seat_and_everyone_sees_it(live_server
         assert "presence-away" in plate and 2 in service.store.holds(code)
     finally:
         watcher.close()
+
+
+def test_a_message_to_you_stays_until_you_act_or_put_it_away(table, service, clock):
+    code, host, ann = table
+    timed_out = lambda: service.seat_clock(code, 2).timeouts_in_row >= 1  # noqa: E731
+    play_until(service, clock, code, timed_out)
+    status = lambda: re.search(r'<div id="status".*?</div>', ann.get(f"/g/{code}").get_data(as_text=True),  # noqa: E731
+                               re.S).group(0)
+    assert "Your time ran out: the table bid" in status()
+    ann_pid = pid(service, code, 2)
+    for _ in range(50):  # the others move on; the message to Ann stays
+        assert service.wait_idle()
+        v = service.snapshot(code, ann_pid).view
+        if v["to_act"] == 2:
+            break
+        if v["to_act"] == 0:
+            mine = service.snapshot(code, pid(service, code, 0)).view
+            service.act(code, Player(pid(service, code, 0)), 3 if mine["phase"] == "bidding" else mine["legal"][0],
+                        mine["version"])
+    assert service.snapshot(code, ann_pid).event.seat != 2  # the last move was someone else's
+    assert "Your time ran out" in status()
+    r = ann.post(f"/g/{code}/dismiss", data={"csrf": csrf_of(ann)}, headers={"HX-Request": "true"})
+    assert r.status_code == 200 and "Your time ran out" not in r.get_data(as_text=True)
+    assert "Your time ran out" not in status()

@@ -27,14 +27,14 @@ from .service import TableService
 from .state import bot_seed
 from .values import (BOT_EMOJI, BOT_PARTNER, CLOCK_BOT, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS,
                      LEVELS, MAX_HUMANS, MAX_NAME, PLAY_DELAYS, PRACTICE_BOTS, BotSeat, Change, Closing, Command,
-                     Connected, Continue, DealNow, Disconnected, Event, HoldExpired, Leave, Member, Move, Player,
+                     Connected, Continue, DealNow, Disconnected, Dismiss, Event, HoldExpired, Leave, Member, Move, Player,
                      Rematch, Reseat, Resume, RoomSnapshot, Server, SitDown, Snapshot, Started, TakeOver, Timeout, Who,
                      command_name)
 
 __all__ = [
     "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
     "MAX_HUMANS", "MAX_NAME", "PLAY_DELAYS", "PRACTICE_BOTS", "BadAction", "BadPlayer", "BotSeat", "Busy", "Bus", "Change",
-    "Closing", "Command", "Connected", "Continue", "DealNow", "Disconnected", "Event", "HoldExpired", "Leave",
+    "Closing", "Command", "Connected", "Continue", "DealNow", "Disconnected", "Dismiss", "Event", "HoldExpired", "Leave",
     "Member", "Move", "NotHost", "NotSaved", "NotSeated", "NotStarted", "Player", "Refused", "Rematch", "Removed",
     "Reseat", "Resume", "RoomSnapshot", "Server", "SitDown", "Snapshot", "Stale", "Started", "TableClosed", "TableFull", "TableNotFound",
     "TableService", "TakeOver", "Timeout", "Who", "bot_seed", "check_emoji", "check_joinable", "clean_name",

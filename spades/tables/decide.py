@@ -31,7 +31,7 @@ from ..storage import (ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, P
 from .errors import BadAction, NotHost, NotSeated, Stale, TableClosed, TableFull
 from .state import Settings, TableState, late_seat, next_clock
 from .values import (BOT_EMOJI, CLOSING_WINDOW, DEAL, BotSeat, Closing, Command, Connected, Continue, DealNow,
-                     Disconnected, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, SitDown,
+                     Disconnected, Dismiss, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, SitDown,
                      Started, TakeOver, Timeout, Who)
 
 STALE = "The table has moved on since that page was shown: here it is now."
@@ -153,8 +153,10 @@ def _move(state: TableState, who: Who, command: Move, now: float, settings: Sett
     if isinstance(who, Timeout):
         after = before.after_timeout()
         event = dataclasses.replace(event, by_clock=True, autopilot=after.autopilot and not before.autopilot)
+        state.notices[seat] = event  # told to its person until they act or put it away
     elif isinstance(who, Player):
         after = before.after_own_move()
+        state.notices.pop(seat, None)
     rows: list[Op] = [SaveMove(state.match_id, match.version, seat, str(action), match.finished, match.winner)]
     if after != before:
         state.seat_clocks[seat] = after
@@ -184,6 +186,7 @@ def _continue(state: TableState, who: Who, command: Continue | DealNow, now: flo
         if state.ready_for != key:
             state.ready, state.ready_for = set(), key
         state.ready.add(seat)
+        state.notices.pop(seat, None)
         if not state.everyone_ready():
             state.event = Event(seat, "ready")
             return Decision(_back(state, seat), seat=seat)  # everyone sees who is still reading
@@ -227,6 +230,7 @@ def _take_over(state: TableState, who: Who, command: TakeOver, now: float, setti
         state.seat_clocks[seat] = after
         rows.append(PutSeatClock(state.match_id, seat, after.timeouts_in_row, after.timed_out, after.autopilot))
     rows += _back(state, seat)  # pressing a button means they are here
+    state.notices.pop(seat, None)
     state.event = Event(seat, "take_over")
     return Decision(rows + _sync_clock(state, now, settings), seat=seat)
 
@@ -250,6 +254,14 @@ def _leave(state: TableState, who: Who, command: Leave, now: float, settings: Se
     state.event = Event(seat, "left")
     rows += _sync_clock(state, now, settings)
     return Decision(rows + _deal_if_ready(state, now, settings), seat=None)
+
+
+def _dismiss(state: TableState, who: Who, command: Dismiss, now: float, settings: Settings) -> Decision:
+    """The person puts away the notice addressed to them."""
+    seat = _person(state, who)
+    if state.notices.pop(seat, None) is None:
+        return Decision(publish=False, seat=seat)
+    return Decision(seat=seat)
 
 
 def _sit_down(state: TableState, who: Who, command: SitDown, now: float, settings: Settings) -> Decision:
@@ -360,6 +372,6 @@ def _reseat(state: TableState, who: Who, command: Reseat, now: float, settings: 
 
 _HANDLERS: dict[type, Callable[..., Decision]] = {
     Move: _move, Continue: _continue, DealNow: _continue, Rematch: _rematch, TakeOver: _take_over,
-    Leave: _leave, SitDown: _sit_down, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
+    Leave: _leave, SitDown: _sit_down, Dismiss: _dismiss, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
     HoldExpired: _hold_expired, Started: _started, Resume: _resume, Reseat: _reseat,
 }

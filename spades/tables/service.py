@@ -37,7 +37,8 @@ from .seating import check_emoji, clean_name
 from .state import Settings, TableState, late_seat, plan
 from .state import snapshot as picture
 from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
-                     PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Leave,
+                     PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Dismiss,
+                     Leave,
                      Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, SitDown, Snapshot, Started, TakeOver,
                      Who)
 
@@ -197,6 +198,10 @@ class TableService:
         """The player leaves the match for good: a bot plays their seat from now on.
         Raises TableNotFound, NotSeated."""
         self.handle(code, Player(player_id), Leave())
+
+    def dismiss(self, code: str, player_id: str) -> Snapshot:
+        """The player puts away the notice addressed to them. Raises TableNotFound, NotSeated."""
+        return self.handle(code, Player(player_id), Dismiss())
 
     def closing(self, code: str, player_id: str) -> None:
         """The player's page said it is closing on purpose. Raises TableNotFound."""

@@ -48,6 +48,7 @@ class TableState:
     closing: dict[int, float] = field(default_factory=dict)  # seat: when its page said it was closing
     left: set[int] = field(default_factory=set)  # seats left for good
     connections: dict[str, int] = field(default_factory=dict)  # person: open connections to this process
+    notices: dict[int, Event] = field(default_factory=dict)  # seat: what the table did for its person
     seq: int = 0  # published changes
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -169,7 +170,7 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", "normal"),
                     match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
-                    state.shared(), state.seq)
+                    state.shared(), state.seq, state.notices.get(seat) if seat is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

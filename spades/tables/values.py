@@ -107,6 +107,11 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class Dismiss:
+    """A person puts away the notice addressed to them (their time ran out, say)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SitDown:
     """A person joins a table whose match has started: they take a bot's seat."""
 
@@ -158,19 +163,20 @@ class Reseat:
     renamed: tuple[tuple[str, str], ...] = ()
 
 
-Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | SitDown | Connected | Disconnected | Closing
+Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | SitDown | Dismiss | Connected | Disconnected
+           | Closing
            | HoldExpired | Started | Resume | Reseat)
 
 
 def command_name(command: Command) -> str:
     """The command's name as observers see it: ``move``, ``continue``, ``deal_now``,
-    ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``connected``, ``disconnected``, ``closing``,
+    ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``dismiss``, ``connected``, ``disconnected``, ``closing``,
     ``hold_expired``, ``started``, ``resume``, ``reseat``."""
     return _NAMES[type(command)]
 
 
 _NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", Rematch: "rematch", TakeOver: "take_over",
-          Leave: "leave", SitDown: "sit_down", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
+          Leave: "leave", SitDown: "sit_down", Dismiss: "dismiss", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
           HoldExpired: "hold_expired", Started: "started", Resume: "resume", Reseat: "reseat"}
 
 
@@ -212,6 +218,7 @@ class Snapshot:
     autopilot: bool = False  # this seat is on autopilot (its player sees Take over)
     shared: bool = False  # a table for friends (clocks, holds, Leave); not a practice table
     seq: int = 0  # counts the table's published changes in this process (one picture per seq)
+    notice: Event | None = None  # what the table did for this seat, kept until its person acts or puts it away
 
 
 @dataclass(frozen=True, slots=True)

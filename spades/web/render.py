@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask, render_template
 from markupsafe import Markup, escape
 
-from ..tables import BOT_PARTNER, DEAL, RoomSnapshot, Snapshot
+from ..tables import BOT_PARTNER, DEAL, Event, RoomSnapshot, Snapshot
 from .charts import score_chart
 
 FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce")
@@ -114,7 +114,7 @@ def event_text(snap: Snapshot) -> str:
     if e.action == "take_over":
         return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
     if e.by_clock:
-        return _timeout_text(snap, who)
+        return _timeout_text(e, snap, who)
     if e.action == DEAL:
         return f"Hand {snap.view['hand_number']} is dealt."
     if e.action == "rematch":
@@ -135,9 +135,8 @@ def event_text(snap: Snapshot) -> str:
     return text
 
 
-def _timeout_text(snap: Snapshot, who: str) -> str:
+def _timeout_text(e: Event, snap: Snapshot, who: str) -> str:
     """A move the table made because the seat's time ran out, in words."""
-    e = snap.event
     me = who == "You"
     them = "you" if me else "them"
     text = "Your time ran out: " if me else f"{who}'s time ran out: "
@@ -246,7 +245,10 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "finished": v["finished"], "winner": v["winner"], "my_team": my_team,
         "chart": Markup(score_chart(results, my_team)) if v["finished"] else None,
         "all_results": [_result_rows(r, snap) for r in results] if v["finished"] else [],
-        "announce": event_text(snap), "match_number": snap.match_number,
+        # the commentary, unless it is the very move the notice below tells this person of
+        "announce": "" if snap.notice is not None and snap.notice == snap.event else event_text(snap),
+        "notice": _timeout_text(snap.notice, snap, "You") if snap.notice is not None else None,
+        "match_number": snap.match_number,
         # orders updates on the page: an HTTP answer can arrive after a newer WebSocket push
         "stamp": snap.match_number * STAMP_MATCH + v["version"],
         "suggested_bid": 3,

@@ -178,6 +178,13 @@ def rematch(code: str):
     return _perform(code, lambda pid: service().rematch(code, Player(pid), version, int(text) if text else None))
 
 
+@bp.post("/g/<code>/dismiss")
+def dismiss(code: str):
+    """The player puts away the message addressed to them (their time ran out, say)."""
+    code = normalize_code(code)
+    return _perform(code, lambda pid: service().dismiss(code, pid))
+
+
 @bp.post("/g/<code>/takeover")
 def take_over(code: str):
     """The player takes their seat back from the bot that played it on autopilot."""
