@@ -46,12 +46,41 @@
   // Never let an older picture of the table replace a newer one: the answer to a POST can
   // arrive after a WebSocket push of a later move. Each fragment carries its stamp (match,
   // version); an update older than what is shown is skipped.
+  // The live region is told each picture once: the answer to a click and the socket's push
+  // of the same move carry the same stamp, and a second telling would be read out twice.
+  var announced = null;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var d = e.detail, incoming = d.fragment && (d.fragment.firstElementChild || d.fragment);
     if (!incoming || !incoming.getAttribute || !d.target || !d.target.dataset) return;
-    var next = parseInt(incoming.getAttribute("data-v"), 10), shown = parseInt(d.target.dataset.v, 10);
+    var next = parseInt(incoming.getAttribute("data-v"), 10);
+    if (d.target.id === "announce") {
+      if (announced === null) { var shownSpan = d.target.querySelector("[data-v]"); announced = shownSpan ? parseInt(shownSpan.getAttribute("data-v"), 10) : -1; }
+      if (next <= announced) { d.shouldSwap = false; return; }
+      announced = next;
+      return;
+    }
+    var shown = parseInt(d.target.dataset.v, 10);
     if (next < shown) d.shouldSwap = false;
   });
+
+  // When this seat's turn begins, the focus goes to the bid box or the first playable card
+  // (once per turn: the player may move it elsewhere).
+  var turnFocused = null;
+  function focusTurn() {
+    var status = document.getElementById("status");
+    if (!status || !status.classList.contains("my-turn")) { turnFocused = null; return; }
+    var stamp = status.dataset.v;
+    // once per turn; again only if the focus fell to the page (its element was replaced)
+    if (turnFocused === stamp && document.activeElement && document.activeElement !== document.body) return;
+    turnFocused = stamp;
+    var target = document.getElementById("bid-value") || document.querySelector("#hand .fan.playable .card.legal") ||
+      document.querySelector("#hand .choice button");
+    if (target) target.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:wsAfterMessage", focusTurn);
+  document.addEventListener("htmx:afterRequest", function () { setTimeout(focusTurn, 0); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", focusTurn);
+  else focusTurn();
 
   // The room: when the host starts the game, every page in the room moves to the table.
   document.addEventListener("htmx:wsAfterMessage", function (e) {

@@ -195,3 +195,28 @@ def test_a_lost_connection_says_so_plainly_and_the_table_comes_back_by_itself(li
         expect(page.locator(".bidbox")).to_be_visible()  # the bid did not count: still this seat's to make
     finally:
         context.close()
+
+
+def test_the_turn_takes_the_focus_and_the_live_region_tells_each_move_once(live_server, page: Page):
+    page.goto(live_server + "/")
+    page.get_by_role("button", name="Practice now").click()
+    page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+    expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+    page.evaluate("""() => {
+        window.told = [];
+        const region = document.getElementById("announce");
+        new MutationObserver(() => window.told.push(region.textContent.trim())).observe(region,
+            {childList: true, subtree: true, characterData: true});
+    }""")
+    expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'bid-value'",
+                           timeout=5000)
+    page.keyboard.press("Enter")  # the focused bid box: bid 3
+    page.wait_for_function("() => window.told.some(t => t.startsWith('You bid 3.'))", timeout=10000)
+    page.wait_for_function("() => document.querySelector('#status.my-turn') && "
+                           "document.querySelector('#hand .fan.playable')", timeout=20000)
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#hand .card.legal')",
+                           timeout=5000)
+    told = page.evaluate("window.told")
+    assert [t for t in told if t.startswith("You bid 3.")] == ["You bid 3."], told
+    assert any(t.endswith("Your turn.") for t in told), told
