@@ -220,3 +220,20 @@ def test_the_turn_takes_the_focus_and_the_live_region_tells_each_move_once(live_
     told = page.evaluate("window.told")
     assert [t for t in told if t.startswith("You bid 3.")] == ["You bid 3."], told
     assert any(t.endswith("Your turn.") for t in told), told
+
+
+def test_the_hint_never_pushes_the_hand_out_of_a_laptop_screen(live_server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        page.get_by_role("button", name="Practice now").click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
+        page.get_by_role("button", name="Hint").click()
+        expect(page.locator(".hint")).to_be_visible(timeout=10000)
+        bottoms = page.evaluate("() => Array.from(document.querySelectorAll('#hand .card'))"
+                                ".map(c => c.getBoundingClientRect().bottom)")
+        assert len(bottoms) == 13 and max(bottoms) <= 800, bottoms
+    finally:
+        context.close()
