@@ -237,3 +237,44 @@ def test_the_hint_never_pushes_the_hand_out_of_a_laptop_screen(live_server, brow
         assert len(bottoms) == 13 and max(bottoms) <= 800, bottoms
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (768, 1024), (1280, 800)])
+def test_no_card_plate_or_clock_covers_another(app, live_server, browser, service, width, height):
+    from spades.storage import SeatRow
+    from spades.rules_config import Rules
+    from spades.tables import Player
+    import dataclasses
+
+    code, names = f"BOX{width}", ["Hanalei", "Bartholomew", "Anastasia", "Kit"]
+    people = [f"box{width}-{s}" for s in range(4)]
+    service.store.create_table(code, people[0], {"kind": "friends", "level": "easy", "humans": 4},
+                               [SeatRow(s, "human", people[s], names[s], "🦊") for s in range(4)], "boxes",
+                               dataclasses.asdict(Rules(tempo="relaxed")))
+    for _ in range(8):  # four bids and a whole trick: four cards on the felt, a clock on the next plate
+        v = service.snapshot(code, None).view
+        seat = v["to_act"]
+        mine = service.snapshot(code, people[seat]).view
+        service.act(code, Player(people[seat]), "3" if v["phase"] == "bidding" else mine["legal"][0], v["version"])
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["pid"], session["csrf"] = people[0], "token"
+    client.get("/")
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/g/{code}")
+        expect(page.locator(".slot .face")).to_have_count(4)
+        expect(page.locator(".plate .clock")).to_have_count(1)
+        faces = [f.bounding_box() for f in page.locator(".slot .face").all()]
+        plates = [p.bounding_box() for p in page.locator(".plate").all()]
+        clock = page.locator(".plate .clock").bounding_box()
+        for i, a in enumerate(faces):
+            for b in faces[i + 1:] + plates + [clock]:
+                assert not overlaps(a, b), (a, b)
+        for i, a in enumerate(plates):
+            for b in plates[i + 1:]:
+                assert not overlaps(a, b), (a, b)
+    finally:
+        context.close()
