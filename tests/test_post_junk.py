@@ -3,7 +3,9 @@
 Hypothesis draws each form field from text that has hurt before (digits that are not
 ASCII, huge numbers, control characters, markup) and from plain values; the path's code
 is a real table, a real room, or one that does not exist. After each refusal (any
-status of 400 and above) the database holds what it held before."""
+status of 400 and above) the database holds what it held before. The examples are the
+same on every run (derandomized), so CI never turns red by chance; run it with
+``--hypothesis-seed`` to explore further."""
 
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ def state(service, places) -> tuple:
             service.room_snapshot(places["room"], None).version)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(route=st.sampled_from(sorted(ROUTES)), where=st.sampled_from(["practice", "room", "unknown"]),
        values=st.lists(value, min_size=3, max_size=3), htmx=st.booleans())
 def test_junk_never_gives_a_500_and_a_refusal_changes_nothing(client, service, places, route, where, values,

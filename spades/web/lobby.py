@@ -286,7 +286,11 @@ def _room_action(code: str, do) -> Response | tuple:
 
 
 def _refusal_page(code: str, message: str, status: int):
-    if service().status(code) == "waiting":
+    try:
+        waiting = service().status(code) == "waiting"
+    except TableNotFound:
+        abort(404, description=NO_TABLE)
+    if waiting:
         page = room_page(code, message, status)
         if isinstance(page, tuple):
             return page
