@@ -60,7 +60,8 @@ def state(service, places) -> tuple:
             service.room_snapshot(places["room"], None).version)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(route=st.sampled_from(sorted(ROUTES)), where=st.sampled_from(["practice", "room", "unknown"]),
        values=st.lists(value, min_size=3, max_size=3), htmx=st.booleans())
 def test_junk_never_gives_a_500_and_a_refusal_changes_nothing(client, service, places, route, where, values,
