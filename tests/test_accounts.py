@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from conftest import FakeClock
+
 from spades.accounts import (CODE_TTL, MAX_TRIES, Accounts, BadCode, BadEmail, Expired, NoCode, TooManyTries,
                              WrongCode, hash_code, normalize_email)
 from spades.rules import Match
@@ -15,22 +17,14 @@ from spades.stats import DEAL
 from spades.storage import SeatRow, Store
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def store(tmp_path) -> Store:
     return Store(str(tmp_path / "accounts.db"))
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture
