@@ -163,7 +163,9 @@ def test_a_phone_shows_the_rules_full_names_and_plates_apart(app, live_server, b
         expect(rules).to_contain_text("relaxed tempo · to 500 · bag penalty")
         for members in page.locator(".team-members").all():  # "Hanalei & Anastasia" in full, not "Hanalei & …"
             assert members.evaluate("e => e.scrollWidth <= e.clientWidth"), members.inner_text()
-        plates = [p.bounding_box() for p in page.locator(".plate").all()]
+        expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+        plates = page.evaluate("""() => [...document.querySelectorAll(".plate")].map(e => {
+            const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })""")
         assert len(plates) == 4
         for i, a in enumerate(plates):
             assert 0 <= a["x"] and a["x"] + a["width"] <= 390, a
@@ -265,11 +267,16 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
     page = context.new_page()
     try:
         page.goto(f"{live_server}/g/{code}")
+        expect(page.locator("body.live")).to_have_count(1, timeout=10000)  # the socket's picture is in
         expect(page.locator(".slot .face")).to_have_count(4)
         expect(page.locator(".plate .clock")).to_have_count(1)
-        faces = [f.bounding_box() for f in page.locator(".slot .face").all()]
-        plates = [p.bounding_box() for p in page.locator(".plate").all()]
-        clock = page.locator(".plate .clock").bounding_box()
+        boxes = page.evaluate("""() => {  // every box at one moment, between two pushes
+            const box = e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+            return {faces: [...document.querySelectorAll(".slot .face")].map(box),
+                    plates: [...document.querySelectorAll(".plate")].map(box),
+                    clock: box(document.querySelector(".plate .clock"))};
+        }""")
+        faces, plates, clock = boxes["faces"], boxes["plates"], boxes["clock"]
         for i, a in enumerate(faces):
             for b in faces[i + 1:] + plates + [clock]:
                 assert not overlaps(a, b), (a, b)
