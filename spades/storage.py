@@ -245,7 +245,8 @@ class SaveMove:
     winner: int | None = None
 
     def apply(self, store: Store) -> None:
-        store.append_action(self.match_id, self.version, self.seat, self.action, self.finished, self.winner)
+        # inside Store.commit's transaction: no savepoint of its own on a move's hot path
+        store._append_action(self.match_id, self.version, self.seat, self.action, self.finished, self.winner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,18 +484,21 @@ class Store:
                       finished: bool = False, winner: int | None = None) -> None:
         """Store one accepted move and the match's new version in one transaction.
         Raises Conflict unless the stored version is ``version - 1`` (a lost race)."""
-        db = self.db
         with self.transaction():
-            cur = db.execute("UPDATE matches SET version = ?, finished = ?, winner = ? "
-                             "WHERE id = ? AND version = ?",
-                             [version, int(finished), winner, match_id, version - 1])
-            if cur.rowcount != 1:
-                raise Conflict(f"match {match_id} is not at version {version - 1}")
-            db.execute("INSERT INTO actions (match_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                       [match_id, version, seat, action, time.time()])
-            if finished:
-                db.execute("UPDATE tables SET status = 'finished' WHERE code = "
-                           "(SELECT table_code FROM matches WHERE id = ?)", [match_id])
+            self._append_action(match_id, version, seat, action, finished, winner)
+
+    def _append_action(self, match_id: int, version: int, seat: int | None, action: str, finished: bool,
+                       winner: int | None) -> None:
+        db = self.db
+        cur = db.execute("UPDATE matches SET version = ?, finished = ?, winner = ? WHERE id = ? AND version = ?",
+                         [version, int(finished), winner, match_id, version - 1])
+        if cur.rowcount != 1:
+            raise Conflict(f"match {match_id} is not at version {version - 1}")
+        db.execute("INSERT INTO actions (match_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                   [match_id, version, seat, action, time.time()])
+        if finished:
+            db.execute("UPDATE tables SET status = 'finished' WHERE code = "
+                       "(SELECT table_code FROM matches WHERE id = ?)", [match_id])
 
     def unfinished_tables(self) -> list[str]:
         """Codes of tables whose current match is still being played (resumed on start-up)."""
