@@ -3,8 +3,10 @@ to the account, session generations ("sign out on every device"), a person's mat
 record, and team ratings (openskill, Plackett-Luce, teams of two).
 
 Sign-in codes: six digits from ``secrets``, stored only as an HMAC-SHA256 keyed with the
-app's secret; valid for ``CODE_TTL`` seconds and for one use; asking again voids the
-previous code; ``MAX_TRIES`` tries per code, each counted in the database *before* the
+app's secret; valid for ``CODE_TTL`` seconds and for one use; bound to the browser that
+asked (``asker``, a random id in its session), which alone may try it; asking again voids
+that browser's previous code (another browser's codes are untouched, so a stranger asking
+for someone's address, or guessing, never burns or voids that person's code); ``MAX_TRIES`` tries per code, each counted in the database *before* the
 comparison (so parallel guesses cannot overrun it), compared with ``hmac.compare_digest``.
 Codes are never logged. A code is sent whether or not the address has an account (the
 account is made when the code is used), so the answer never tells who has one.
@@ -147,24 +149,25 @@ class Accounts:
         self.model = PlackettLuce()
 
     # -- sign-in ---------------------------------------------------------------------
-    def request_code(self, email: str) -> str:
-        """A fresh code for ``email`` (voiding the previous one), to be mailed. Raises
-        BadEmail, TooManyTries (the last code ran out of tries and has not expired yet)."""
+    def request_code(self, email: str, asker: str) -> str:
+        """A fresh code for ``email`` asked by the browser ``asker`` (voiding its previous
+        one), to be mailed. Raises BadEmail, TooManyTries (this browser's last code ran out of
+        tries and has not expired yet)."""
         email = normalize_email(email)
         now = self.clock()
-        last = self.store.latest_login_code(email)
+        last = self.store.latest_login_code(email, asker)
         if last and not last.used and not last.voided and last.tries >= MAX_TRIES and now < last.expires:
             raise TooManyTries(last.expires, now)
         code = new_code()
-        self.store.new_login_code(email, hash_code(self._secret, email, code), now, CODE_TTL)
+        self.store.new_login_code(email, asker, hash_code(self._secret, email, code), now, CODE_TTL)
         return code
 
-    def check_code(self, email: str, typed: str) -> None:
-        """Accept the code typed for ``email`` (it is used up). Raises BadEmail, BadCode,
-        NoCode, Expired, WrongCode, TooManyTries."""
+    def check_code(self, email: str, asker: str, typed: str) -> None:
+        """Accept the code typed for ``email`` in the browser ``asker`` that asked for it (it
+        is used up). Raises BadEmail, BadCode, NoCode, Expired, WrongCode, TooManyTries."""
         email = normalize_email(email)
         now = self.clock()
-        row = self.store.latest_login_code(email)
+        row = self.store.latest_login_code(email, asker)
         if row is None or row.used or row.voided:
             raise NoCode("There is no code waiting for this address. Ask for a new one.")
         if row.tries >= MAX_TRIES:

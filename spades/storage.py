@@ -170,6 +170,16 @@ def m006_signins(db: Database) -> None:
     db["signins"].create_index(["user_id"])
 
 
+@MIGRATIONS()
+def m007_code_askers(db: Database) -> None:
+    """A sign-in code belongs to the browser that asked for it (``asker``, a random id kept
+    in that browser's session): only it may try the code, and asking again voids only its
+    own earlier code, so a stranger can neither burn nor void a person's code. Codes from
+    before have no asker and can no longer be used."""
+    db["login_codes"].add_column("asker", str, not_null_default="")
+    db["login_codes"].create_index(["email", "asker", "id"])
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
@@ -736,17 +746,20 @@ class Store:
         return bool(list(self.db.query("SELECT 1 FROM signins WHERE sid = ? AND user_id = ? AND ended IS NULL",
                                        [sid, user_id])))
 
-    def new_login_code(self, email: str, code_hash: str, now: float, ttl: float) -> int:
-        """Store a new code's hash for ``email``, voiding any earlier one; its row id."""
+    def new_login_code(self, email: str, asker: str, code_hash: str, now: float, ttl: float) -> int:
+        """Store a new code's hash for ``email`` asked by ``asker``, voiding that asker's
+        earlier one (never another asker's); its row id."""
         db = self.db
         with self.transaction():
-            db.execute("UPDATE login_codes SET voided = 1 WHERE email = ? AND used = 0 AND voided = 0", [email])
-            cur = db.execute("INSERT INTO login_codes (email, code_hash, created, expires, tries, used, voided) "
-                             "VALUES (?, ?, ?, ?, 0, 0, 0)", [email, code_hash, now, now + ttl])
+            db.execute("UPDATE login_codes SET voided = 1 WHERE email = ? AND asker = ? AND used = 0 AND voided = 0",
+                       [email, asker])
+            cur = db.execute("INSERT INTO login_codes (email, asker, code_hash, created, expires, tries, used, voided) "
+                             "VALUES (?, ?, ?, ?, ?, 0, 0, 0)", [email, asker, code_hash, now, now + ttl])
             return int(cur.lastrowid)
 
-    def latest_login_code(self, email: str) -> LoginCodeRow | None:
-        rows = list(self.db.query("SELECT * FROM login_codes WHERE email = ? ORDER BY id DESC LIMIT 1", [email]))
+    def latest_login_code(self, email: str, asker: str) -> LoginCodeRow | None:
+        rows = list(self.db.query("SELECT * FROM login_codes WHERE email = ? AND asker = ? ORDER BY id DESC LIMIT 1",
+                                  [email, asker]))
         if not rows:
             return None
         r = rows[0]

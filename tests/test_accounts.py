@@ -32,67 +32,85 @@ def accounts(store, clock) -> Accounts:
     return Accounts(store, "secret", clock)
 
 
+ASKER = "browser-1"  # the session id of the browser that asks for codes in these tests
+
+
 def wrong(code: str) -> str:
     return f"{(int(code) + 1) % 10**6:06d}"
 
 
 def test_a_code_is_six_digits_stored_only_as_its_hash(accounts, store):
-    code = accounts.request_code("Ann@Example.com")
+    code = accounts.request_code("Ann@Example.com", ASKER)
     assert len(code) == 6 and code.isdigit()
     rows = list(store.db.query("SELECT * FROM login_codes"))
     assert len(rows) == 1 and rows[0]["email"] == "ann@example.com"
     assert code not in str(rows[0]) and rows[0]["code_hash"] == hash_code("secret", "ann@example.com", code)
-    accounts.check_code("ann@example.com", f"{code[:3]} {code[3:]}")  # spaces are fine
+    accounts.check_code("ann@example.com", ASKER, f"{code[:3]} {code[3:]}")  # spaces are fine
 
 
 def test_a_code_works_once(accounts):
-    code = accounts.request_code("ann@example.com")
-    accounts.check_code("ann@example.com", code)
+    code = accounts.request_code("ann@example.com", ASKER)
+    accounts.check_code("ann@example.com", ASKER, code)
     with pytest.raises(NoCode):
-        accounts.check_code("ann@example.com", code)
+        accounts.check_code("ann@example.com", ASKER, code)
 
 
 def test_asking_again_voids_the_previous_code(accounts):
-    first = accounts.request_code("ann@example.com")
-    second = accounts.request_code("ann@example.com")
+    first = accounts.request_code("ann@example.com", ASKER)
+    second = accounts.request_code("ann@example.com", ASKER)
     if first != second:
         with pytest.raises(WrongCode):
-            accounts.check_code("ann@example.com", first)
-    accounts.check_code("ann@example.com", second)
+            accounts.check_code("ann@example.com", ASKER, first)
+    accounts.check_code("ann@example.com", ASKER, second)
 
 
 def test_a_code_expires_after_ten_minutes(accounts, clock):
-    code = accounts.request_code("ann@example.com")
+    code = accounts.request_code("ann@example.com", ASKER)
     clock.now += CODE_TTL
     with pytest.raises(Expired, match="expired"):
-        accounts.check_code("ann@example.com", code)
-    fresh = accounts.request_code("ann@example.com")
-    accounts.check_code("ann@example.com", fresh)
+        accounts.check_code("ann@example.com", ASKER, code)
+    fresh = accounts.request_code("ann@example.com", ASKER)
+    accounts.check_code("ann@example.com", ASKER, fresh)
 
 
 def test_five_wrong_tries_lock_the_code_and_say_when_to_ask_again(accounts, clock):
-    code = accounts.request_code("ann@example.com")
+    code = accounts.request_code("ann@example.com", ASKER)
     for left in range(MAX_TRIES - 1, 0, -1):
         with pytest.raises(WrongCode, match=f"That code is not right. You have {left} tr") as e:
-            accounts.check_code("ann@example.com", wrong(code))
+            accounts.check_code("ann@example.com", ASKER, wrong(code))
         assert e.value.tries_left == left
     with pytest.raises(TooManyTries, match="in 10 minutes"):
-        accounts.check_code("ann@example.com", wrong(code))
+        accounts.check_code("ann@example.com", ASKER, wrong(code))
     with pytest.raises(TooManyTries):  # even the right code is refused now
-        accounts.check_code("ann@example.com", code)
+        accounts.check_code("ann@example.com", ASKER, code)
     clock.now += 4 * 60
     with pytest.raises(TooManyTries, match="in 6 minutes"):
-        accounts.request_code("ann@example.com")
+        accounts.request_code("ann@example.com", ASKER)
     clock.now += 6 * 60
-    accounts.check_code("ann@example.com", accounts.request_code("ann@example.com"))
+    accounts.check_code("ann@example.com", ASKER, accounts.request_code("ann@example.com", ASKER))
+
+
+def test_a_stranger_can_neither_void_nor_burn_another_browsers_code(accounts):
+    mine = accounts.request_code("ann@example.com", ASKER)
+    theirs = accounts.request_code("ann@example.com", "stranger")  # asking for Ann's address elsewhere
+    if mine != theirs:
+        with pytest.raises(WrongCode):  # Ann's code is not the stranger's to try
+            accounts.check_code("ann@example.com", "stranger", mine)
+    for _ in range(MAX_TRIES - (mine != theirs)):  # every try of the stranger's code, wrong
+        with pytest.raises((WrongCode, TooManyTries)):
+            accounts.check_code("ann@example.com", "stranger", wrong(theirs))
+    with pytest.raises(TooManyTries):  # the stranger's browser is held up ...
+        accounts.request_code("ann@example.com", "stranger")
+    accounts.check_code("ann@example.com", ASKER, mine)  # ... Ann's code still works in her browser
+    accounts.request_code("ann@example.com", ASKER)  # and she may ask again at once
 
 
 def test_malformed_input_costs_no_try(accounts):
-    code = accounts.request_code("ann@example.com")
+    code = accounts.request_code("ann@example.com", ASKER)
     for text in ("", "12345", "1234567", "abcdef", "١٢٣٤٥٦"):
         with pytest.raises(BadCode):
-            accounts.check_code("ann@example.com", text)
-    accounts.check_code("ann@example.com", code)
+            accounts.check_code("ann@example.com", ASKER, text)
+    accounts.check_code("ann@example.com", ASKER, code)
 
 
 @pytest.mark.parametrize("text", ["", "ann", "ann@", "@example.com", "ann@example", "a b@example.com",
@@ -104,7 +122,7 @@ def test_malformed_emails(text):
 
 def test_no_code_for_an_address_never_asked(accounts):
     with pytest.raises(NoCode):
-        accounts.check_code("bob@example.com", "123456")
+        accounts.check_code("bob@example.com", ASKER, "123456")
 
 
 def seat_anonymous(store: Store, code: str, pid: str, seed: str = "s") -> None:

@@ -155,33 +155,69 @@ def test_a_malformed_code_costs_no_try(mail_app, client, smtp):  # noqa: F811
     assert try_code(client, code).status_code == 303
 
 
-def test_requests_are_limited_per_email_and_per_address(app):
+def from_address(client, address: str):
+    """Every request of ``client`` comes from the client address ``address``."""
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_requests_are_limited_per_address_first(app):
     # no SMTP server: mail goes to the console and instance/outbox (app.instance_path is shared
     # with the project, so keep it in tmp)
-    client = app.test_client()
-    for _ in range(5):
-        assert ask(client, "eve@example.com").status_code == 303
+    client = from_address(app.test_client(), "10.0.0.1")
+    for i in range(5):
+        assert ask(client, f"eve{i}@example.com").status_code == 303
     r = ask(client, "eve@example.com")
-    assert r.status_code == 429 and re.fullmatch(r"Too many tries\. Try again in 15 minutes\.", error_of(r))
-    assert ask(client, "fay@example.com").status_code == 303  # another address is not held up
-    statuses = [ask(client, f"x{i}@example.com").status_code for i in range(20)]
-    assert statuses.count(429) >= 1 and statuses[-1] == 429  # 20 per hour from one client address
-    other = app.test_client()
-    r = other.post("/signin", data={"csrf": csrf_of(other), "email": "gus@example.com"},
-                   environ_base={"REMOTE_ADDR": "10.0.0.2"})
-    assert r.status_code == 303
+    assert r.status_code == 429 and error_of(r) == "Too many tries. Try again in 2 minutes."
+    other = from_address(app.test_client(), "10.0.0.2")
+    assert ask(other, "eve@example.com").status_code == 303  # another address is not held up
 
 
-def test_code_tries_are_limited_per_email(app):
-    client = app.test_client()
+def test_an_email_is_held_up_only_when_several_addresses_ask_for_it(app):
+    for n in (1, 2):  # one address, or two, cannot fill the email's budget (12 in 2 minutes)
+        client = from_address(app.test_client(), f"10.0.1.{n}")
+        statuses = [ask(client, "gus@example.com").status_code for _ in range(7)]
+        assert statuses == [303] * 5 + [429] * 2  # refused by their address, and not counted for gus@
+    third = from_address(app.test_client(), "10.0.1.3")
+    assert [ask(third, "gus@example.com").status_code for _ in range(2)] == [303, 303]
+    r = ask(third, "gus@example.com")  # a third address fills it: gus@ is held up for two minutes at most
+    assert r.status_code == 429 and error_of(r) == "Too many tries. Try again in 2 minutes."
+    assert ask(third, "hal@example.com").status_code == 303  # and only gus@
+
+
+def test_a_stranger_cannot_keep_a_person_from_signing_in(mail_app, smtp):  # noqa: F811
+    stranger = from_address(mail_app.test_client(), "203.0.113.7")
+    statuses = [ask(stranger, "ann@example.com").status_code for _ in range(7)]  # as often as allowed
+    assert statuses.count(303) == 5 and statuses[-1] == 429
+    tries = [try_code(stranger, "123456").status_code for _ in range(12)]  # burning every try they can
+    assert 429 in tries and 303 not in tries
+    ann = from_address(mail_app.test_client(), "198.51.100.4")
+    sign_in(ann, smtp, "ann@example.com")  # the code she asks for is hers alone, and it works
+    assert "Sign out" in ann.get("/me").get_data(as_text=True)
+
+
+def test_code_tries_are_limited_per_address(app):
+    client = from_address(app.test_client(), "10.0.2.1")
     ask(client, "hal@example.com")
     for i in range(10):
-        assert try_code(client, "12").status_code == 422
+        assert try_code(client, "12").status_code == 422  # malformed: refused, but a request all the same
     r = try_code(client, "12")
-    assert r.status_code == 429 and error_of(r).startswith("Too many tries. Try again in")
-    # a decoy email field changes nothing: the limit counts the address the code went to
-    r = client.post("/signin/code", data={"csrf": csrf_of(client), "code": "12", "email": "decoy1@example.com"})
-    assert r.status_code == 429
+    assert r.status_code == 429 and error_of(r) == "Too many tries. Try again in 2 minutes."
+
+
+def test_code_tries_are_limited_per_email_as_the_session_holds_it(app):
+    for n in (1, 2):  # 2 x 10 tries, each address up to its own limit
+        client = from_address(app.test_client(), f"10.0.3.{n}")
+        ask(client, "ida@example.com")
+        assert [try_code(client, "12").status_code for _ in range(11)] == [422] * 10 + [429]
+    client = from_address(app.test_client(), "10.0.3.3")
+    ask(client, "ida@example.com")
+    for i in range(5):
+        assert try_code(client, "12").status_code == 422
+    # the 26th try for ida@ is over the email's 25: a decoy email field changes nothing, the
+    # limit counts the address the code went to
+    r = client.post("/signin/code", data={"csrf": csrf_of(client), "code": "12", "email": "decoy@example.com"})
+    assert r.status_code == 429 and error_of(r) == "Too many tries. Try again in 2 minutes."
 
 
 @pytest.fixture(autouse=True)

@@ -3,9 +3,20 @@ and signing out on every device.
 
 ``/signin`` asks for an email and mails a six-digit code; ``/signin/code`` takes the code.
 The answer to ``/signin`` is the same whether or not the address has an account (a code
-is sent either way; the account is made when it is used). Limits: per client address and
-per email address (flask-limiter, ``spades.web.limits``), on top of the five tries per
-code counted in the database (``spades.accounts``).
+is sent either way; the account is made when it is used).
+
+Limits (flask-limiter, ``spades.web.limits``) are set so that a stranger can neither
+guess a person's code nor keep them from signing in:
+
+- A code belongs to the browser that asked for it (``signin_asker`` in the session): only
+  that browser may try it, five tries at most (``spades.accounts``), and asking again voids
+  only that browser's code. A stranger's wrong tries lock out the stranger's browser only.
+- The client address is throttled first (a few requests in two minutes, and an hourly
+  cap, ``ASK_PER_ADDRESS``/``TRY_PER_ADDRESS``); only a request its address let through is
+  counted against the email address (``ASK_PER_EMAIL``/``TRY_PER_EMAIL``), whose budget is
+  more than twice what one address can send in its window. So no single address can fill
+  an email's budget, and when many addresses together do, the email is held up for two
+  minutes at most. Guessing stays bounded: 30 tries an hour per address, five per code.
 
 A signed-in session holds ``pid`` (the account's canonical player id, so its seats follow
 the person to any browser), ``uid`` and ``gen`` (the account's session generation).
@@ -21,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import time
 
 from flask import (Blueprint, Flask, has_request_context, redirect, render_template, request,
@@ -32,32 +44,35 @@ from ..accounts import (CODE_TTL, Accounts, BadCode, BadEmail, Expired, NoCode, 
                         WrongCode, normalize_email)
 from ..mail import MailError
 from .identity import csrf_token, player_id
-from .limits import limiter
+from .limits import hit, limiter
 from .services import accounts, hub, mailer, service
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("auth", __name__)
 
-ASK_PER_ADDRESS = "20 per hour"
-ASK_PER_EMAIL = "5 per 15 minutes"
-TRY_PER_ADDRESS = "30 per hour"
-TRY_PER_EMAIL = "10 per 15 minutes"
+ASK_PER_ADDRESS = "5 per 2 minutes;20 per hour"
+ASK_PER_EMAIL = "12 per 2 minutes"  # > 2 x 5: one address, even across two of its windows, never fills it
+TRY_PER_ADDRESS = "10 per 2 minutes;30 per hour"
+TRY_PER_EMAIL = "25 per 2 minutes"  # > 2 x 10
 
 
 def signed_in() -> bool:
     return bool(session.get("uid"))
 
 
-def _email_key() -> str:
-    """The rate-limit key of asking for a code: the address typed."""
-    return "email:" + request.form.get("email", "").strip().lower()[:254]
+def _asker() -> str:
+    """This browser's sign-in id: the codes it asks for are its own to try."""
+    if "signin_asker" not in session:
+        session["signin_asker"] = secrets.token_urlsafe(16)
+    return session["signin_asker"]
 
 
-def _signing_in_key() -> str:
-    """The rate-limit key of trying a code: the address the code was sent to, as this
-    session holds it (never a form field, which a guesser could vary to dodge the limit)."""
-    return "email:" + (session.get("signin_email") or "")
+def _email_held_up(limit: str, scope: str, email: str):
+    """Count this request, already let through by its address's limit, against the email
+    address's budget: None within it, else the page saying how long to wait."""
+    wait = hit(limit, email, scope)
+    return None if wait is None else _held_up(wait)
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -77,14 +92,16 @@ def signin():
 
 @bp.post("/signin")
 @limiter.limit(ASK_PER_ADDRESS)
-@limiter.limit(ASK_PER_EMAIL, key_func=_email_key)
 def ask_code():
     """Mail a code to the address typed; 303 to the code form. The same answer for every
     well-formed address, known or not."""
     typed = request.form.get("email", "")
     try:
         email = normalize_email(typed)
-        code = accounts().request_code(email)
+        held_up = _email_held_up(ASK_PER_EMAIL, "signin-ask-email", email)
+        if held_up:
+            return held_up
+        code = accounts().request_code(email, _asker())
     except BadEmail as e:
         return _signin_page(str(e), 422, email=typed[:254])
     except TooManyTries as e:
@@ -107,14 +124,18 @@ def code_form():
 
 @bp.post("/signin/code")
 @limiter.limit(TRY_PER_ADDRESS)
-@limiter.limit(TRY_PER_EMAIL, key_func=_signing_in_key)
 def check_code():
-    """Sign in with the code; 303 home. Refusals re-show the form with the reason."""
+    """Sign in with the code; 303 home. Refusals re-show the form with the reason. The
+    email's limit counts the address the code was sent to, as this session holds it
+    (never a form field, which a guesser could vary to dodge the limit)."""
     email = session.get("signin_email")
     if not email:
         return redirect(url_for("auth.signin"), 303)
+    held_up = _email_held_up(TRY_PER_EMAIL, "signin-try-email", email)
+    if held_up:
+        return held_up
     try:
-        accounts().check_code(email, request.form.get("code", "")[:32])
+        accounts().check_code(email, _asker(), request.form.get("code", "")[:32])
     except (BadCode, WrongCode) as e:
         return _code_page(str(e), 422)
     except (Expired, NoCode) as e:
@@ -151,10 +172,15 @@ def signout_everywhere():
 
 @bp.errorhandler(RateLimitExceeded)
 def _too_many(e: RateLimitExceeded):
-    """A limit hit: the page of the step, saying when to try again."""
+    """An address's limit hit: the page of the step, saying when to try again."""
     limit = limiter.current_limit
-    # reset_at is rounded up to the next whole second: round, not ceil, to say "15 minutes"
-    wait = max(1, round(((limit.reset_at if limit else time.time() + 60) - time.time()) / 60))
+    return _held_up((limit.reset_at if limit else time.time() + 60) - time.time())
+
+
+def _held_up(seconds: float):
+    """The page of the step, saying when to try again."""
+    # reset times are rounded up to the next whole second: round, not ceil, to say "2 minutes"
+    wait = max(1, round(seconds / 60))
     s = "" if wait == 1 else "s"
     message = f"Too many tries. Try again in {wait} minute{s}."
     if request.endpoint == "auth.check_code":

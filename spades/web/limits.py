@@ -14,6 +14,8 @@ Imports: Flask and flask-limiter only.
 
 from __future__ import annotations
 
+import time
+
 from flask import Flask, abort
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -22,14 +24,23 @@ from limits import parse
 limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=True)
 
 
+def hit(limit: str, key: str, scope: str) -> float | None:
+    """Count this request under ``key`` against ``limit`` (one "N per period"), from inside a
+    view that decides for itself what to count (a limit checked only after another passed,
+    say): None while within it, else the seconds until it lets requests through again."""
+    if not limiter.enabled:
+        return None
+    item = parse(limit)
+    if limiter.limiter.hit(item, key, scope):
+        return None
+    return max(1.0, limiter.limiter.get_window_stats(item, key, scope).reset_time - time.time())
+
+
 def hit_shared(limit: str, scope: str, message: str) -> None:
     """Count this request against the shared limit ``scope`` from outside a view (the
     WebSocket's handshake, which answers before its view runs), keyed by the client
     address as the views' shared limits are. Aborts with 429 and ``message`` past it."""
-    if not limiter.enabled:
-        return
-    item = parse(limit)
-    if not limiter.limiter.hit(item, get_remote_address(), scope):
+    if hit(limit, get_remote_address(), scope) is not None:
         abort(429, description=message)
 
 
