@@ -347,6 +347,17 @@ class TakeSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class PutOptions:
+    """The table's options, changed while it plays (watching on or off, say)."""
+
+    code: str
+    options: dict
+
+    def apply(self, store: Store) -> None:
+        store.put_options(self.code, self.options)
+
+
+@dataclass(frozen=True, slots=True)
 class NewMatch:
     """A rematch: match ``number`` starts (Conflict if it exists); ``seats`` when they change."""
 
@@ -700,6 +711,10 @@ class Store:
             if cur.rowcount != 1:
                 raise Conflict(f"seat {seat} at {code} is not a bot's")
             self._upsert_player(player_id, name, emoji)
+
+    def put_options(self, code: str, options: dict) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE tables SET options = ? WHERE code = ?", [json.dumps(options), code])
 
     def left_seats(self, code: str) -> frozenset[int]:
         """Seats a person left for good (a bot plays them)."""

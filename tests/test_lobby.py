@@ -233,7 +233,7 @@ def test_a_late_joiner_takes_a_bots_seat_on_the_other_team_and_then_the_table_is
     late = app.test_client()  # three people now, as the table was made for: no seat for a fourth
     r = late.get(f"/j/{code}")
     html = r.get_data(as_text=True)
-    assert r.status_code == 409 and "You can watch the game" in html and f'href="/g/{code}"' in html
+    assert r.status_code == 409 and "You can watch the game" in html and f'href="/g/{code}/watch"' in html
     assert join(late, code, "Cy", EMOJIS[3]).status_code == 409
 
 

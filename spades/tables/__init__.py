@@ -19,8 +19,9 @@ Imports: stdlib, ``spades.storage``, ``spades.bots`` and the core. Never Flask.
 
 from .actor import load_state
 from .bus import Bus
-from .errors import (BadAction, BadPlayer, Busy, NotHost, NotSaved, NotSeated, NotStarted, Refused, Removed, Stale,
-                     TableClosed, TableFull, TableNotFound)
+from .errors import (BadAction, BadPlayer, Busy, NotHost, NotSaved, NotSeated, NotStarted, NotWatchable, Refused,
+                     Removed, Stale, TableClosed, TableFull, TableNotFound)
+from .decide import WATCHING_OFF
 from .rooms import check_joinable, room_snapshot
 from .seating import check_emoji, clean_name, room_capacity, seat_plan
 from .service import TableService
@@ -28,15 +29,15 @@ from .state import bot_seed
 from .values import (BOT_EMOJI, BOT_PARTNER, CLOCK_BOT, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS,
                      LEVELS, MAX_HUMANS, MAX_NAME, PLAY_DELAYS, PRACTICE_BOTS, BotSeat, Change, Closing, Command,
                      Connected, Continue, DealNow, Disconnected, Dismiss, Event, HoldExpired, Leave, Member, Move, Player,
-                     Rematch, Reseat, Resume, RoomSnapshot, Server, SitDown, Snapshot, Started, TakeOver, Timeout, Who,
+                     Rematch, Reseat, Resume, RoomSnapshot, Server, SetWatching, SitDown, Snapshot, Started, TakeOver, Timeout, Who,
                      command_name)
 
 __all__ = [
-    "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
+    "WATCHING_OFF", "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
     "MAX_HUMANS", "MAX_NAME", "PLAY_DELAYS", "PRACTICE_BOTS", "BadAction", "BadPlayer", "BotSeat", "Busy", "Bus", "Change",
     "Closing", "Command", "Connected", "Continue", "DealNow", "Disconnected", "Dismiss", "Event", "HoldExpired", "Leave",
-    "Member", "Move", "NotHost", "NotSaved", "NotSeated", "NotStarted", "Player", "Refused", "Rematch", "Removed",
-    "Reseat", "Resume", "RoomSnapshot", "Server", "SitDown", "Snapshot", "Stale", "Started", "TableClosed", "TableFull", "TableNotFound",
+    "Member", "Move", "NotHost", "NotSaved", "NotSeated", "NotStarted", "NotWatchable", "Player", "Refused", "Rematch", "Removed",
+    "Reseat", "Resume", "RoomSnapshot", "Server", "SetWatching", "SitDown", "Snapshot", "Stale", "Started", "TableClosed", "TableFull", "TableNotFound",
     "TableService", "TakeOver", "Timeout", "Who", "bot_seed", "check_emoji", "check_joinable", "clean_name",
     "command_name", "load_state", "room_capacity", "room_snapshot", "seat_plan",
 ]

@@ -26,12 +26,12 @@ from .. import clocks
 from ..cards import NotationError
 from ..clocks import SeatClock
 from ..rules import HAND_OVER, MATCH_OVER, IllegalAction, parse_action
-from ..storage import (ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, PutHold, PutSeatClock, SaveMove,
-                       TakeSeat)
-from .errors import BadAction, NotHost, NotSeated, Stale, TableClosed, TableFull
+from ..storage import (ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, PutHold, PutOptions, PutSeatClock,
+                       SaveMove, TakeSeat)
+from .errors import BadAction, NotHost, NotSeated, NotWatchable, Stale, TableClosed, TableFull
 from .state import Settings, TableState, late_seat, next_clock
 from .values import (BOT_EMOJI, CLOSING_WINDOW, DEAL, BotSeat, Closing, Command, Connected, Continue, DealNow,
-                     Disconnected, Dismiss, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, SitDown,
+                     Disconnected, Dismiss, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, SetWatching, SitDown,
                      Started, TakeOver, Timeout, Who)
 
 STALE = "The table has moved on since that page was shown: here it is now."
@@ -276,7 +276,7 @@ def _sit_down(state: TableState, who: Who, command: SitDown, now: float, setting
         raise TableClosed("The match at this table is over. Start a new game, or ask for a new code.")
     seat = late_seat(state)
     if seat is None:
-        raise TableFull("Every seat for people at this table is taken. You can watch the game.")
+        raise TableFull("Every seat for people at this table is taken.")
     seats = list(state.row.seats)
     seats[seat] = dataclasses.replace(seats[seat], kind="human", player_id=who.id, name=command.name,
                                       emoji=command.emoji)
@@ -287,15 +287,36 @@ def _sit_down(state: TableState, who: Who, command: SitDown, now: float, setting
     return Decision(rows + _sync_clock(state, now, settings), seat=seat)
 
 
+WATCHING_OFF = "The host has turned watching off for this table."
+
+
+def _set_watching(state: TableState, who: Who, command: SetWatching, now: float, settings: Settings) -> Decision:
+    """The host lets people without a seat watch, or stops them (their pages are closed).
+    Raises NotSeated, NotHost."""
+    seat = _person(state, who)
+    if state.row.host != who.id:
+        raise NotHost("Only the host decides who may watch.")
+    if state.watchable() == command.on:
+        return Decision(publish=False, seat=seat)
+    options = {**state.row.options, "watch": command.on}
+    state.row = dataclasses.replace(state.row, options=options)
+    return Decision([PutOptions(state.code, options)], seat=seat)
+
+
 def _connected(state: TableState, who: Who, command: Connected, now: float, settings: Settings) -> Decision:
     """A person's page connected: the first connection of a seated person ends their hold,
-    and everyone sees them here again."""
+    and everyone sees them here again; a new watcher is counted for everyone to see.
+    Raises NotWatchable (a person without a seat, when watching is off)."""
     if not isinstance(who, Player):
         raise NotSeated(NO_SEAT)
+    seat = state.seat_of(who.id)
+    if seat is None and not state.watchable():
+        raise NotWatchable(WATCHING_OFF)
     count = state.connections.get(who.id, 0) + 1
     state.connections[who.id] = count
-    seat = state.seat_of(who.id)
-    if seat is None or count > 1:
+    if seat is None:
+        return Decision(publish=count == 1)  # one more watching
+    if count > 1:
         return Decision(publish=False, seat=seat)
     state.closing.pop(seat, None)
     rows = _back(state, seat)
@@ -313,7 +334,7 @@ def _disconnected(state: TableState, who: Who, command: Disconnected, now: float
     del state.connections[who.id]
     seat = state.seat_of(who.id)
     if seat is None:
-        return Decision(publish=False)
+        return Decision()  # one fewer watching
     return Decision(_gone(state, seat, now), seat=seat)
 
 
@@ -372,6 +393,6 @@ def _reseat(state: TableState, who: Who, command: Reseat, now: float, settings: 
 
 _HANDLERS: dict[type, Callable[..., Decision]] = {
     Move: _move, Continue: _continue, DealNow: _continue, Rematch: _rematch, TakeOver: _take_over,
-    Leave: _leave, SitDown: _sit_down, Dismiss: _dismiss, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
+    Leave: _leave, SitDown: _sit_down, SetWatching: _set_watching, Dismiss: _dismiss, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
     HoldExpired: _hold_expired, Started: _started, Resume: _resume, Reseat: _reseat,
 }

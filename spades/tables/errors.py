@@ -47,6 +47,10 @@ class NotHost(Refused):
     """A host control used by someone who is not the host."""
 
 
+class NotWatchable(Refused):
+    """The host has turned watching off, and this person has no seat at the table."""
+
+
 class TableClosed(Refused):
     """The code is known but nobody can join any more: its match is over, or the room closed."""
 

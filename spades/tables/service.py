@@ -38,9 +38,8 @@ from .state import Settings, TableState, late_seat, plan
 from .state import snapshot as picture
 from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
                      PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Dismiss,
-                     Leave,
-                     Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, SitDown, Snapshot, Started, TakeOver,
-                     Who)
+                     Leave, Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, SetWatching, SitDown,
+                     Snapshot, Started, TakeOver, Who)
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +197,11 @@ class TableService:
         """The player leaves the match for good: a bot plays their seat from now on.
         Raises TableNotFound, NotSeated."""
         self.handle(code, Player(player_id), Leave())
+
+    def set_watching(self, code: str, player_id: str, on: bool) -> Snapshot:
+        """The host lets people without a seat watch, or stops them (their open pages are
+        closed). Raises TableNotFound, NotSeated, NotHost."""
+        return self.handle(code, Player(player_id), SetWatching(on))
 
     def dismiss(self, code: str, player_id: str) -> Snapshot:
         """The player puts away the notice addressed to them. Raises TableNotFound, NotSeated."""
@@ -365,7 +369,7 @@ class TableService:
         if any(m.player_id == player_id and m.state == "removed" for m in row.members):
             raise Removed("The host removed you from this table.")
         if self._read(code, late_seat) is None:
-            raise TableFull("Every seat for people at this table is taken. You can watch the game.")
+            raise TableFull("Every seat for people at this table is taken.")
         return row
 
     def pick_partner(self, code: str, player_id: str, partner: int) -> None:

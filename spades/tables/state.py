@@ -67,6 +67,15 @@ class TableState:
         """A table for friends (practice tables have no clocks, holds or leaving)."""
         return self.row.options.get("kind") != "practice"
 
+    def watchable(self) -> bool:
+        """People without a seat may watch (unless the host turned it off)."""
+        return self.row.options.get("watch", True) is not False
+
+    def watchers(self) -> int:
+        """People connected to the table without a seat."""
+        seated = {s.player_id for s in self.row.seats if s.kind == "human"}
+        return sum(1 for person, n in self.connections.items() if n > 0 and person not in seated)
+
     def connected(self, seat: int) -> bool:
         s = self.row.seats[seat]
         return s.kind == "human" and self.connections.get(s.player_id or "", 0) > 0
@@ -170,7 +179,8 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", "normal"),
                     match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
-                    state.shared(), state.seq, state.notices.get(seat) if seat is not None else None)
+                    state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
+                    state.watchers(), state.watchable())
 
 
 @dataclass(frozen=True, slots=True)

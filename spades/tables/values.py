@@ -112,6 +112,13 @@ class Dismiss:
 
 
 @dataclass(frozen=True, slots=True)
+class SetWatching:
+    """The host lets people without a seat watch the table, or stops them."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SitDown:
     """A person joins a table whose match has started: they take a bot's seat."""
 
@@ -163,20 +170,20 @@ class Reseat:
     renamed: tuple[tuple[str, str], ...] = ()
 
 
-Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | SitDown | Dismiss | Connected | Disconnected
-           | Closing
+Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | SitDown | SetWatching | Dismiss | Connected
+           | Disconnected | Closing
            | HoldExpired | Started | Resume | Reseat)
 
 
 def command_name(command: Command) -> str:
     """The command's name as observers see it: ``move``, ``continue``, ``deal_now``,
-    ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``dismiss``, ``connected``, ``disconnected``, ``closing``,
+    ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``set_watching``, ``dismiss``, ``connected``, ``disconnected``, ``closing``,
     ``hold_expired``, ``started``, ``resume``, ``reseat``."""
     return _NAMES[type(command)]
 
 
 _NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", Rematch: "rematch", TakeOver: "take_over",
-          Leave: "leave", SitDown: "sit_down", Dismiss: "dismiss", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
+          Leave: "leave", SitDown: "sit_down", SetWatching: "set_watching", Dismiss: "dismiss", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
           HoldExpired: "hold_expired", Started: "started", Resume: "resume", Reseat: "reseat"}
 
 
@@ -219,6 +226,8 @@ class Snapshot:
     shared: bool = False  # a table for friends (clocks, holds, Leave); not a practice table
     seq: int = 0  # counts the table's published changes in this process (one picture per seq)
     notice: Event | None = None  # what the table did for this seat, kept until its person acts or puts it away
+    watchers: int = 0  # people connected to the table without a seat
+    watchable: bool = True  # people without a seat may watch (the host may turn it off)
 
 
 @dataclass(frozen=True, slots=True)

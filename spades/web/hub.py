@@ -30,7 +30,7 @@ from typing import Any
 
 from flask import Flask
 
-from ..tables import Change, Snapshot, TableService
+from ..tables import WATCHING_OFF, Change, Snapshot, TableService
 from .render import render_fragments, render_room, room_context, table_context
 
 log = logging.getLogger(__name__)
@@ -88,14 +88,14 @@ class Connection:
     alive: bool = True
     seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
     reason: str = ""
-    queue: queue.Queue = field(init=False)
+    queue: queue.Queue = field(init=False)  # changes to send; None: close with ``reason``
 
     def __post_init__(self) -> None:
         self.queue = queue.Queue(maxsize=self.queue_size)
 
     def offer(self, item: Published) -> None:
         """Queue a change for this socket; never blocks (called under a table's lock)."""
-        if not self.alive:
+        if not self.alive or self.reason:
             return
         if item.is_table:
             if item.change.seq <= self.seen:
@@ -105,6 +105,16 @@ class Connection:
             self.queue.put_nowait(item)
         except queue.Full:
             self.kill("too slow: reconnect for the table as it is now")
+
+    def end(self, reason: str) -> None:
+        """Close this socket with ``reason`` once what is queued is sent (never blocks)."""
+        if self.reason:
+            return
+        self.reason = reason
+        try:
+            self.queue.put_nowait(None)
+        except queue.Full:
+            self.kill(reason)
 
     def kill(self, reason: str) -> None:
         """Close this socket from outside its own thread (a blocked send ends too)."""
@@ -142,8 +152,13 @@ class Hub:
             conns = list(self._by_table.get(change.code, ()))
             if item.is_table and conns:
                 self._latest[change.code] = item
+        # watching turned off: the pages of people without a seat are closed, with the reason
+        closed = item.is_table and not change.snapshot_for(None).watchable
         for conn in conns:
-            conn.offer(item)
+            if closed and conn.kind == "table" and change.seat_of(conn.player_id) is None:
+                conn.end(WATCHING_OFF)
+            else:
+                conn.offer(item)
 
     def _prime(self, conn: Connection, change: Change) -> None:
         """The table as it is when ``conn`` joins it (called under the table's lock)."""

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, request, session
 from flask_sock import Sock
+from markupsafe import escape
 from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
@@ -84,7 +85,7 @@ def socket(ws, code: str) -> None:
     except Refused as e:  # the table could not be loaded just now: the page tries again
         refusal = str(e)
     if refusal:
-        ws.close(reason=POLICY_VIOLATION, message=refusal)
+        close_with(ws, refusal)
         return
     uid, gen, sid = session.get("uid"), session.get("gen"), session.get("sid")
     check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
@@ -97,9 +98,11 @@ def socket(ws, code: str) -> None:
                 if uid and time.monotonic() - checked >= check_every:
                     checked = time.monotonic()
                     if not app.extensions["spades.accounts"].session_valid(uid, gen, sid):
-                        ws.close(reason=POLICY_VIOLATION, message="signed out")  # signed out on every device
+                        close_with(ws, "signed out")  # signed out on every device
                         break
                 continue
+            if item is None:  # ended by the table (watching turned off): closed with the reason
+                break
             try:
                 message = hub.render(item, conn)
             except Exception:
@@ -112,9 +115,17 @@ def socket(ws, code: str) -> None:
         hub.close(conn)
         if conn.reason and ws.connected:
             try:
-                ws.close(reason=POLICY_VIOLATION, message=conn.reason)
+                close_with(ws, conn.reason)
             except Exception:
                 pass
+
+
+def close_with(ws, reason: str) -> None:
+    """Close the socket as refused, with ``reason``, said first as the page's banner (a
+    development server's close can reach the browser as an abnormal one, without it)."""
+    ws.send(f'<div id="offline" class="offline-banner" role="alert" data-final="1" hx-swap-oob="true">'
+            f'{escape(reason)}</div>')
+    ws.close(reason=POLICY_VIOLATION, message=reason)
 
 
 def compress_each_message_alone() -> None:

@@ -163,7 +163,17 @@ def table_options(form, people: int) -> tuple[Rules, str] | str:
 def refused(e: Refused, code: str | None = None):
     """A join that cannot happen, in words, with the way on (create a table, try a code)."""
     status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), 400)
-    return render_template("room/refused.html", message=str(e), code=code, full=isinstance(e, TableFull)), status
+    full = isinstance(e, TableFull)
+    return render_template("room/refused.html", message=str(e), code=code, full=full,
+                           watchable=full and code is not None and _watchable(code)), status
+
+
+def _watchable(code: str) -> bool:
+    """People without a seat may watch this table."""
+    try:
+        return service().snapshot(code, None).watchable
+    except Refused:
+        return False
 
 
 def _join_form(code: str, message: str | None = None, status: int = 200, values: dict | None = None):

@@ -24,7 +24,8 @@ from flask import Blueprint, Response, abort, flash, get_flashed_messages, redir
     render_template, request, session
 
 from ..rules import IllegalAction
-from ..tables import BadAction, Busy, NotHost, NotSaved, NotSeated, Player, Snapshot, Stale, TableNotFound
+from ..tables import (WATCHING_OFF, BadAction, Busy, NotHost, NotSaved, NotSeated, Player, Snapshot, Stale,
+                      TableNotFound)
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page
@@ -45,10 +46,15 @@ def normalize_code(code: str) -> str:
 
 
 def _snapshot(code: str) -> Snapshot:
+    """This person's picture of the table; a 403 for someone without a seat when the
+    host has turned watching off."""
     try:
-        return service().snapshot(code, player_id())
+        snap = service().snapshot(code, player_id())
     except TableNotFound:
         abort(404, description=NO_TABLE)
+    if snap.seat is None and not snap.watchable:
+        abort(403, description=WATCHING_OFF)
+    return snap
 
 
 def _hint_for(snap: Snapshot) -> object:
@@ -68,6 +74,7 @@ unknown_codes_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_messa
 @bp.get("/g/<code>")
 @unknown_codes_limit
 def page(code: str):
+    """The table: a seat's view for its person, the public view for anyone else (watching)."""
     code = normalize_code(code)
     player_id(create=True)  # a visitor gets an identity too, so the live updates can reach them
     try:
@@ -84,6 +91,12 @@ def page(code: str):
     messages = get_flashed_messages()
     ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
     return render_template("table/table.html", oob=False, **ctx)
+
+
+@bp.get("/g/<code>/watch")
+def watch(code: str):
+    """The link to send watchers: the same page (a person with a seat sees their seat)."""
+    return page(code)
 
 
 def _version() -> int:
@@ -176,6 +189,16 @@ def rematch(code: str):
     if text not in ("", "1", "2", "3"):
         abort(400, description="Choose your partner for the rematch.")
     return _perform(code, lambda pid: service().rematch(code, Player(pid), version, int(text) if text else None))
+
+
+@bp.post("/g/<code>/watching")
+def watching(code: str):
+    """The host lets people without a seat watch (``watch=on``) or stops them (``off``)."""
+    code = normalize_code(code)
+    choice = request.form.get("watch", "")
+    if choice not in ("on", "off"):
+        abort(400, description="Say whether people may watch: on or off.")
+    return _perform(code, lambda pid: service().set_watching(code, pid, choice == "on"))
 
 
 @bp.post("/g/<code>/dismiss")
