@@ -161,6 +161,17 @@
     setInterval(tickClocks, 250);
   }
 
+  // L opens or closes the last trick, S the score sheet (not while typing).
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || (e.target.closest && e.target.closest("input, textarea, select"))) return;
+    var box = { l: "last-trick-box", s: "sheet-box" }[e.key && e.key.toLowerCase()];
+    var el = box && document.getElementById(box);
+    if (!el) return;
+    e.preventDefault();
+    el.open = !el.open;
+    if (el.open) el.querySelector("summary").focus({ preventScroll: true });
+  });
+
   // Closing the page on purpose: tell the table, so the seat is held 10 s, not 60 s.
   // sendBeacon cannot set headers: the CSRF token goes in the body as a form field.
   window.addEventListener("pagehide", function () {
@@ -173,15 +184,18 @@
   // ws extension retries) and the table it sends on return replaces what is shown.
   function banner(text) {
     var box = document.getElementById("offline");
-    if (!box) return;
+    if (!box || box.dataset.final) return;  // the site closed the connection and said why: that stays
     if (text) { box.textContent = text; box.hidden = false; } else { box.hidden = true; }
   }
   document.addEventListener("htmx:wsOpen", function () {
     document.body.classList.add("live"); document.body.classList.remove("offline");
     banner(null);
   });
-  document.addEventListener("htmx:wsClose", function () {
+  document.addEventListener("htmx:wsClose", function (e) {
     document.body.classList.remove("live"); document.body.classList.add("offline");
+    var box = document.getElementById("offline"), closed = e.detail && e.detail.event;
+    if (box && box.dataset.final) return;  // the site said why it closed
+    if (closed && closed.code === 1008) { banner(closed.reason || "The live connection was closed."); return; }
     banner("Reconnecting… The table is not up to date until the connection is back.");
   });
   document.addEventListener("htmx:sendError", function () {

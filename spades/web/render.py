@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from ..tables import BOT_PARTNER, DEAL, Event, RoomSnapshot, Snapshot
 from .charts import score_chart
 
-FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce")
+FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce", "lasttrick", "sheet")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
@@ -207,7 +207,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         w = v["winner"]
         turn_text = "Draw." if w is None else ("You won the match!" if me is not None and w == me % 2
                                               else "Your team lost the match." if me is not None
-                                              else f"Team {w + 1} won.")
+                                              else f"{snap.names[w]} & {snap.names[w + 2]} won.")
     elif phase == "hand_over":
         turn_text = "The hand is over."
     elif my_turn:
@@ -220,9 +220,10 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
     my_team = (me % 2) if me is not None else 0
     teams = []
     for t in (my_team, 1 - my_team):
-        members = [snap.names[s] for s in (t, t + 2)]
-        teams.append(Obj({"team": t, "label": "Us" if me is not None and t == my_team else "Them",
-                      "members": " & ".join(members), "score": v["scores"][t], "bags": v["bags"][t],
+        members = " & ".join(snap.names[s] for s in (t, t + 2))
+        # a watcher sees both teams by name; a player sees Us and Them, with the names beside
+        teams.append(Obj({"team": t, "label": members if me is None else "Us" if t == my_team else "Them",
+                      "members": "" if me is None else members, "score": v["scores"][t], "bags": v["bags"][t],
                       "contract": _contract(bids, t), "taken": v["taken"][t] + v["taken"][t + 2]}))
     results = v["results"]
     last_result = results[-1] if results and phase in ("hand_over", "match_over") else None
@@ -244,7 +245,11 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "hand_number": v["hand_number"], "last_result": last_result and _result_rows(last_result, snap),
         "finished": v["finished"], "winner": v["winner"], "my_team": my_team,
         "chart": Markup(score_chart(results, my_team)) if v["finished"] else None,
-        "all_results": [_result_rows(r, snap) for r in results] if v["finished"] else [],
+        # the score sheet changes only when a hand ends: pushes during play leave it out
+        "sheet": [_result_rows(r, snap) for r in results],
+        "sheet_labels": [t.label if me is None else f"{t.label} ({t.members})" for t in teams],
+        "last_trick": _last_trick(v, snap),
+        "watching": me is None, "watchers": snap.watchers, "watchable": snap.watchable,
         # the commentary, unless it is the very move the notice below tells this person of
         "announce": "" if snap.notice is not None and snap.notice == snap.event else event_text(snap),
         "notice": _timeout_text(snap.notice, snap, "You") if snap.notice is not None else None,
@@ -264,6 +269,18 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         # told to the partner as it happens (the announcement), and kept in their status line
         "partner_left": snap.names[(me + 2) % 4] if me is not None and snap.presence[(me + 2) % 4] == "left" else None,
     }
+
+
+def _last_trick(v: dict, snap: Snapshot) -> Obj | None:
+    """The last completed trick of this hand: each seat's card in play order, and its winner."""
+    if not v["tricks"]:
+        return None
+    t = v["tricks"][-1]
+    plays = [Obj(seat=(t["leader"] + i) % 4, card=card(text)) for i, text in enumerate(t["cards"])]
+    for p in plays:
+        p.name = "You" if p.seat == snap.seat else snap.names[p.seat]
+    winner = "You" if t["winner"] == snap.seat else snap.names[t["winner"]]
+    return Obj(number=len(v["tricks"]), plays=plays, winner=winner, winner_seat=t["winner"])
 
 
 def _contract(bids: list, team: int) -> int | None:

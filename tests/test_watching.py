@@ -1,0 +1,127 @@
+"""Watching a table, the last trick and the score sheet, over HTTP and the table service:
+a watcher sees both teams by name and nothing to play with, the players see how many
+watch, the host may turn watching off (open watchers' pages are closed with the reason),
+the last trick stays one tap away until the next one is complete, and the score sheet
+holds every finished hand's numbers."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from conftest import csrf_of, start_practice
+from test_web import HX, move, to_my_card_turn, view
+from watch import watch
+
+
+def watcher_page(client, code: str) -> str:
+    r = client.get(f"/g/{code}/watch")
+    assert r.status_code == 200
+    return r.get_data(as_text=True)
+
+
+def test_a_watcher_sees_both_teams_by_name_and_nothing_to_play_with(app, client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    page = watcher_page(app.test_client(), code)
+    assert "<strong>Watching</strong>" in page
+    labels = re.findall(r'class="team-label">([^<]+)<', page)
+    assert len(labels) == 2 and labels[0].endswith(" &amp; Bea") and labels[1] == "Rex &amp; Kit"
+    hand = page.split('id="hand"')[1].split("</section>")[0]
+    assert 'class="card' not in hand and 'name="action"' not in page  # no hand, no controls
+    assert "Watching on: turn off" not in page  # only the host has that switch
+    mine = client.get(f"/g/{code}").get_data(as_text=True)
+    assert "<strong>Watching</strong>" not in mine and re.findall(r'class="team-label">([^<]+)<', mine) == ["Us", "Them"]
+
+
+def test_the_players_see_how_many_are_watching(app, client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    host = view(client, code)
+    assert "watching</span>" not in client.get(f"/g/{code}").get_data(as_text=True)
+    seen = []
+    close_a = watch(service, code, "watcher-a", seen.append)
+    close_b = watch(service, code, "watcher-b", seen.append)
+    assert 'class="watch-count">2 watching<' in client.get(f"/g/{code}").get_data(as_text=True)
+    close_a()
+    assert 'class="watch-count">1 watching<' in client.get(f"/g/{code}").get_data(as_text=True)
+    close_b()
+    assert "watching</span>" not in client.get(f"/g/{code}").get_data(as_text=True)
+    assert view(client, code)["version"] == host["version"]  # watchers come and go: no move made
+
+
+def test_the_host_turns_watching_off_and_watchers_are_refused(app, client, service):
+    code = start_practice(client)
+    service.wait_idle()
+    stranger = app.test_client()
+    watcher_page(stranger, code)
+    r = stranger.post(f"/g/{code}/watching", data={"csrf": csrf_of(stranger), "watch": "off"}, headers=HX)
+    assert r.status_code == 403 and "no seat" in r.get_data(as_text=True)  # only the host
+    assert client.post(f"/g/{code}/watching", data={"csrf": csrf_of(client), "watch": "maybe"}).status_code == 400
+    r = client.post(f"/g/{code}/watching", data={"csrf": csrf_of(client), "watch": "off"}, headers=HX)
+    assert r.status_code == 200 and "Watching off: turn on" in r.get_data(as_text=True)
+    for path in (f"/g/{code}", f"/g/{code}/watch", f"/g/{code}/view.json"):
+        r = stranger.get(path)
+        assert r.status_code == 403 and "The host has turned watching off" in r.get_data(as_text=True)
+    assert client.get(f"/g/{code}").status_code == 200  # the player still sees the table
+    r = client.post(f"/g/{code}/watching", data={"csrf": csrf_of(client), "watch": "on"}, headers=HX)
+    assert r.status_code == 200 and "Watching on: turn off" in r.get_data(as_text=True)
+    watcher_page(stranger, code)
+
+
+def test_a_full_tables_join_page_links_to_watching_unless_it_is_off(app, client, service):
+    code = start_practice(client)  # a practice table: nobody can join it
+    service.wait_idle()
+    late = app.test_client()
+    html = late.get(f"/j/{code}").get_data(as_text=True)
+    assert f'href="/g/{code}/watch"' in html and "You can watch the game" in html
+    client.post(f"/g/{code}/watching", data={"csrf": csrf_of(client), "watch": "off"})
+    html = late.get(f"/j/{code}").get_data(as_text=True)
+    assert f'href="/g/{code}/watch"' not in html and "The host has turned watching off" in html
+
+
+def last_trick_box(html: str) -> str:
+    return html.split('id="lasttrick"')[1].split("</div>")[0]
+
+
+def test_the_last_trick_stays_until_the_next_one_is_complete(client, service):
+    code = start_practice(client)
+    rng = random.Random(3)
+    v = to_my_card_turn(client, service, code, rng)
+    assert "No trick has been played in this hand yet" in last_trick_box(client.get(f"/g/{code}").get_data(as_text=True))
+    while len(v["tricks"]) < 2:
+        assert move(client, code, rng.choice(v["legal"]), v["version"]).status_code == 200
+        v = to_my_card_turn(client, service, code, rng)
+    box = last_trick_box(client.get(f"/g/{code}").get_data(as_text=True))
+    last = v["tricks"][-1]
+    assert f"Trick {len(v['tricks'])}:" in box
+    assert re.findall(r'data-card="(\w\w)"', box) == last["cards"]  # in the order played
+    winner = "You" if last["winner"] == 0 else ("Rex", "Bea", "Kit")[last["winner"] - 1]
+    assert f"{winner} win" in box
+    # a card of the next trick on the felt leaves the last trick one tap away
+    if v["trick"]["cards"]:
+        assert re.findall(r'data-card="(\w\w)"', box) != v["trick"]["cards"]
+
+
+def test_the_score_sheet_holds_every_finished_hand(client, service):
+    code = start_practice(client, end="hands-5")
+    rng = random.Random(5)
+    while True:
+        assert service.wait_idle()
+        v = view(client, code)
+        if v["finished"] or len(v["results"]) >= 2:
+            break
+        if v["phase"] == "hand_over":
+            assert move(client, code, "deal", v["version"]).status_code == 200
+            continue
+        action = "3" if v["phase"] == "bidding" else rng.choice(v["legal"])
+        assert move(client, code, action, v["version"]).status_code == 200
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    sheet = page.split('id="sheet"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">(\d+)</th>(.*?)</tr>", sheet, re.S)
+    assert [int(n) for n, _ in rows] == [r["number"] for r in v["results"]]
+    for (_, cells), r in zip(rows, v["results"]):
+        running = [int(x) for x in re.findall(r'class="running">(-?\d+)', cells)]
+        assert running == [r["totals"][0], r["totals"][1]]  # seat 0's team first
+        points = [int(x) for x in re.findall(r"<td>([+-]\d+)", cells)]
+        assert points == [r["teams"][0]["total"], r["teams"][1]["total"]]
