@@ -246,7 +246,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "finished": v["finished"], "winner": v["winner"], "my_team": my_team,
         "chart": Markup(score_chart(results, my_team)) if v["finished"] else None,
         # the score sheet changes only when a hand ends: pushes during play leave it out
-        "sheet": [_result_rows(r, snap) for r in results],
+        "sheet": functools.partial(_sheet, results, snap),  # drawn only where shown
         "sheet_labels": [t.label if me is None else f"{t.label} ({t.members})" for t in teams],
         "last_trick": _last_trick(v, snap),
         "watching": me is None, "watchers": snap.watchers, "watchable": snap.watchable,
@@ -269,6 +269,11 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         # told to the partner as it happens (the announcement), and kept in their status line
         "partner_left": snap.names[(me + 2) % 4] if me is not None and snap.presence[(me + 2) % 4] == "left" else None,
     }
+
+
+def _sheet(results: list[dict], snap: Snapshot) -> list[dict]:
+    """The score sheet: every finished hand's score table."""
+    return [_result_rows(r, snap) for r in results]
 
 
 def _last_trick(v: dict, snap: Snapshot) -> Obj | None:
