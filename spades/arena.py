@@ -9,7 +9,13 @@ out. An outside bot's illegal, unreadable or late answer is replaced by the Norm
 move and counted in ``replaced``.
 
 The last line printed is the summary JSON of BOTS.md. ``ci95`` is the Wilson score
-interval of ``win_rate`` (team 0's share of decided matches, draws left out).
+interval of ``win_rate`` (team 0's share of decided matches, draws left out). Beside the
+keys of BOTS.md, ``figures`` explains the results, per team (``team0`` is ``--team0``'s
+SPEC): ``set_rate`` (hands the team's contract was set, of the hands it had one),
+``avg_contract`` and ``avg_tricks`` (per hand with a contract; tricks of the whole team),
+``bags_per_hand``, ``bag_penalties_per_match`` (the times its bags cost 10 x 10 bags),
+``nil_bids_per_hand``/``nil_made`` and ``blind_nil_bids_per_hand``/``blind_nil_made``
+(bids per hand, and the share made), and ``points_per_hand``.
 
 The extra options also come from the environment: ``SPADES_ARENA_LIMIT`` (seconds an
 outside bot may think, default 10), ``SPADES_ARENA_JOBS`` (worker processes, default 1)
@@ -129,6 +135,9 @@ class MatchResult:
     hand_points: list[list[int]] = field(default_factory=lambda: [[], []])
     decision_ms: list[list[float]] = field(default_factory=lambda: [[], []])
     replaced: list[int] = field(default_factory=lambda: [0, 0])
+    # per team, one row per hand: (contract or None, team tricks, set, bags, penalised,
+    # nil bids, nils made, blind nil bids, blind nils made)
+    hand_rows: list[list[tuple]] = field(default_factory=lambda: [[], []])
 
 
 def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: bool,
@@ -175,7 +184,13 @@ def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: boo
     for r in match.results:
         for s_team in (0, 1):
             seat_team = s_team ^ (1 if swapped else 0)  # the score index of that SPEC's seats
-            result.hand_points[s_team].append(r.score.teams[seat_team].total)
+            t = r.score.teams[seat_team]
+            result.hand_points[s_team].append(t.total)
+            plain = [made for _, blind, made in t.nils if not blind]
+            blind = [made for _, is_blind, made in t.nils if is_blind]
+            result.hand_rows[s_team].append((
+                t.contract if t.made is not None else None, r.tricks[seat_team] + r.tricks[seat_team + 2],
+                t.made is False, t.bags, t.penalty < 0, len(plain), sum(plain), len(blind), sum(blind)))
     result.winner = None if match.winner is None else team_of_seat[match.winner]
     return result
 
@@ -220,6 +235,30 @@ def summarize(results: list[MatchResult]) -> dict:
         "decision_ms": {f"team{t}": {"p50": _percentile(times[t], 0.5), "p95": _percentile(times[t], 0.95)}
                         for t in (0, 1)},
         "replaced": [sum(r.replaced[t] for r in results) for t in (0, 1)],
+        "figures": {f"team{t}": figures([row for r in results for row in r.hand_rows[t]], len(results), ppm[t])
+                    for t in (0, 1)},
+    }
+
+
+def figures(rows: list[tuple], matches: int, points_per_hand: float) -> dict:
+    """One team's figures over its hands' rows (see ``MatchResult.hand_rows``)."""
+    def share(part: float, whole: float, digits: int = 3) -> float | None:
+        return round(part / whole, digits) if whole else None
+
+    contracted = [row for row in rows if row[0] is not None]
+    nils, blinds = sum(row[5] for row in rows), sum(row[7] for row in rows)
+    return {
+        "hands": len(rows),
+        "set_rate": share(sum(row[2] for row in contracted), len(contracted)),
+        "avg_contract": share(sum(row[0] for row in contracted), len(contracted), 2),
+        "avg_tricks": share(sum(row[1] for row in contracted), len(contracted), 2),
+        "bags_per_hand": share(sum(row[3] for row in rows), len(rows), 2),
+        "bag_penalties_per_match": share(sum(row[4] for row in rows), matches, 2),
+        "nil_bids_per_hand": share(nils, len(rows)),
+        "nil_made": share(sum(row[6] for row in rows), nils),
+        "blind_nil_bids_per_hand": share(blinds, len(rows)),
+        "blind_nil_made": share(sum(row[8] for row in rows), blinds),
+        "points_per_hand": points_per_hand,
     }
 
 

@@ -26,7 +26,8 @@ def arena(*args: str, env: dict | None = None) -> dict:
 
 def test_summary_has_the_keys_of_bots_md() -> None:
     s = arena("--team0", "easy", "--team1", "random", "--matches", "2", "--rules", ONE_HAND, "--seed", "3")
-    assert set(s) == {"matches", "wins", "draws", "win_rate", "ci95", "points_per_hand", "decision_ms", "replaced"}
+    assert set(s) == {"matches", "wins", "draws", "win_rate", "ci95", "points_per_hand", "decision_ms", "replaced",
+                      "figures"}  # BOTS.md's keys, and the figures that explain them
     assert s["matches"] == 2 and sum(s["wins"]) + s["draws"] == 2
     assert set(s["decision_ms"]) == {"team0", "team1"} and set(s["decision_ms"]["team0"]) == {"p50", "p95"}
     assert s["replaced"] == [0, 0]
@@ -47,6 +48,28 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     s = summarize([MatchResult(0), MatchResult(None), MatchResult(1), MatchResult(0)])
     assert s["wins"] == [2, 1] and s["draws"] == 1 and s["win_rate"] == round(2 / 3, 3)
+
+
+def test_figures_explain_the_results_per_team() -> None:
+    a = MatchResult(0, hand_points=[[80, -40], [0, 0]], hand_rows=[
+        # contract, tricks, set, bags, penalised, nils, nils made, blind nils, blind nils made
+        [(7, 8, False, 1, False, 0, 0, 0, 0), (4, 3, True, 0, False, 1, 1, 0, 0)],
+        [(None, 5, False, 0, False, 0, 0, 2, 1), (5, 10, False, 5, True, 0, 0, 0, 0)],
+    ])
+    f = summarize([a])["figures"]
+    assert f["team0"] == {"hands": 2, "set_rate": 0.5, "avg_contract": 5.5, "avg_tricks": 5.5, "bags_per_hand": 0.5,
+                          "bag_penalties_per_match": 0.0, "nil_bids_per_hand": 0.5, "nil_made": 1.0,
+                          "blind_nil_bids_per_hand": 0.0, "blind_nil_made": None, "points_per_hand": 20.0}
+    assert f["team1"]["set_rate"] == 0.0 and f["team1"]["avg_contract"] == 5.0  # the double nil hand has no contract
+    assert f["team1"]["blind_nil_bids_per_hand"] == 1.0 and f["team1"]["blind_nil_made"] == 0.5
+    assert f["team1"]["bag_penalties_per_match"] == 1.0
+
+
+def test_figures_of_played_matches_add_up() -> None:
+    r = play_match(("normal", "easy"), {"end": "hands", "hands": 4}, 9, False, 1.0, None)
+    assert [a[1] + b[1] for a, b in zip(*r.hand_rows)] == [13] * 4  # every trick went to one team
+    s = summarize([r])["figures"]
+    assert all(0 <= s[t]["set_rate"] <= 1 for t in s if s[t]["set_rate"] is not None)
 
 
 def test_outside_bot_completes_a_match() -> None:
