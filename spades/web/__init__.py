@@ -2,7 +2,8 @@
 
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
 moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
-sign-in with an emailed code) and ``profile`` (``/me`` and Rejoin Games). The table service
+sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games) and ``replay`` (a
+finished match step by step, and its score sheet). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
@@ -110,7 +111,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                        queue_size=app.config["SOCKET_QUEUE"])
     atexit.register(service.close)
 
-    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, table
+    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table
 
     identity.init_app(app)
     headers.init_app(app)
@@ -122,6 +123,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     live.init_app(app)
     auth.init_app(app)
     profile.init_app(app)
+    replay.init_app(app)
 
     if app.config["RESUME_TABLES"]:
         service.resume_all()
