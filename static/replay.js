@@ -4,6 +4,7 @@
   "use strict";
 
   var RELS = { ArrowLeft: "prev", ArrowRight: "next" };
+  var focusRel = null;  // the step link that had the focus when its step was asked for
 
   function busy() {
     return !!document.querySelector("#replay .htmx-request, #replay.htmx-request");
@@ -20,10 +21,22 @@
     if (!busy()) link.click();  // htmx boosts the link; without htmx the browser follows it
   });
 
-  function showKeys() {
+  document.addEventListener("htmx:beforeRequest", function () {
+    var active = document.activeElement;
+    focusRel = active && active.closest && active.closest("#replay .step-nav a[rel]") ? active.getAttribute("rel") : null;
+  });
+
+  function settle() {
     var hint = document.querySelector("#replay .keys");
     if (hint) hint.hidden = false;
+    if (focusRel) {
+      // the new step's same button keeps the focus (the first one left, at either end)
+      var again = document.querySelector('#replay .step-nav a[rel="' + focusRel + '"]') ||
+        document.querySelector("#replay .step-nav a[rel]");
+      if (again) again.focus({ preventScroll: true });
+      focusRel = null;
+    }
   }
-  document.addEventListener("DOMContentLoaded", showKeys);
-  document.addEventListener("htmx:afterSettle", showKeys);
+  document.addEventListener("DOMContentLoaded", settle);
+  document.addEventListener("htmx:afterSettle", settle);
 })();

@@ -100,6 +100,10 @@ def test_a_deep_link_opens_its_step_and_the_keys_go_on_from_there(live_server, p
     page.keyboard.press("ArrowLeft")
     at(page, 2, "4")
     expect(page).to_have_url(f"{live_server}/g/{code}/replay?hand=2&trick=4")
+    page.locator('#replay a[rel="next"]').focus()
+    page.keyboard.press("Enter")
+    at(page, 2, "5")
+    expect(page.locator('#replay a[rel="next"]')).to_be_focused()  # a keyboard user stays on Next
     page.get_by_role("link", name="1", exact=True).click()  # the first hand's start
     at(page, 1, "0")
     expect(page.locator(".seat .face")).to_have_count(52)

@@ -18,7 +18,7 @@ from conftest import start_practice
 
 from spades import Rules, replay_report
 from spades.replays import END, StepError, bid_words, load, outcome, score_sheet
-from spades.tables import Player, Stale
+from spades.tables import EMOJIS, Player, Stale
 from spades.views import result_json
 from spades.records import from_record
 
@@ -372,3 +372,10 @@ def test_the_history_links_to_each_finished_match_s_replay_and_record(client, se
     r = client.get(f"/g/{code}/replay?match=1")
     assert r.status_code == 200 and step_of(r.get_data(as_text=True)) == (1, "0")
     assert client.get(f"/g/{code}/record?match=1").status_code == 200
+
+
+def test_a_table_still_waiting_for_its_players_has_nothing_to_replay(client, service):
+    code = service.create_room("replay-host", "Hana", EMOJIS[0], Rules(), "easy", 2)
+    for url in (f"/g/{code}/replay", f"/g/{code}/record", f"/g/{code}/replay?hand=1&trick=1"):
+        r = client.get(url)
+        assert r.status_code == 403 and "has not started yet" in r.get_data(as_text=True), url
