@@ -24,7 +24,7 @@ from .rules import HAND_OVER, MATCH_OVER
 from .views import result_json
 
 END = "end"  # the step after a hand's last trick: the hand's result
-Step = tuple[int, "int | str"]  # (hand from 1, trick from 0, or END)
+Step = tuple[int, int | str]  # (hand from 1, trick from 0, or END)
 
 
 class StepError(ValueError):
