@@ -1,0 +1,66 @@
+"""Before the first round: solos paired into teams, and the teams put in seed order.
+
+- ``pair_solos``: the solos left over at the start are shuffled with the given
+  ``random.Random`` and paired in that order; with an odd number, the last one drawn
+  plays with a bot, shown as the partner ``BOT`` (``None``).
+- ``seed_teams``: by rating when every person in the field has one (a team's rating is
+  the mean of its players' ratings, highest first), otherwise at random. A bot partner
+  has no rating and is left out of its team's mean, so one solo with a bot does not turn
+  rating seeding off for everyone. Teams with equal ratings are in random order.
+
+Imports: stdlib and ``spades.tourney.model`` only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from .model import Team, TeamId, TourneyError
+
+__all__ = ["BOT", "pair_solos", "seed_teams", "team_rating"]
+
+BOT = None  # the partner a lone solo gets: a computer player
+
+
+def pair_solos(solo_ids: Sequence[str], rng: random.Random) -> list[tuple[str, str | None]]:
+    """Solos paired at random; an odd one out gets ``BOT`` as partner.
+
+    Raises ``TourneyError`` for a solo listed twice.
+
+    >>> pair_solos(["ann"], random.Random(1))
+    [('ann', None)]
+    """
+    solos = list(solo_ids)
+    if len(set(solos)) != len(solos):
+        raise TourneyError("A player is listed twice.")
+    rng.shuffle(solos)
+    if len(solos) % 2:
+        solos.append(BOT)
+    return list(zip(solos[::2], solos[1::2]))
+
+
+def team_rating(team: Team, ratings: Mapping[str, float]) -> float | None:
+    """The mean rating of the team's people (a bot left out); ``None`` if one has no rating."""
+    people = [p for p in team.players if p is not BOT]
+    if not people or any(p not in ratings for p in people):
+        return None
+    return sum(ratings[p] for p in people) / len(people)
+
+
+def seed_teams(teams: Sequence[Team], rng: random.Random,
+               ratings: Mapping[str, float] | None = None) -> list[TeamId]:
+    """Team ids in seed order: by rating when every person has one, else at random.
+
+    Pass ``ratings=None`` for a random draw. Raises ``TourneyError`` for a team listed twice.
+    """
+    order = list(teams)
+    if len({t.id for t in order}) != len(order):
+        raise TourneyError("A team is listed twice.")
+    rng.shuffle(order)  # always drawn, so ties in rating fall at random too
+    if ratings is not None:
+        by_team = [team_rating(t, ratings) for t in order]
+        if all(r is not None for r in by_team):
+            rated = {t.id: r for t, r in zip(order, by_team)}
+            order.sort(key=lambda t: -rated[t.id])
+    return [t.id for t in order]
