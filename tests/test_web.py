@@ -138,6 +138,7 @@ def test_a_whole_short_match_score_table_continue_chart_record_and_rematch(clien
     page = client.get(f"/g/{code}").get_data(as_text=True)
     assert "<svg" in page and "Score by hand" in page and ">Rematch<" in page
     assert "won the match" in page or "A draw" in page
+    assert f'href="/g/{code}/replay"' in page and f'href="/g/{code}/record"' in page  # look back at it
     record = client.get(f"/g/{code}/record.json")
     assert record.headers["Content-Disposition"].startswith("attachment")
     rec = record.get_json()

@@ -20,6 +20,7 @@ from flask import Flask, render_template
 from markupsafe import Markup, escape
 
 from ..tables import BOT_PARTNER, DEAL, Event, RoomSnapshot, Snapshot
+from ..replays import bid_words, score_sheet
 from .charts import score_chart
 
 FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce", "lasttrick", "sheet")
@@ -90,14 +91,6 @@ def hidden(version: int, csrf: str) -> Markup:
     """The hidden fields every table form carries (a template global)."""
     return Markup(f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
                   f'<input type="hidden" name="version" value="{int(version)}">')
-
-
-def bid_text(bid: object, blind: bool = False) -> str:
-    if bid is None:
-        return ""
-    if bid == "nil":
-        return "blind nil" if blind else "nil"
-    return str(bid)
 
 
 def event_text(snap: Snapshot) -> str:
@@ -179,7 +172,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         plates.append(Obj({
             "seat": s, "pos": pos, "name": snap.names[s] + (" (you)" if s == me and snap.names[s] != "You" else ""),
             "bot": snap.kinds[s] == "bot", "team": s % 2, "turn": to_act == s,
-            "dealer": v["dealer"] == s, "bid": bid_text(bids[s], blind[s]), "has_bid": bids[s] is not None,
+            "dealer": v["dealer"] == s, "bid": bid_words(bids[s], blind[s]), "has_bid": bids[s] is not None,
             "taken": v["taken"][s], "partner": me is not None and s == (me + 2) % 4,
             # "host" is only worth saying at a table of several people
             "emoji": snap.emojis[s], "host": snap.host_seat == s and snap.kinds.count("human") > 1,
@@ -295,21 +288,12 @@ def _contract(bids: list, team: int) -> int | None:
     return sum(x for x in b if isinstance(x, int))
 
 
-def _result_rows(r: dict, snap: Snapshot) -> dict:
-    """One finished hand's score table for the templates."""
-    me = snap.seat if snap.seat is not None else 0
-    out = []
-    for t in (me % 2, 1 - me % 2):
-        team = r["teams"][t]
-        nils = [f"{snap.names[n['seat']]}: {'blind ' if n['blind'] else ''}nil "
-                f"{'made' if n['made'] else 'failed'}" for n in team["nils"]]
-        out.append({"label": " & ".join(snap.names[s] for s in (t, t + 2)), "team": t,
-                    "bids": " + ".join(bid_text(r["bids"][s], r["blind"][s]) for s in (t, t + 2)),
-                    "contract": team["contract"], "tricks": team["tricks"], "made": team["made"],
-                    "contract_points": team["contract_points"], "bags": team["bags"],
-                    "nils": nils, "nil_points": team["nil_points"], "penalty": team["penalty"],
-                    "total": team["total"], "bags_after": team["bags_after"], "running": r["totals"][t]})
-    return {"number": r["number"], "teams": out}
+def _result_rows(r: dict, snap: Snapshot) -> Obj:
+    """One finished hand's score table for the templates (``spades.replays.score_sheet``'s
+    row), this seat's team first."""
+    row = score_sheet([r], snap.names)[0]
+    first = (snap.seat or 0) % 2
+    return Obj(number=row.hand, teams=(row.teams[first], row.teams[1 - first]), team_ids=(first, 1 - first))
 
 
 def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oob: bool = True) -> str:
