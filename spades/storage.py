@@ -884,6 +884,21 @@ class Store:
             "FROM matches m WHERE m.finished = 1 AND m.id NOT IN (SELECT match_id FROM rated_matches) "
             "ORDER BY done, m.id")]
 
+    def finished_match(self, code: str, number: int | None = None) -> tuple[MatchInfo, tuple[str, ...]] | None:
+        """Finished match ``number`` of a table (its latest finished one when None), with
+        the seat names as they were when it finished; None when there is none."""
+        last = "(SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move"
+        rows = list(self.db.query(
+            f"SELECT m.*, {last} FROM matches m WHERE m.table_code = ? AND m.finished = 1 "
+            "AND (? IS NULL OR m.number = ?) ORDER BY m.number DESC LIMIT 1", [code, number, number]))
+        if not rows:
+            return None
+        r = rows[0]
+        names = tuple(s["name"] for s in self.db.query(
+            "SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat", [r["id"]]))
+        return MatchInfo(r["id"], r["number"], r["seed"], json.loads(r["rules"]), r["version"], True, r["winner"],
+                         r["created"], r["last_move"]), names
+
     def match_seating(self, match_id: int) -> tuple[tuple[str, str | None], ...]:
         """(kind, player id) of each seat of a finished match, in seat order."""
         return tuple((r["kind"], r["player_id"]) for r in self.db.query(

@@ -9,9 +9,9 @@ result), drawn by the server with plain links (htmx boosts them; ``static/replay
 the Left and Right arrow keys follow Previous and Next).
 
 Which match: the table's latest finished one, or ``?match=N``. Earlier matches of a table
-(before a rematch) are rebuilt from the stored moves of the matches the person asking
-played (``Store.player_matches``): the storage has no other way to find an earlier match
-by its number, so for anybody else an earlier match is refused (403).
+(before a rematch) are rebuilt from their stored moves (``Store.finished_match``), named
+as they were seated when they finished; like the current one once it is over, they are
+open to everybody.
 
 Refusals: an unknown code 404 (counted against the join limit, like the table page); the
 replay of a match still being played 403, with nothing of it shown (its cards are secret
@@ -32,7 +32,6 @@ from flask import Blueprint, Flask, abort, render_template, request, url_for
 from .. import replays
 from ..records import to_record
 from ..stats import replay as rebuild
-from ..storage import Store
 from ..tables import Snapshot, TableNotFound
 from ..views import result_json
 from .identity import player_id
@@ -43,8 +42,6 @@ bp = Blueprint("replay", __name__)
 
 RUNNING = "This match is still being played. Its replay opens when the match is over."
 NOT_STARTED = "This table's match has not started yet. Its replay opens when the match is over."
-EARLIER = ("An earlier match of this table opens here only for the people who played it; "
-           "the table's latest match is open to everybody.")
 MAX_DIGITS = 3  # no match has more than 99 hands or a table 999 matches worth asking for
 
 
@@ -124,13 +121,13 @@ def _match(code: str, number: int | None, running_ok: bool) -> Shown:
         if snap.view["finished"] or running_ok:
             return _current(code, pid, snap)
         if number is None:
-            earlier = _earlier(code, pid, None)
+            earlier = _earlier(code, None)
             if earlier is not None:
                 return earlier
         raise Refused(RUNNING)
-    earlier = _earlier(code, pid, number)
-    if earlier is None:
-        raise Refused(EARLIER, "Not open to you")
+    earlier = _earlier(code, number)
+    if earlier is None:  # pragma: no cover - every match before the current one has finished
+        raise Refused(RUNNING)
     return earlier
 
 
@@ -141,35 +138,17 @@ def _current(code: str, pid: str | None, snap: Snapshot) -> Shown:
     return Shown(snap.match_number, snap.names, v["results"], v["finished"], v["winner"], record, True)
 
 
-def _earlier(code: str, pid: str | None, number: int | None) -> Shown | None:
-    """A finished earlier match of this table that this person played (the latest of
-    them when ``number`` is None), rebuilt from its stored moves; None if there is none."""
-    if pid is None:
-        return None
+def _earlier(code: str, number: int | None) -> Shown | None:
+    """A finished earlier match of this table (the latest when ``number`` is None), rebuilt
+    from its stored moves, named as seated when it finished; None if there is none."""
     store = service().store
-    for pm in reversed(store.player_matches(pid)):
-        m = pm.match
-        if pm.code != code or not m.finished or (number is not None and m.number != number):
-            continue
-        match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)))
-        return Shown(m.number, _names_then(store, code, m.id), [result_json(r) for r in match.results],
-                     match.finished, match.winner, to_record(match), False)
-    return None
-
-
-def _names_then(store: Store, code: str, match_id: int) -> tuple[str, ...]:
-    """The seat names of an earlier match. Only who sat where is kept with a finished
-    match, so a person is named as they are named at this table now (a rematch may have
-    moved them), and a bot by the bot in that seat now ("Bot" if a person sits there)."""
-    now = store.load_table(code)
-    seats = now.seats if now is not None else ()
-    then = store.match_seating(match_id)
-    if len(then) != 4 or len(seats) != 4:
-        return tuple(s.name for s in seats) if len(seats) == 4 else ("Seat 1", "Seat 2", "Seat 3", "Seat 4")
-    people = {s.player_id: s.name for s in seats if s.kind == "human" and s.player_id}
-    return tuple(people.get(pid, f"Seat {s + 1}") if kind == "human"
-                 else seats[s].name if seats[s].kind == "bot" else "Bot"
-                 for s, (kind, pid) in enumerate(then))
+    found = store.finished_match(code, number)
+    if found is None:
+        return None
+    m, names = found
+    match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)))
+    return Shown(m.number, names, [result_json(r) for r in match.results], match.finished, match.winner,
+                 to_record(match), False)
 
 
 # -- pages -------------------------------------------------------------------------------
