@@ -9,7 +9,8 @@ returns a new bracket.
   NCAA brackets (1 v 16, 8 v 9, 4 v 13, 5 v 12 | 2 v 15, 7 v 10, 3 v 14, 6 v 11), so seeds 1
   and 2 can only meet in the final, 1 to 4 only in the semifinals, and the empty places
   fall opposite the first seeds: those are the byes. A bye is not a match (no table); it
-  shows in round 1's ``byes`` and the team is already in round 2.
+  shows in round 1's ``byes`` (listed top to bottom, like the pairings) and the team is
+  already in round 2.
 - A winner's next match starts as soon as its opponent is known: ``ready_matches`` lists
   every match with both teams known and no result, whatever round it is in.
 - Targets: the semifinals and the final play to 500 (``FINAL_TARGET``), every other match
