@@ -180,7 +180,7 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
-                    state.watchers(), state.watchable())
+                    state.watchers(), state.watchable(), state.row.options.get("tourney"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,6 +228,7 @@ class Snapshot:
     notice: Event | None = None  # what the table did for this seat, kept until its person acts or puts it away
     watchers: int = 0  # people connected to the table without a seat
     watchable: bool = True  # people without a seat may watch (the host may turn it off)
+    tourney: str | None = None  # the code of the tourney this table plays a match of
 
 
 @dataclass(frozen=True, slots=True)
