@@ -180,6 +180,43 @@ def m007_code_askers(db: Database) -> None:
     db["login_codes"].create_index(["email", "asker", "id"])
 
 
+@MIGRATIONS()
+def m008_tourneys(db: Database) -> None:
+    """Tourneys (``spades.tourney.service``): one row each, with the engine's state as its
+    JSON (``engine``: the knockout bracket, or the Swiss rounds); the teams (``token``: the
+    link a first player sends the partner; ``state``: in, removed, dropped, merged); the
+    people and bot partners in them (a person is in at most one team of a tourney);
+    every pairing with its due time, its table and its result (``hands`` NULL until it
+    has one; 0 for a walkover or a no-show); and who pressed Ready for which pairing."""
+    db["tourneys"].create(
+        {"code": str, "name": str, "format": str, "rounds": int, "team_limit": int, "start_at": float,
+         "checkin_s": float, "listed": int, "bot_fill": int, "director": str, "status": str, "created": float,
+         "started": float, "finished": float, "seed": str, "engine": str, "note": str},
+        pk="code", not_null={"name", "format", "status"})
+    db["tourneys"].create_index(["status"])
+    db["tourney_teams"].create(
+        {"tourney_code": str, "id": int, "token": str, "solo": int, "bot": int, "state": str, "note": str,
+         "seed": int, "created": float},
+        pk=("tourney_code", "id"), foreign_keys=[("tourney_code", "tourneys", "code")])
+    db["tourney_teams"].create_index(["tourney_code", "token"], unique=True)
+    db["tourney_players"].create(
+        {"tourney_code": str, "team_id": int, "slot": int, "player_id": str, "name": str, "emoji": str,
+         "bot": int, "checked_in": float, "joined": float},
+        pk=("tourney_code", "team_id", "slot"), foreign_keys=[("tourney_code", "tourneys", "code")])
+    # a person is in at most one team of a tourney (bots have no player id: NULLs never clash)
+    db["tourney_players"].create_index(["tourney_code", "player_id"], unique=True)
+    db["tourney_players"].create_index(["player_id"])
+    db["tourney_matches"].create(
+        {"tourney_code": str, "round": int, "slot": int, "team_a": int, "team_b": int, "target": int,
+         "due": float, "table_code": str, "winner": int, "score_a": int, "score_b": int, "hands": int,
+         "walkover": int, "note": str, "done": float},
+        pk=("tourney_code", "round", "slot"), foreign_keys=[("tourney_code", "tourneys", "code")])
+    db["tourney_matches"].create_index(["table_code"])
+    db["tourney_ready"].create(
+        {"tourney_code": str, "round": int, "slot": int, "player_id": str, "at": float},
+        pk=("tourney_code", "round", "slot", "player_id"), foreign_keys=[("tourney_code", "tourneys", "code")])
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
@@ -947,6 +984,106 @@ class Store:
             return True
 
 
+    # -- tourneys (spades.tourney.service) ---------------------------------------------
+    # Writes go through ``commit`` with the row operations at the bottom of this module
+    # (``NewTourney``, ``PutTourney``, ``PutTourneyTeam`` ...), so a tourney's change is one
+    # transaction; these are the reads and the few writes of their own.
+    def load_tourney(self, code: str) -> TourneyData | None:
+        """A tourney with its teams, players and pairings (ready marks included), or None."""
+        db = self.db
+        rows = list(db.query("SELECT * FROM tourneys WHERE code = ?", [code]))
+        if not rows:
+            return None
+        t = _tourney(rows[0])
+        teams = tuple(TourneyTeamRow(r["id"], r["token"], bool(r["solo"]), bool(r["bot"]), r["state"], r["note"] or "",
+                                     r["seed"], r["created"])
+                      for r in db.query("SELECT * FROM tourney_teams WHERE tourney_code = ? ORDER BY id", [code]))
+        players = tuple(TourneyPlayerRow(r["team_id"], r["slot"], r["player_id"], r["name"], r["emoji"] or "",
+                                         bool(r["bot"]), r["checked_in"], r["joined"])
+                        for r in db.query("SELECT * FROM tourney_players WHERE tourney_code = ? "
+                                          "ORDER BY team_id, slot", [code]))
+        ready: dict[tuple[int, int], list[str]] = {}
+        for r in db.query("SELECT round, slot, player_id FROM tourney_ready WHERE tourney_code = ? ORDER BY at",
+                          [code]):
+            ready.setdefault((r["round"], r["slot"]), []).append(r["player_id"])
+        matches = tuple(
+            TourneyMatchRow(r["round"], r["slot"], r["team_a"], r["team_b"], r["target"], r["due"], r["table_code"],
+                            r["winner"], None if r["hands"] is None else (r["score_a"], r["score_b"]), r["hands"],
+                            bool(r["walkover"]), r["note"] or "", r["done"],
+                            tuple(ready.get((r["round"], r["slot"]), ())))
+            for r in db.query("SELECT * FROM tourney_matches WHERE tourney_code = ? ORDER BY round, slot", [code]))
+        return TourneyData(t, teams, players, matches)
+
+    def tourney_codes(self, statuses: Sequence[str]) -> list[str]:
+        """Codes of the tourneys in those statuses, oldest first."""
+        if not statuses:
+            return []
+        marks = ",".join("?" * len(statuses))
+        return [r["code"] for r in self.db.query(
+            f"SELECT code FROM tourneys WHERE status IN ({marks}) ORDER BY created, code", list(statuses))]
+
+    def tourney_summaries(self, statuses: Sequence[str], listed_only: bool = True,
+                          limit: int = 100) -> list[TourneySummary]:
+        """Tourneys in those statuses (only the publicly listed ones unless told), with the
+        places taken (registering: a team each, two solos one; later: the teams that
+        started). Registering ones soonest start first (no start time last), the others
+        latest first."""
+        marks = ",".join("?" * len(statuses))
+        listed = "AND t.listed = 1" if listed_only else ""
+        rows = self.db.query(
+            "SELECT t.*, CASE WHEN t.status = 'registering' THEN "
+            "(SELECT COALESCE(SUM(CASE WHEN solo = 0 THEN 1 ELSE 0 END), 0) + (COALESCE(SUM(solo), 0) + 1) / 2 "
+            "FROM tourney_teams WHERE tourney_code = t.code AND state = 'in') "
+            "ELSE (SELECT COUNT(*) FROM tourney_teams WHERE tourney_code = t.code AND seed IS NOT NULL) "
+            "END AS places "
+            f"FROM tourneys t WHERE t.status IN ({marks}) {listed} "
+            "ORDER BY CASE WHEN t.status = 'registering' THEN COALESCE(t.start_at, 1e18) "
+            "ELSE -COALESCE(t.finished, t.started, t.created) END, t.created DESC LIMIT ?",
+            [*statuses, limit])
+        return [TourneySummary(r["code"], r["name"], r["format"], r["status"], r["start_at"], r["created"],
+                               r["started"], r["finished"], r["team_limit"], r["places"]) for r in rows]
+
+    def tourney_finished_tables(self, code: str) -> list[str]:
+        """Tables of the tourney's pairings without a result whose (first) match is over."""
+        return [r["table_code"] for r in self.db.query(
+            "SELECT tm.table_code FROM tourney_matches tm JOIN matches m ON m.table_code = tm.table_code "
+            "AND m.number = 1 WHERE tm.tourney_code = ? AND tm.hands IS NULL AND m.finished = 1 "
+            "ORDER BY tm.round, tm.slot", [code])]
+
+    def tourney_table(self, code: str, round_number: int, slot: int) -> str | None:
+        """The table made for that pairing, found by its options (a table made just before
+        a crash, before its code was stored with the pairing), or None."""
+        rows = list(self.db.query(
+            "SELECT code FROM tables WHERE json_extract(options, '$.tourney') = ? "
+            "AND json_extract(options, '$.round') = ? AND json_extract(options, '$.slot') = ? "
+            "ORDER BY created LIMIT 1", [code, round_number, slot]))
+        return rows[0]["code"] if rows else None
+
+    def player_tourneys(self, player_id: str) -> list[str]:
+        """Codes of the tourneys this person is registered in, newest first."""
+        return [r["code"] for r in self.db.query(
+            "SELECT t.code FROM tourney_players p JOIN tourneys t ON t.code = p.tourney_code "
+            "WHERE p.player_id = ? ORDER BY t.created DESC", [player_id])]
+
+    def move_tourney_player(self, old_id: str, new_id: str) -> None:
+        """A person's registrations, ready marks and directing move to another player id
+        (an anonymous browser signing in), except in tourneys where the new id is already in."""
+        with self.transaction() as db:
+            db.execute("UPDATE tourney_players SET player_id = ? WHERE player_id = ? AND tourney_code NOT IN "
+                       "(SELECT tourney_code FROM tourney_players WHERE player_id = ?)", [new_id, old_id, new_id])
+            db.execute("UPDATE OR IGNORE tourney_ready SET player_id = ? WHERE player_id = ?", [new_id, old_id])
+            db.execute("UPDATE tourneys SET director = ? WHERE director = ?", [new_id, old_id])
+
+    def _put_tourney(self, code: str, fields: dict[str, Any]) -> None:
+        bad = set(fields) - _TOURNEY_FIELDS
+        if bad:
+            raise ValueError(f"not tourney fields: {sorted(bad)}")
+        values = {k: (json.dumps(v) if k == "engine" and v is not None else v) for k, v in fields.items()}
+        values = {k: (int(v) if isinstance(v, bool) else v) for k, v in values.items()}
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.db.execute(f"UPDATE tourneys SET {sets} WHERE code = ?", [*values.values(), code])
+
+
 # -- accounts: rows ----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class UserRow:
@@ -1009,3 +1146,220 @@ def _user(rows: Any) -> UserRow | None:
     for r in rows:
         return UserRow(r["id"], r["email"], r["name"] or "", r["emoji"] or "", r["created"], r["session_gen"])
     return None
+
+
+# -- tourneys: rows and row operations ---------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TourneyRow:
+    """A tourney's own row. ``engine``: the engine's state as JSON (``{"bracket": ...}`` or
+    ``{"rounds": [...]}``), None before the start."""
+
+    code: str
+    name: str
+    format: str  # "knockout" or "swiss"
+    rounds: int | None  # Swiss: the number of rounds
+    team_limit: int
+    start_at: float | None  # None: the director presses Start
+    checkin_s: float  # the check-in window before ``start_at``
+    listed: bool
+    bot_fill: bool  # the director may fill empty places with bot teams
+    director: str
+    status: str  # registering, running, finished, cancelled
+    created: float
+    started: float | None = None
+    finished: float | None = None
+    seed: str = ""
+    engine: dict | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TourneyTeamRow:
+    id: int
+    token: str | None  # the link for the partner (None for bot teams)
+    solo: bool  # registered alone: paired with another solo (or a bot) at the start
+    bot: bool  # a bot team the director added
+    state: str  # "in", "removed" (by the director), "dropped" (at the start), "merged" (into a solo pair)
+    note: str = ""
+    seed: int | None = None  # from 1, set at the start
+    created: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TourneyPlayerRow:
+    team_id: int
+    slot: int  # 0 or 1: seats 0 and 2 (or 1 and 3) at the team's tables
+    player_id: str | None  # None for a bot
+    name: str
+    emoji: str
+    bot: bool
+    checked_in: float | None = None
+    joined: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TourneyMatchRow:
+    """A pairing: ``score`` and ``hands`` are None until it has a result (``hands`` 0 for a
+    walkover; ``winner`` None with ``hands`` 0 for a no-show). ``ready``: player ids that
+    pressed Ready for it (read only: written with ``PutTourneyReady``)."""
+
+    round: int
+    slot: int
+    team_a: int
+    team_b: int
+    target: int
+    due: float
+    table_code: str | None = None
+    winner: int | None = None
+    score: tuple[int, int] | None = None
+    hands: int | None = None
+    walkover: bool = False
+    note: str = ""
+    done: float | None = None
+    ready: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TourneyData:
+    tourney: TourneyRow
+    teams: tuple[TourneyTeamRow, ...]
+    players: tuple[TourneyPlayerRow, ...]
+    matches: tuple[TourneyMatchRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TourneySummary:
+    code: str
+    name: str
+    format: str
+    status: str
+    start_at: float | None
+    created: float
+    started: float | None
+    finished: float | None
+    team_limit: int
+    places: int  # places taken: a team each, two solos one
+
+
+_TOURNEY_FIELDS = {"name", "format", "rounds", "team_limit", "start_at", "checkin_s", "listed", "bot_fill",
+                   "director", "status", "created", "started", "finished", "seed", "engine", "note"}
+
+
+def _tourney(r: dict) -> TourneyRow:
+    return TourneyRow(r["code"], r["name"], r["format"], r["rounds"], r["team_limit"], r["start_at"],
+                      r["checkin_s"] or 0.0, bool(r["listed"]), bool(r["bot_fill"]), r["director"], r["status"],
+                      r["created"], r["started"], r["finished"], r["seed"] or "",
+                      json.loads(r["engine"]) if r["engine"] else None, r["note"] or "")
+
+
+@dataclass(frozen=True, slots=True)
+class NewTourney:
+    """A new tourney (sqlite3.IntegrityError when the code is taken)."""
+
+    row: TourneyRow
+
+    def apply(self, store: Store) -> None:
+        r = self.row
+        store.db.execute(
+            "INSERT INTO tourneys (code, name, format, rounds, team_limit, start_at, checkin_s, listed, bot_fill, "
+            "director, status, created, started, finished, seed, engine, note) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [r.code, r.name, r.format, r.rounds, r.team_limit, r.start_at, r.checkin_s, int(r.listed),
+             int(r.bot_fill), r.director, r.status, r.created, r.started, r.finished, r.seed,
+             None if r.engine is None else json.dumps(r.engine), r.note])
+
+
+@dataclass(frozen=True, slots=True)
+class PutTourney:
+    """Some fields of a tourney's row (status, started, engine ...)."""
+
+    code: str
+    fields: dict
+
+    def apply(self, store: Store) -> None:
+        store._put_tourney(self.code, self.fields)
+
+
+@dataclass(frozen=True, slots=True)
+class PutTourneyTeam:
+    """A team, added or changed."""
+
+    code: str
+    team: TourneyTeamRow
+
+    def apply(self, store: Store) -> None:
+        t = self.team
+        store.db.execute(
+            "INSERT INTO tourney_teams (tourney_code, id, token, solo, bot, state, note, seed, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(tourney_code, id) DO UPDATE SET token = excluded.token, "
+            "solo = excluded.solo, bot = excluded.bot, state = excluded.state, note = excluded.note, "
+            "seed = excluded.seed",
+            [self.code, t.id, t.token, int(t.solo), int(t.bot), t.state, t.note, t.seed, t.created])
+
+
+@dataclass(frozen=True, slots=True)
+class PutTourneyPlayer:
+    """A person (or a bot partner) in a team's slot, added or changed (sqlite3.IntegrityError
+    when that person is in another team of the tourney)."""
+
+    code: str
+    player: TourneyPlayerRow
+
+    def apply(self, store: Store) -> None:
+        p = self.player
+        store.db.execute(
+            "INSERT INTO tourney_players (tourney_code, team_id, slot, player_id, name, emoji, bot, checked_in, "
+            "joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(tourney_code, team_id, slot) DO UPDATE SET "
+            "player_id = excluded.player_id, name = excluded.name, emoji = excluded.emoji, bot = excluded.bot, "
+            "checked_in = excluded.checked_in",
+            [self.code, p.team_id, p.slot, p.player_id, p.name, p.emoji, int(p.bot), p.checked_in, p.joined])
+
+
+@dataclass(frozen=True, slots=True)
+class DropTourneyPlayer:
+    """A team's slot emptied (a solo moving into the team it is paired with)."""
+
+    code: str
+    team_id: int
+    slot: int
+
+    def apply(self, store: Store) -> None:
+        store.db.execute("DELETE FROM tourney_players WHERE tourney_code = ? AND team_id = ? AND slot = ?",
+                         [self.code, self.team_id, self.slot])
+
+
+@dataclass(frozen=True, slots=True)
+class PutTourneyMatch:
+    """A pairing, added or changed (its ready marks are ``PutTourneyReady``'s)."""
+
+    code: str
+    match: TourneyMatchRow
+
+    def apply(self, store: Store) -> None:
+        m = self.match
+        a, b = m.score if m.score is not None else (None, None)
+        store.db.execute(
+            "INSERT INTO tourney_matches (tourney_code, round, slot, team_a, team_b, target, due, table_code, winner, "
+            "score_a, score_b, hands, walkover, note, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(tourney_code, round, slot) DO UPDATE SET team_a = excluded.team_a, "
+            "team_b = excluded.team_b, target = excluded.target, due = excluded.due, "
+            "table_code = excluded.table_code, winner = excluded.winner, score_a = excluded.score_a, "
+            "score_b = excluded.score_b, hands = excluded.hands, walkover = excluded.walkover, "
+            "note = excluded.note, done = excluded.done",
+            [self.code, m.round, m.slot, m.team_a, m.team_b, m.target, m.due, m.table_code, m.winner, a, b,
+             m.hands, int(m.walkover), m.note, m.done])
+
+
+@dataclass(frozen=True, slots=True)
+class PutTourneyReady:
+    """A person pressed Ready for a pairing (pressing twice keeps the first time)."""
+
+    code: str
+    round: int
+    slot: int
+    player_id: str
+    at: float
+
+    def apply(self, store: Store) -> None:
+        store.db.execute("INSERT OR IGNORE INTO tourney_ready (tourney_code, round, slot, player_id, at) "
+                         "VALUES (?, ?, ?, ?, ?)", [self.code, self.round, self.slot, self.player_id, self.at])
