@@ -258,6 +258,27 @@ class TableService:
         self._started(code)
         return code
 
+    def create_seated(self, seats: list[SeatRow], rules: Rules, options: dict, host: str | None = None,
+                      seed: str | None = None) -> str:
+        """A new table with these four seats (people and bots), rules and options, its
+        match started at once (a tourney's pairing, say); ``seed`` the match's (drawn when
+        None). Returns its code. A table plays while a person is at it: bots move, and
+        the next hand is dealt when its people press Continue. Raises BadAction for seats
+        that are not 0-3 once each, or a person's seat without a player id."""
+        if sorted(s.seat for s in seats) != [0, 1, 2, 3]:
+            raise BadAction("A table has seats 0, 1, 2 and 3, each once.")
+        for s in seats:
+            if s.kind not in ("human", "bot") or (s.kind == "human") != bool(s.player_id):
+                raise BadAction("A person's seat needs a player id, a bot's has none.")
+            if s.kind == "human":
+                self.store.ensure_player(s.player_id, s.name, s.emoji)
+        seats = sorted(seats, key=lambda s: s.seat)
+        seed = seed or self.new_seed()
+        code = self._new_code(lambda code: self.store.create_table(
+            code, host, dict(options), seats, seed, dataclasses.asdict(rules)))
+        self._started(code)
+        return code
+
     @staticmethod
     def _new_code(create: Callable[[str], None]) -> str:
         """Draw codes until ``create`` accepts one (it raises IntegrityError for a taken code)."""
