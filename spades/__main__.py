@@ -1,6 +1,8 @@
-"""Command line: ``python -m spades replay PATH|-`` and ``python -m spades arena ...``.
+"""Command line: ``python -m spades replay PATH|-``, ``python -m spades arena ...`` and
+``python -m spades tourney simulate ...``.
 
-Imports: the core (and ``spades.arena`` for the arena).
+Imports: the core (``spades.arena`` for the arena, ``spades.tourney.simulate`` for the
+tourney command).
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         from .arena import main as arena_main, parser as arena_parser
 
         return arena_main(arena_parser("python -m spades arena").parse_args(argv[1:]))
+    if argv[:1] == ["tourney"]:
+        from .tourney.simulate import main as tourney_main
+
+        return tourney_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m spades",
-                                     epilog="python -m spades arena --help: the bot arena (BOTS.md)")
+                                     epilog="python -m spades arena --help: the bot arena (BOTS.md); "
+                                            "python -m spades tourney --help: tourney simulation")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="check and score a match record (RECORD.md)")
     p.add_argument("path", help="a record file, or - for standard input")
