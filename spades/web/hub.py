@@ -9,6 +9,10 @@ reaches the right page at once. A seat's fragments are rendered once per change,
 every lock, and shared by every connection of that seat (and one rendering for all
 spectators); each connection puts its own CSRF token in at the last step.
 
+Pages that are not tables (a tourney's page) open a *page channel*: ``open_page`` with a
+render function of the person, and ``page_changed`` pushes a fresh rendering, made once
+per person and shared by their connections, to every socket on that channel.
+
 A connection whose queue is full (a stuck or slow reader) is closed: the page reconnects
 and gets a snapshot; a table never waits for a socket, and memory never grows with one.
 Each person may hold ``per_person`` open sockets and each client address
@@ -25,6 +29,7 @@ import queue
 import socket
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +79,27 @@ class Published:
         return html
 
 
+class PagePush:
+    """A page channel's news: its picture rendered at most once per person."""
+
+    __slots__ = ("render", "_html", "_lock")
+    is_table = False
+
+    def __init__(self, render: Callable[[str | None], str]) -> None:
+        self.render = render
+        self._html: dict[str | None, str] = {}
+        self._lock = threading.Lock()
+
+    def html(self, app: Flask, player_id: str | None) -> str:
+        """This person's picture of the page, with the CSRF mark."""
+        with self._lock:
+            html = self._html.get(player_id)
+            if html is None:
+                with app.app_context():
+                    html = self._html[player_id] = self.render(player_id)
+        return html
+
+
 @dataclass(eq=False)
 class Connection:
     """One open WebSocket: its table, its person, its address and its queue of changes."""
@@ -84,7 +110,7 @@ class Connection:
     csrf: str
     queue_size: int = 64
     ws: Any = None
-    kind: str = ""  # "table" or "room", once connected
+    kind: str = ""  # "table", "room" or "page", once connected
     alive: bool = True
     seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
     reason: str = ""
@@ -143,6 +169,7 @@ class Hub:
         self._by_person: dict[str, set[Connection]] = defaultdict(set)
         self._by_address: dict[str, int] = defaultdict(int)
         self._latest: dict[str, Published] = {}  # each table's last change, for the mover's answer
+        self._renderers: dict[str, Callable[[str | None], str]] = {}  # each page channel's drawing
         service.bus.subscribe(self._on_change)
 
     # -- the bus ---------------------------------------------------------------------
@@ -188,6 +215,34 @@ class Hub:
             raise
         return None
 
+    def open_page(self, conn: Connection, channel: str, render: Callable[[str | None], str]) -> str | None:
+        """Register ``conn`` on a page channel (``channel`` never looks like a table code)
+        and send it the page as it is, drawn by ``render(person)`` with the CSRF mark;
+        the reason it is refused, or None."""
+        with self._lock:
+            if len(self._by_person[conn.player_id]) >= self.per_person:
+                return f"Too many open pages in this browser: {self.per_person} at most. Close one and reload."
+            if self._by_address[conn.address] >= self.per_address:
+                return "Too many connections from your network. Try again later."
+            self._by_person[conn.player_id].add(conn)
+            self._by_address[conn.address] += 1
+            conn.code, conn.kind = channel, "page"
+            self._by_table[channel].add(conn)
+            self._renderers[channel] = render
+        conn.offer(PagePush(render))
+        return None
+
+    def page_changed(self, channel: str) -> None:
+        """The page of ``channel`` changed: every socket on it gets the new picture."""
+        with self._lock:
+            conns = list(self._by_table.get(channel, ()))
+            render = self._renderers.get(channel)
+        if render is None:
+            return
+        item = PagePush(render)
+        for conn in conns:
+            conn.offer(item)
+
     def close(self, conn: Connection) -> None:
         """``conn`` closed: forget it, and tell its table (the seat's last one starts its hold)."""
         conn.alive = False
@@ -203,6 +258,7 @@ class Hub:
                 if not table:
                     del self._by_table[conn.code]
                     self._latest.pop(conn.code, None)
+                    self._renderers.pop(conn.code, None)
             person = self._by_person.get(conn.player_id)
             if person is not None and conn in person:
                 person.discard(conn)
@@ -220,7 +276,7 @@ class Hub:
                 conn.player_id = new
             self._by_person[new] |= conns
 
-    def render(self, item: Published, conn: Connection) -> str:
+    def render(self, item: Published | PagePush, conn: Connection) -> str:
         """The message for ``conn``: its person's fragments with its own CSRF token."""
         return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
 

@@ -87,6 +87,12 @@ def socket(ws, code: str) -> None:
     if refusal:
         close_with(ws, refusal)
         return
+    pump(ws, conn, app, hub)
+
+
+def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
+    """Send ``conn``'s queued pictures until the socket closes (or is closed: a signed-out
+    session, a stuck reader, the table ending it), then let the hub forget it."""
     uid, gen, sid = session.get("uid"), session.get("gen"), session.get("sid")
     check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
     checked = time.monotonic()
@@ -106,11 +112,11 @@ def socket(ws, code: str) -> None:
             try:
                 message = hub.render(item, conn)
             except Exception:
-                log.exception("rendering an update for %s failed; closing the socket (the page reconnects)", code)
+                log.exception("rendering an update for %s failed; closing the socket (the page reconnects)", conn.code)
                 break
             ws.send(message)
     except Exception as e:  # a closed socket ends this connection only
-        log.debug("socket for %s closed: %s", code, e)
+        log.debug("socket for %s closed: %s", conn.code, e)
     finally:
         hub.close(conn)
         if conn.reason and ws.connected:
