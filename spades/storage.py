@@ -872,6 +872,7 @@ class Store:
                            "(SELECT table_code FROM room_members WHERE player_id = ?)", [user.id, anon_pid, user.id])
                 db.execute("UPDATE ratings SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
                            "(SELECT 1 FROM ratings WHERE player_id = ?)", [user.id, anon_pid, user.id])
+                self.move_tourney_player(anon_pid, user.id)  # a savepoint in this transaction
             return user, moved
 
     def save_profile(self, player_id: str, name: str, emoji: str) -> None:

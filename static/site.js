@@ -214,6 +214,20 @@
   document.addEventListener("htmx:afterRequest", function (e) { if (e.detail && e.detail.successful) back(); });
 })();
 
+// A tourney page takes a player to their table when it is made (once per table: coming
+// back to the tourney page while it plays does not send them off again).
+document.addEventListener("htmx:wsAfterMessage", function () {
+  var go = document.querySelector("#tourney-live [data-go]");
+  if (!go) return;
+  var key = "went:" + go.dataset.go;
+  try { if (sessionStorage.getItem(key)) return; sessionStorage.setItem(key, "1"); } catch (e) { return; }
+  window.location.assign(go.dataset.go);
+});
+// Being at a table counts as having been taken there.
+if (/^\/g\/[A-Za-z0-9]+$/.test(window.location.pathname)) {
+  try { sessionStorage.setItem("went:" + window.location.pathname, "1"); } catch (e) { /* private mode */ }
+}
+
 // The room's join link is selected whole when focused, ready to copy.
 document.addEventListener("focusin", function (e) {
   if (e.target && e.target.matches && e.target.matches("input[data-select-on-focus]")) e.target.select();

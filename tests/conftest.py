@@ -57,9 +57,11 @@ def app(tmp_path, app_config):
         "SECRET_KEY": "test-secret",
         "PLAY_DELAYS": INSTANT,
         "BOT_POOL": pool,
+        "TOURNEY_TICK_S": 0,  # tourney tests that need the timers ask for them
         **app_config,
     })
     yield app
+    app.extensions["spades.tourneys"].close()
     app.extensions["spades.tables"].close()
     pool.shutdown(wait=False, cancel_futures=True)
 

@@ -458,6 +458,11 @@ class TourneyService:
         if threading.current_thread() is not self._worker:
             self._worker.join(timeout=5)
 
+    @property
+    def closed(self) -> bool:
+        """``close`` was called: the service hears and does nothing more."""
+        return self._stopped
+
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until the worker has nothing queued; returns whether it got there."""
         end = time.monotonic() + timeout

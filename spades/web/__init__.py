@@ -2,8 +2,9 @@
 
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
 moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
-sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games) and ``replay`` (a
-finished match step by step, and its score sheet). The table service
+sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games), ``replay`` (a
+finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
+their service in ``app.extensions["spades.tourneys"]``). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
@@ -25,6 +26,9 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   address in invitation mails. Without it, a mail link is built from the request's host
   only when Flask checked that host against ``TRUSTED_HOSTS`` (env
   ``SPADES_TRUSTED_HOSTS``, comma-separated; other hosts then get a 400) or it is loopback.
+- ``TOURNEY_TICK_S`` (1): how often tourneys' timers are checked (0: never; tests tick by
+  hand). ``TOURNEY_RULES_OVERRIDE``: tests only, merged into every tourney table's rules
+  (one hand a match). ``TOURNEY_SEED_SOURCE``: each tourney's seed (tests fix it).
 - ``SESSION_CHECK_S``: how often an open socket re-checks its signed-in session (10 s).
 - ``SOCKETS_PER_PERSON`` (8), ``SOCKETS_PER_ADDRESS`` (100; env
   ``SPADES_SOCKETS_PER_ADDRESS``, for a venue behind one address): open WebSockets allowed;
@@ -43,6 +47,8 @@ import atexit
 import logging
 import os
 import secrets
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -50,6 +56,7 @@ from flask import Flask
 
 from ..storage import Store
 from ..tables import TableService
+from ..tourney.service import TourneyService
 from .hub import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -81,6 +88,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SOCKETS_PER_ADDRESS=int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100")),
         SOCKET_QUEUE=64,
         MAX_CONTENT_LENGTH=64 * 1024,
+        TOURNEY_TICK_S=1.0,
     )
     if os.environ.get("SPADES_PLAY_DELAY"):
         delay = float(os.environ["SPADES_PLAY_DELAY"])
@@ -109,9 +117,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.hub"] = Hub(app, service, per_person=app.config["SOCKETS_PER_PERSON"],
                                        per_address=app.config["SOCKETS_PER_ADDRESS"],
                                        queue_size=app.config["SOCKET_QUEUE"])
+    tourneys = TourneyService(store, service, new_seed=app.config.get("TOURNEY_SEED_SOURCE"),
+                              rules_override=app.config.get("TOURNEY_RULES_OVERRIDE"))
+    app.extensions["spades.tourneys"] = tourneys
     atexit.register(service.close)
+    atexit.register(tourneys.close)
 
-    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table
+    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, tourney
 
     identity.init_app(app)
     headers.init_app(app)
@@ -124,10 +136,23 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     profile.init_app(app)
     replay.init_app(app)
+    tourney.init_app(app)
 
     if app.config["RESUME_TABLES"]:
         service.resume_all()
+        tourneys.resume()
+    if app.config["TOURNEY_TICK_S"]:
+        _keep_ticking(tourneys, app.config["TOURNEY_TICK_S"])
     return app
+
+
+def _keep_ticking(tourneys: TourneyService, every: float) -> None:
+    """Tourneys' timers (a start at its time, Ready windows) checked every ``every`` s."""
+    def run() -> None:
+        while not tourneys.closed:
+            time.sleep(every)
+            tourneys.tick()
+    threading.Thread(target=run, name="tourney-ticks", daemon=True).start()
 
 
 def _instance_secret(instance_path: str) -> str:

@@ -242,7 +242,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "sheet": functools.partial(_sheet, results, snap),  # drawn only where shown
         "sheet_labels": [t.label if me is None else f"{t.label} ({t.members})" for t in teams],
         "last_trick": _last_trick(v, snap),
-        "watching": me is None, "watchers": snap.watchers, "watchable": snap.watchable,
+        "watching": me is None, "watchers": snap.watchers, "watchable": snap.watchable, "tourney": snap.tourney,
         # the commentary, unless it is the very move the notice below tells this person of
         "announce": "" if snap.notice is not None and snap.notice == snap.event else event_text(snap),
         "notice": _timeout_text(snap.notice, snap, "You") if snap.notice is not None else None,

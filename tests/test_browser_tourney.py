@@ -1,0 +1,103 @@
+"""A tourney in real Chromium, each person in their own browser context: Ann creates a
+knockout and registers a team, Bo follows her team link, Cy and Di register alone; Ann
+(the director) fills a place with a bot team and starts; the players of round 1 press
+Ready and are taken to their table, sitting with their own team; they play the match
+(one hand, in tests); a watcher's tourney page shows the result without a reload."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from test_browser_friends import play_until_hand_over
+
+EMOJI = {"Ann": "🐼", "Bo": "🐨", "Cy": "🦊", "Di": "🐯"}
+
+
+@pytest.fixture
+def app_config() -> dict:
+    return {"TOURNEY_RULES_OVERRIDE": {"end": "hands", "hands": 1}, "TOURNEY_TICK_S": 0.2,
+            "TOURNEY_SEED_SOURCE": lambda: "browser-tourney"}
+
+
+def who(page: Page, name: str) -> None:
+    page.get_by_label("Your name").fill(name)
+    page.locator(f"label:has(input[name=emoji][value='{EMOJI[name]}'])").click()
+
+
+def test_four_people_a_bot_team_a_knockout_round_and_live_standings(live_server, browser):
+    contexts = [browser.new_context() for _ in range(5)]
+    ann, bo, cy, di, watcher = (c.new_page() for c in contexts)
+    people = {"Ann": ann, "Bo": bo, "Cy": cy, "Di": di}
+    try:
+        ann.goto(live_server + "/t/new")
+        ann.get_by_label("Name of the tourney").fill("Friday cup")
+        ann.get_by_label("Teams at most").fill("4")
+        ann.get_by_label(re.compile("Bot teams welcome")).check()
+        who(ann, "Ann")
+        ann.get_by_role("button", name="Create the tourney").click()
+        ann.wait_for_url(re.compile(r"/t/[A-Z2-9]{6}$"))
+        code = ann.url.rsplit("/", 1)[1]
+        who(ann, "Ann")
+        ann.get_by_role("button", name=re.compile("Register a team")).click()
+        link = ann.locator(".team-link input").input_value()
+        assert f"/t/{code}/team/" in link
+
+        bo.goto(link)
+        who(bo, "Bo")
+        bo.get_by_role("button", name="Join the team").click()
+        bo.wait_for_url(re.compile(rf"/t/{code}$"))
+        for name in ("Cy", "Di"):
+            p = people[name]
+            p.goto(f"{live_server}/t/{code}")
+            who(p, name)
+            p.get_by_role("button", name=re.compile("Register alone")).click()
+            expect(p.locator(".my-team")).to_contain_text("You are registered")
+        watcher.goto(f"{live_server}/t/{code}")
+        expect(watcher.locator("body.live")).to_have_count(1, timeout=10000)
+        expect(watcher.locator(".team-list")).to_contain_text("Ann")  # registrations show live
+        expect(watcher.locator(".team-list")).to_contain_text("Bo")
+        expect(watcher.locator(".team-list")).to_contain_text("Di")
+
+        ann.reload()
+        ann.get_by_role("button", name="Add a bot team").click()
+        ann.get_by_role("button", name="Start").click()
+        expect(watcher.locator(".round").first).to_contain_text("Round 1", timeout=10000)  # started: live
+
+        # the players of round 1 are asked Ready? (their pages change live), press it, and
+        # are taken to their table
+        round1 = watcher.locator(".round").first
+        expect(round1.locator(".pairing.status-due")).to_have_count(1, timeout=10000)
+        in_round1 = round1.locator(".pairing.status-due .teams").inner_text()
+        playing = [n for n in people if n in in_round1]
+        assert len(playing) in (2, 4), in_round1  # one team and the bots, or both human teams
+        for name in playing:
+            expect(people[name].locator(".my-match")).to_contain_text("Ready?", timeout=10000)
+        for name in playing:
+            people[name].get_by_role("button", name="Ready", exact=True).click()
+        for name in playing:
+            p = people[name]
+            p.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"), timeout=15000)
+            expect(p.locator("body.live")).to_have_count(1, timeout=10000)
+            expect(p.locator(".plate-bottom")).to_contain_text(name)  # in their own seat
+            partner = {"Ann": "Bo", "Bo": "Ann", "Cy": "Di", "Di": "Cy"}[name]
+            expect(p.locator(".plate-top")).to_contain_text(partner)  # their own partner across
+            expect(p.locator(".record-link", has_text="Tourney")).to_have_attribute("href", f"/t/{code}")
+        tables = {people[n].url for n in playing}
+        assert len(tables) == 1  # the two human teams at one table, or one team with the bots
+
+        before = watcher.locator(".round").first.inner_text()
+        play_until_hand_over([people[n] for n in playing])
+        # the watcher's page, never reloaded, shows the result
+        expect(watcher.locator(".round").first.locator(".winner")).to_have_count(1, timeout=15000)
+        assert watcher.locator(".round").first.inner_text() != before
+        deadline = time.monotonic() + 5
+        while "won by" not in watcher.locator(".round").first.inner_text() and time.monotonic() < deadline:
+            watcher.wait_for_timeout(100)
+        assert "won by" in watcher.locator(".round").first.inner_text()
+    finally:
+        for c in contexts:
+            c.close()
