@@ -17,8 +17,9 @@ from conftest import FakeClock
 from spades import bots
 from spades.clocks import SeatClock, tourney_timeout_card
 from spades.rules_config import Rules
-from spades.storage import Store
+from spades.storage import SeatRow, Store
 from spades.tables import EMOJIS, NotSeated, Player, Stale, TableService, Timeout, bot_seed
+from spades.tables.values import TOURNEY_BREAK_S
 from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
@@ -407,3 +408,29 @@ def test_a_persons_own_move_ends_their_hold(svc, pool, clock):
     until_turn(svc, pool, code, 1)
     move(svc, code, 1)  # Bo moves from a page without a socket: he is here
     assert 1 not in svc.store.holds(code) and svc.snapshot(code, None).presence[1] != "away"
+
+
+def test_a_tourney_table_plays_on_by_itself_and_deals_after_a_break(svc, pool, clock):
+    """Nobody presses Continue and every person is away past the hold: the bots play their
+    seats, and the next hand is dealt once the break between hands has run out."""
+    rules = Rules(mode="no_bidding", end="hands", hands=2)
+    seats = [SeatRow(0, "human", "ann", "Ann"), SeatRow(1, "bot", None, "Rex"), SeatRow(2, "human", "bo", "Bo"),
+             SeatRow(3, "bot", None, "Kit")]
+    code = svc.create_seated(seats, rules, {"kind": "tourney", "tourney": "TTTTTT", "level": "normal"})
+    for who in (Player("ann"), Player("bo")):  # both open the table, then their pages close
+        svc.connect(code, who.id, lambda change: None)
+        svc.disconnect(code, who.id)
+    clock.now += 61  # past the hold: bots play the people's seats
+    for _ in range(400):
+        settle(svc, pool)
+        view = svc.snapshot(code, None).view
+        if view["phase"] == "hand_over" or view["finished"]:
+            break
+        clock.now += 31  # the tourney clock, where a person's seat still has one
+    assert view["phase"] == "hand_over" and view["hand_number"] == 1
+    clock.now += TOURNEY_BREAK_S - 1
+    settle(svc, pool)
+    assert svc.snapshot(code, None).view["phase"] == "hand_over"  # still in the break
+    clock.now += 1
+    settle(svc, pool)
+    assert svc.snapshot(code, None).view["hand_number"] == 2  # dealt without anyone's Continue

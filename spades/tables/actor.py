@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 
 from ..clocks import SeatClock
-from ..rules import Match, parse_action
+from ..rules import HAND_OVER, Match, parse_action
 from ..rules_config import Rules
 from ..storage import Conflict, Store
 from .bus import Bus
@@ -81,6 +81,7 @@ class TableActor:
         self.observers = observers
         self.lock = threading.RLock()
         self.state = load_state(store, code)
+        self._break_from(clock())
         self.retired = False
 
     def handle(self, who: Who, command: Command,
@@ -163,4 +164,11 @@ class TableActor:
         fresh.connections, fresh.event, fresh.seq = old.connections, old.event, old.seq
         if fresh.match_number == old.match_number:
             fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
+            fresh.hand_over_at = old.hand_over_at
         self.state = fresh
+        self._break_from(self.clock())
+
+    def _break_from(self, now: float) -> None:
+        """A table loaded between hands (a restart) starts its break now, if none runs."""
+        if self.state.match.phase == HAND_OVER and self.state.hand_over_at is None:
+            self.state.hand_over_at = now

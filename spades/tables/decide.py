@@ -30,9 +30,9 @@ from ..storage import (ClearHold, FireHold, LeaveSeat, NewMatch, Op, PutClock, P
                        SaveMove, TakeSeat)
 from .errors import BadAction, NotHost, NotSeated, NotWatchable, Stale, TableClosed, TableFull
 from .state import Settings, TableState, late_seat, next_clock
-from .values import (BOT_EMOJI, CLOSING_WINDOW, DEAL, BotSeat, Closing, Command, Connected, Continue, DealNow,
-                     Disconnected, Dismiss, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume, SetWatching, SitDown,
-                     Started, TakeOver, Timeout, Who)
+from .values import (BOT_EMOJI, CLOSING_WINDOW, DEAL, BotSeat, BreakOver, Closing, Command, Connected, Continue,
+                     DealNow, Disconnected, Dismiss, Event, HoldExpired, Leave, Move, Player, Rematch, Reseat, Resume,
+                     Server, SetWatching, SitDown, Started, TakeOver, Timeout, Who)
 
 STALE = "The table has moved on since that page was shown: here it is now."
 NO_SEAT = "You have no seat at this table."
@@ -80,7 +80,7 @@ def _sync_clock(state: TableState, now: float, settings: Settings) -> list[Op]:
     return [PutClock(state.match_id, clock)]
 
 
-def _deal(state: TableState, seat: int, now: float, settings: Settings) -> list[Op]:
+def _deal(state: TableState, seat: int | None, now: float, settings: Settings) -> list[Op]:
     match = state.match
     match.next_hand()
     state.event = Event(seat, DEAL)
@@ -164,8 +164,20 @@ def _move(state: TableState, who: Who, command: Move, now: float, settings: Sett
     if isinstance(who, Player):  # their own move says they are here (a page without a socket, say)
         rows += _back(state, seat)
     state.event = event
+    if match.phase == HAND_OVER:
+        state.hand_over_at = now  # a tourney table's break starts
     rows += _sync_clock(state, now, settings)
     return Decision(rows, seat=seat)
+
+
+def _break_over(state: TableState, who: Who, command: BreakOver, now: float, settings: Settings) -> Decision:
+    """A tourney table's break between hands ran out: the next hand is dealt, whoever is
+    still reading the last one's score."""
+    match = state.match
+    if (not isinstance(who, Server) or not state.tourney() or match.phase != HAND_OVER
+            or command.hand != (state.match_number, match.hand_number)):
+        return Decision(publish=False)  # dealt already (everyone pressed Continue), or not a tourney table
+    return Decision(_deal(state, None, now, settings))
 
 
 def _continue(state: TableState, who: Who, command: Continue | DealNow, now: float, settings: Settings) -> Decision:
@@ -393,6 +405,6 @@ def _reseat(state: TableState, who: Who, command: Reseat, now: float, settings: 
 
 _HANDLERS: dict[type, Callable[..., Decision]] = {
     Move: _move, Continue: _continue, DealNow: _continue, Rematch: _rematch, TakeOver: _take_over,
-    Leave: _leave, SitDown: _sit_down, SetWatching: _set_watching, Dismiss: _dismiss, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
+    Leave: _leave, SitDown: _sit_down, SetWatching: _set_watching, BreakOver: _break_over, Dismiss: _dismiss, Connected: _connected, Disconnected: _disconnected, Closing: _closing,
     HoldExpired: _hold_expired, Started: _started, Resume: _resume, Reseat: _reseat,
 }

@@ -32,7 +32,7 @@ from .. import bots, clocks
 from ..rules import IllegalAction
 from .errors import BadAction, NotSeated, Stale
 from .state import BotTurn, Plan
-from .values import BotSeat, Command, HoldExpired, Move, Server, Timeout, Who
+from .values import BotSeat, BreakOver, Command, HoldExpired, Move, Server, Timeout, Who
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,8 @@ class Scheduler:
                 job = None
             if plan.bot is not None and job is None:
                 self._start(code, plan.bot, plan.bot.delay)
-            for when in ([plan.clock] if plan.clock is not None else []) + [until for _, until in plan.holds]:
+            for when in ([plan.clock] if plan.clock is not None else []) + [until for _, until in plan.holds] + \
+                    ([plan.deal_at] if plan.deal_at is not None else []):
                 heapq.heappush(self._due, (when, next(self._n), code))
             self._cond.notify_all()
 
@@ -183,6 +184,8 @@ class Scheduler:
             for seat, until in plan.holds:
                 if until <= now:
                     out.append((code, Server(), HoldExpired(seat), None))
+            if plan.deal_at is not None and plan.deal_at <= now:
+                out.append((code, Server(), BreakOver(plan.deal_hand), None))
         mono = time.monotonic()
         while self._answers and self._answers[0][0] <= mono:
             _, _, code = heapq.heappop(self._answers)
@@ -271,7 +274,8 @@ class Scheduler:
                 return False
             now = self._clock()
             for plan in self._plans.values():
-                if (plan.clock is not None and plan.clock <= now) or any(u <= now for _, u in plan.holds):
+                if (plan.clock is not None and plan.clock <= now) or any(u <= now for _, u in plan.holds) \
+                        or (plan.deal_at is not None and plan.deal_at <= now):
                     return False
             return True
 

@@ -20,7 +20,7 @@ from ..clocks import SeatClock
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..storage import TableRow
 from ..views import seat_view
-from .values import CLOCK_BOT, PLAY_DELAYS, Event, Snapshot
+from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,7 @@ class TableState:
     left: set[int] = field(default_factory=set)  # seats left for good
     connections: dict[str, int] = field(default_factory=dict)  # person: open connections to this process
     notices: dict[int, Event] = field(default_factory=dict)  # seat: what the table did for its person
+    hand_over_at: float | None = None  # when the last hand ended (a tourney table deals after a break)
     seq: int = 0  # published changes
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -62,6 +63,11 @@ class TableState:
     def persons(self) -> tuple[str | None, ...]:
         """Who holds each seat: a person's id, None for a bot."""
         return tuple(s.player_id if s.kind == "human" else None for s in self.row.seats)
+
+    def tourney(self) -> bool:
+        """A table of a tourney: it plays on by itself (bots for the absent, a break
+        between hands instead of waiting for everyone's Continue)."""
+        return self.row.options.get("kind") == "tourney"
 
     def shared(self) -> bool:
         """A table for friends (practice tables have no clocks, holds or leaving)."""
@@ -199,8 +205,10 @@ class BotTurn:
     tourney: bool = False
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        return self.match_number, self.version, self.seat
+    def key(self) -> tuple[int, int, int, bool]:
+        """Which turn this is, and whether for a clock that ran out or for a bot: a clock's
+        move that a bot's replaced (the seat's hold ran out meanwhile) is not delivered."""
+        return self.match_number, self.version, self.seat, self.by_clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,10 +220,12 @@ class Plan:
     clock: float | None = None  # the deadline of ``clock_turn``
     clock_turn: BotTurn | None = None
     holds: tuple[tuple[int, float], ...] = ()  # (seat, until) of holds that have not run out
+    deal_at: float | None = None  # a tourney table's break between hands ends then
+    deal_hand: tuple[int, int] = (0, 0)  # the (match, hand) that break follows
 
     @property
     def empty(self) -> bool:
-        return self.bot is None and self.clock is None and not self.holds
+        return self.bot is None and self.clock is None and not self.holds and self.deal_at is None
 
 
 def plan(state: TableState, settings: Settings) -> Plan:
@@ -224,10 +234,14 @@ def plan(state: TableState, settings: Settings) -> Plan:
     holds = tuple((seat, until) for seat, (_, until, fired) in sorted(state.holds.items())
                   if not fired and state.row.seats[seat].kind == "human")
     seat = match.to_act
+    if match.phase == HAND_OVER and state.tourney() and state.hand_over_at is not None:
+        return Plan(holds=holds, deal_at=state.hand_over_at + TOURNEY_BREAK_S,
+                    deal_hand=(state.match_number, match.hand_number))
     if seat is None or match.phase in (HAND_OVER, MATCH_OVER):
         return Plan(holds=holds)
     if state.controlled(seat):
-        if not any(s.kind == "human" and not state.hold_over_for(s.seat) for s in state.row.seats):
+        if not state.tourney() and not any(s.kind == "human" and not state.hold_over_for(s.seat)
+                                           for s in state.row.seats):
             return Plan(holds=holds)  # nobody is at the table any more (all left, or away past the hold): it waits
         # a person's seat is played at the clock's level; the bots' seats at the table's
         level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", "normal")

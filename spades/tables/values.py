@@ -29,6 +29,7 @@ EMOJIS = ("🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢"
 PLAY_DELAYS = {"slow": 1.5, "normal": 0.8, "fast": 0.3}  # seconds between bot moves
 LEVELS = ("easy", "normal", "hard")
 CLOCK_BOT = "normal"  # the level that moves for a person's seat (a timeout, autopilot, a dropped seat)
+TOURNEY_BREAK_S = 20.0  # at a tourney table, the next hand is dealt this long after one ends (or when all are ready)
 CLOSING_WINDOW = 10.0  # a page's "closing" notice counts for a connection that closes this soon after
 
 
@@ -112,6 +113,14 @@ class Dismiss:
 
 
 @dataclass(frozen=True, slots=True)
+class BreakOver:
+    """At a tourney table, the break between hands ran out: the next hand is dealt
+    (``hand``: the (match number, hand number) the break followed)."""
+
+    hand: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class SetWatching:
     """The host lets people without a seat watch the table, or stops them."""
 
@@ -170,19 +179,19 @@ class Reseat:
     renamed: tuple[tuple[str, str], ...] = ()
 
 
-Command = (Move | Continue | DealNow | Rematch | TakeOver | Leave | SitDown | SetWatching | Dismiss | Connected
+Command = (Move | Continue | DealNow | BreakOver | Rematch | TakeOver | Leave | SitDown | SetWatching | Dismiss | Connected
            | Disconnected | Closing
            | HoldExpired | Started | Resume | Reseat)
 
 
 def command_name(command: Command) -> str:
     """The command's name as observers see it: ``move``, ``continue``, ``deal_now``,
-    ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``set_watching``, ``dismiss``, ``connected``, ``disconnected``, ``closing``,
+    ``break_over``, ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``set_watching``, ``dismiss``, ``connected``, ``disconnected``, ``closing``,
     ``hold_expired``, ``started``, ``resume``, ``reseat``."""
     return _NAMES[type(command)]
 
 
-_NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", Rematch: "rematch", TakeOver: "take_over",
+_NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", BreakOver: "break_over", Rematch: "rematch", TakeOver: "take_over",
           Leave: "leave", SitDown: "sit_down", SetWatching: "set_watching", Dismiss: "dismiss", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
           HoldExpired: "hold_expired", Started: "started", Resume: "resume", Reseat: "reseat"}
 
