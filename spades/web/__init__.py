@@ -151,7 +151,10 @@ def _keep_ticking(tourneys: TourneyService, every: float) -> None:
     def run() -> None:
         while not tourneys.closed:
             time.sleep(every)
-            tourneys.tick()
+            try:
+                tourneys.tick()
+            except Exception:  # a bad moment (the database busy, say): the next tick tries again
+                logging.getLogger(__name__).exception("tourney timers failed; trying again")
     threading.Thread(target=run, name="tourney-ticks", daemon=True).start()
 
 
