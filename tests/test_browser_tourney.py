@@ -98,6 +98,8 @@ def test_four_people_a_bot_team_a_knockout_round_and_live_standings(live_server,
         while "won by" not in watcher.locator(".round").first.inner_text() and time.monotonic() < deadline:
             watcher.wait_for_timeout(100)
         assert "won by" in watcher.locator(".round").first.inner_text()
+        replay = watcher.locator(".round").first.get_by_role("link", name="Replay")
+        expect(replay).to_have_attribute("href", re.compile(r"^/g/[A-Z2-9]{6}/replay$"))  # look back at it
     finally:
         for c in contexts:
             c.close()
