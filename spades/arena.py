@@ -41,13 +41,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from . import bots
+from .bots import yardstick
 from .rules import HAND_OVER, IllegalAction, Match, parse_action
 from .rules_config import Rules, RulesError
 from .cards import NotationError
 from .views import seat_view
 
 DEFAULT_LIMIT_S = 10.0
-BUILTIN = ("random", "easy", "normal", "hard")
+BUILTIN = ("random", "easy", "normal", "hard", "yardstick")
 
 
 class OutsideBot:
@@ -166,6 +167,8 @@ def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: boo
             start = time.perf_counter()
             if seat in outside:
                 action = answer_action(outside[seat].ask(view))
+            elif spec == "yardstick":
+                action = yardstick.choose(view, bot_seed)
             else:
                 action = bots.choose(view, spec, bot_seed, budget_s)
             result.decision_ms[team].append((time.perf_counter() - start) * 1000)
