@@ -1,7 +1,7 @@
 """The arena of BOTS.md: play matches between two teams of bots and print a summary.
 
 ``python -m spades arena --team0 SPEC --team1 SPEC --matches N [--rules JSON] [--seed S]``
-with the extra options ``--jobs``, ``--limit`` and ``--budget``. A SPEC is ``random``, ``easy``, ``normal``, ``hard`` or ``cmd:COMMAND``, an
+with the extra options ``--jobs``, ``--limit`` and ``--budget``. A SPEC is ``random``, ``easy``, ``normal``, ``hard``, ``yardstick`` (a conventional club-play bot, ``spades.bots.yardstick``, for measuring) or ``cmd:COMMAND``, an
 outside bot speaking JSON lines (one process per seat). Matches are played in duplicate
 pairs: both matches of a pair use the same seed, hence the same first dealer and the same
 deals, with the teams swapped between seats 0/2 and 1/3, so the luck of the cards cancels
@@ -268,7 +268,7 @@ def figures(rows: list[tuple], matches: int, points_per_hand: float) -> dict:
 def _check_spec(spec: str) -> str:
     if spec in BUILTIN or (spec.startswith("cmd:") and spec[4:].strip()):
         return spec
-    raise ValueError(f"unknown team {spec!r}: random, easy, normal, hard or cmd:COMMAND")
+    raise ValueError(f"unknown team {spec!r}: {', '.join(BUILTIN)} or cmd:COMMAND")
 
 
 def _play_one(job: tuple) -> tuple[int, MatchResult]:
