@@ -11,7 +11,6 @@ option). Time moves only when a test moves the clock.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import itertools
 import time
 
@@ -34,13 +33,6 @@ DIRECTOR = "director"
 @pytest.fixture
 def clock():
     return FakeClock()
-
-
-@pytest.fixture
-def pool():
-    p = cf.ThreadPoolExecutor(2)
-    yield p
-    p.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.fixture

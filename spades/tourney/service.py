@@ -623,21 +623,28 @@ class TourneyService:
         """Register a team with this person as its first player; returns the team's token
         (the link to send the partner). Raises TourneyNotFound, RegistrationClosed,
         AlreadyRegistered, TourneyFull, BadEntry."""
+        _, token = self._register(code, player_id, name, emoji, solo=False)
+        assert token is not None
+        return token
+
+    def _register(self, code: str, player_id: str, name: str, emoji: str, *, solo: bool) -> tuple[int, str | None]:
+        """A new team with this person as its first player: a solo, or a team with a link
+        token for the partner. Returns (team id, token)."""
         name, emoji = self._entry(player_id, name, emoji)
         with self._lock:
             t = self._get(code)
             self._open(t)
             self._not_registered(t, player_id)
-            self._room_for(t, teams=1)
+            self._room_for(t, **({"solos": 1} if solo else {"teams": 1}))
             now = self.clock()
             team_id = max(t.teams, default=0) + 1
-            token = secrets.token_urlsafe(12)
+            token = None if solo else secrets.token_urlsafe(12)
             self._commit_entry(t, [
-                PutTourneyTeam(t.code, TourneyTeamRow(team_id, token, False, False, "in", created=now)),
+                PutTourneyTeam(t.code, TourneyTeamRow(team_id, token, solo, False, "in", created=now)),
                 PutTourneyPlayer(t.code, TourneyPlayerRow(team_id, 0, player_id, name, emoji, False,
                                                           self._checked_in(t, now), now))])
         self._notify(t.code)
-        return token
+        return team_id, token
 
     def join_team(self, code: str, token: str, player_id: str, name: str, emoji: str) -> int:
         """The partner follows the team link: the team is complete. Returns the team's id.
@@ -665,19 +672,7 @@ class TourneyService:
         """Register alone: paired at random with another solo at the start (an odd one out
         with a Normal bot). Returns the solo's team id until then. Raises TourneyNotFound,
         RegistrationClosed, AlreadyRegistered, TourneyFull, BadEntry."""
-        name, emoji = self._entry(player_id, name, emoji)
-        with self._lock:
-            t = self._get(code)
-            self._open(t)
-            self._not_registered(t, player_id)
-            self._room_for(t, solos=1)
-            now = self.clock()
-            team_id = max(t.teams, default=0) + 1
-            self._commit_entry(t, [
-                PutTourneyTeam(t.code, TourneyTeamRow(team_id, None, True, False, "in", created=now)),
-                PutTourneyPlayer(t.code, TourneyPlayerRow(team_id, 0, player_id, name, emoji, False,
-                                                          self._checked_in(t, now), now))])
-        self._notify(t.code)
+        team_id, _ = self._register(code, player_id, name, emoji, solo=True)
         return team_id
 
     def ready(self, code: str, player_id: str) -> None:

@@ -198,16 +198,24 @@ class Hub:
         conn.offer(item)
 
     # -- connections -----------------------------------------------------------------
+    def _admit(self, conn: Connection, what: str) -> str | None:
+        """Count ``conn`` against its person's and its address's caps (caller holds the
+        lock); the reason it is refused, or None."""
+        if len(self._by_person[conn.player_id]) >= self.per_person:
+            return f"Too many open {what} in this browser: {self.per_person} at most. Close one and reload."
+        if self._by_address[conn.address] >= self.per_address:
+            return "Too many connections from your network. Try again later."
+        self._by_person[conn.player_id].add(conn)
+        self._by_address[conn.address] += 1
+        return None
+
     def open(self, conn: Connection) -> str | None:
         """Register ``conn`` and connect it to its table; the reason it is refused, or
         None. Raises TableNotFound (nothing registered)."""
         with self._lock:
-            if len(self._by_person[conn.player_id]) >= self.per_person:
-                return f"Too many open tables in this browser: {self.per_person} at most. Close one and reload."
-            if self._by_address[conn.address] >= self.per_address:
-                return "Too many connections from your network. Try again later."
-            self._by_person[conn.player_id].add(conn)
-            self._by_address[conn.address] += 1
+            refusal = self._admit(conn, "tables")
+        if refusal:
+            return refusal
         try:
             conn.kind = self.service.connect(conn.code, conn.player_id, lambda change: self._prime(conn, change))
         except BaseException:
@@ -220,12 +228,9 @@ class Hub:
         and send it the page as it is, drawn by ``render(person)`` with the CSRF mark;
         the reason it is refused, or None."""
         with self._lock:
-            if len(self._by_person[conn.player_id]) >= self.per_person:
-                return f"Too many open pages in this browser: {self.per_person} at most. Close one and reload."
-            if self._by_address[conn.address] >= self.per_address:
-                return "Too many connections from your network. Try again later."
-            self._by_person[conn.player_id].add(conn)
-            self._by_address[conn.address] += 1
+            refusal = self._admit(conn, "pages")
+            if refusal:
+                return refusal
             conn.code, conn.kind = channel, "page"
             self._by_table[channel].add(conn)
             self._renderers[channel] = render
