@@ -3,7 +3,7 @@ teams and a Swiss of 5 teams played to the end, walkovers past the ready window,
 paired (an odd one with a bot), check-in at a set start time, a restart mid-round, and
 every refusal in plain words.
 
-People play their own seats here: a helper presses their Ready, plays their first legal
+People play their own seats here: the test presses their Ready, plays their first legal
 card and presses Continue after each hand; bots at the same tables move through the
 table service's scheduler. Each match is one hand (``rules_override``, a test-only
 option). Time moves only when a test moves the clock.

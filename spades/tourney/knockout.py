@@ -22,7 +22,7 @@ returns a new bracket.
   ``knockout_ranks`` ranks the teams already out (their rank will not change) and the
   winner once the final is over; teams still in have no rank yet.
 
-Decisions where the brief is silent:
+Decisions where the rules are silent:
 - A knockout needs at least two teams and no team twice (``TourneyError``).
 - A walkover needs a winner: when neither team was ready the site names one (for
   example the better seed); ``Result.no_show()`` is refused here.

@@ -8,7 +8,7 @@ site stores and the tourney command prints::
     table: {"teams": [id, id], "winner": id, "score": [a, b], "hands": n}
     rank:  {"team": id, "rank": r}
 
-Decisions where the brief is silent:
+Decisions where the rules are silent:
 - A team id is an ``int`` or a ``str`` (anything JSON keeps as it is).
 - A score is in the order of the pairing's ``teams``, never winner first.
 - A walkover (one team not ready in time: "a loss for the round") is a result with
