@@ -98,7 +98,12 @@ def test_hint_shows_the_hard_bots_bid(client, service):
     v = view(client, code)
     r = client.post(f"/g/{code}/hint", data={"csrf": csrf_of(client), "version": v["version"]}, headers=HX)
     assert r.status_code == 200
-    assert re.search(r"The Hard bot would bid \w+\.", r.get_data(as_text=True))
+    said = re.search(r"The Hard bot would bid (\w+): ([^<]+)\.<", r.get_data(as_text=True))
+    assert said, r.get_data(as_text=True)  # the bid, and why in a few words
+    hand = {c[1]: [x[0] for x in v["hand"] if x[1] == c[1]] for c in v["hand"]}
+    for reason in said.group(2).replace(" and ", ", ").split(", "):
+        if reason[0] in "♠♥♦♣":  # a card named as a reason is in the hand
+            assert reason[1] in hand.get("SHDC"["♠♥♦♣".index(reason[0])], []), (reason, v["hand"])
 
 
 def test_blind_nil_choice_comes_first_and_no_card_is_sent_before_it(client, service):

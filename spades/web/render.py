@@ -20,6 +20,7 @@ from flask import Flask, render_template
 from markupsafe import Markup, escape
 
 from ..tables import BOT_PARTNER, DEAL, Event, RoomSnapshot, Snapshot
+from ..bots.reasons import explain
 from ..replays import bid_words, score_sheet
 from .charts import score_chart
 
@@ -234,6 +235,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
         "choose_blind": me is not None and v["can_look"],
         "blind_now": my_turn and "blind_nil" in legal,
         "turn_text": turn_text, "message": message, "hint": hint, "teams": teams,
+        "hint_text": explain(v["hand"], hint) if hint is not None and v["hand"] else None,
         "names": snap.names, "rules": v["rules"], "level": snap.level, "play_speed": snap.play_speed,
         "hand_number": v["hand_number"], "last_result": last_result and _result_rows(last_result, snap),
         "finished": v["finished"], "winner": v["winner"], "my_team": my_team,

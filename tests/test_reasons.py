@@ -1,0 +1,28 @@
+"""The hint's few words: where a hand's tricks come from, as a player counts them."""
+
+from __future__ import annotations
+
+import pytest
+
+from spades.bots.reasons import explain
+
+CASES = [
+    (["AS", "7S", "4S", "AH", "9H", "5H", "3H", "QD", "8D", "6D", "4D", "2D", "9C"], 3,
+     "3: ♠A, ♥A and a ruff in clubs"),
+    (["AS", "KS", "QS", "JS", "5S", "AH", "AD", "AC", "3H", "4D", "5C", "6C", "7C"], 7,
+     "7: ♠A, ♠K, ♠Q and ♥A"),  # a few words: four reasons at most
+    (["KS", "3H", "QH", "8H", "5H", "KD", "8D", "6D", "4D", "9C", "5C", "2C", "7H"], 1,
+     "1: ♦K"),  # a bare king of spades is no sure trick; a guarded side king is
+    (["9S", "4S", "2S", "QH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "2C"], "nil",
+     "nil: no spade above the 9 and no side ace"),
+    (["KS", "4S", "QH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "5C", "2C"], "nil", "nil: risky, with ♠K"),
+    (["3S", "QH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "5C", "2C", "7H"], 1,
+     "1: no sure trick, so a low bid"),
+    (["AS", "QS", "9S", "8S", "7S", "6S", "AH", "KH", "QD", "JD", "TD", "9D", "8D"], 6,
+     "6: ♠A, ♠Q, ♥A and ♥K"),
+]
+
+
+@pytest.mark.parametrize("hand,bid,words", CASES)
+def test_the_reasons_of_a_bid(hand, bid, words):
+    assert explain(hand, bid) == words
