@@ -149,8 +149,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 def _keep_ticking(tourneys: TourneyService, every: float) -> None:
     """Tourneys' timers (a start at its time, Ready windows) checked every ``every`` s."""
     def run() -> None:
-        while not tourneys.closed:
+        while True:
             time.sleep(every)
+            if tourneys.closed:
+                return
             try:
                 tourneys.tick()
             except Exception:  # a bad moment (the database busy, say): the next tick tries again

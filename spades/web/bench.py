@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
         pool = cf.ThreadPoolExecutor(1)
         app = create_app({"DATABASE": str(Path(tmp) / "bench.db"), "SECRET_KEY": "bench",
                           "PLAY_DELAYS": {"slow": 0, "normal": 0, "fast": 0}, "BOT_POOL": pool,
-                          "RESUME_TABLES": False})
+                          "RESUME_TABLES": False, "TOURNEY_TICK_S": 0})
         service = app.extensions["spades.tables"]
         players = [f"bench{s}" for s in range(4)]
         code = "BENCH1"
@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
                 trips.append(elapsed)
         else:
             raise RuntimeError(f"the table stopped moving after {len(trips)} cards")
+        app.extensions["spades.tourneys"].close()
         service.close()
         pool.shutdown()
 
