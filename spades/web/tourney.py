@@ -27,11 +27,11 @@ from .hub import CSRF_MARK, Connection, Hub
 from .identity import csrf_token, player_id
 from .live import close_with, origin_allowed, pump, sock
 from .lobby import public_url
+from .table import CODE_RE
 from .services import service
 
 bp = Blueprint("tourney", __name__)
 
-CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 NO_TOURNEY = "There is no tourney with that code. Check it, or create one."
 NEW_DEFAULTS = {"format": "knockout", "rounds": "3", "team_limit": "8", "start": "director", "checkin": "10",
@@ -40,6 +40,12 @@ NEW_DEFAULTS = {"format": "knockout", "rounds": "3", "team_limit": "8", "start":
 
 def tourneys() -> TourneyService:
     return current_app.extensions["spades.tourneys"]
+
+
+def _token(token: str) -> None:
+    """A 404 for anything that cannot be a team link's token."""
+    if not TOKEN_RE.match(token):
+        abort(404, description="That team link is not right. Ask your partner to send it again.")
 
 
 def _code(code: str) -> str:
@@ -155,8 +161,7 @@ def _team_url(t: TourneyView) -> str | None:
 def team_link(code: str, token: str):
     """The partner's link: the form that joins this team (the service checks the token)."""
     code = _code(code)
-    if not TOKEN_RE.match(token):
-        abort(404, description="That team link is not right. Ask your partner to send it again.")
+    _token(token)
     pid = player_id(create=True)
     t = _view(code, pid)
     if t.my_team is not None:
@@ -197,8 +202,7 @@ def register(code: str):
 
 @bp.post("/t/<code>/team/<token>")
 def join_team(code: str, token: str):
-    if not TOKEN_RE.match(token):
-        abort(404, description="That team link is not right. Ask your partner to send it again.")
+    _token(token)
 
     def call(c: str) -> None:
         pid, name, emoji = _person()
