@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from ..clocks import SeatClock
@@ -81,6 +82,8 @@ class TableActor:
         self.observers = observers
         self.lock = threading.RLock()
         self.state = load_state(store, code)
+        # counts on from any earlier owner's changes (a socket keeps only newer ones)
+        self.state.seq = time.time_ns() // 1000
         self._break_from(clock())
         self.retired = False
 
@@ -125,6 +128,12 @@ class TableActor:
                 self.bus.publish(change)
             self.scheduler.plan(self.code, plan(self.state, self.settings))
             return snapshot(self.state, decision.seat, now, self.settings)
+
+    def announce(self, command: str) -> None:
+        """Publish the table as it is, naming ``command`` (a table loaded by a new owner)."""
+        with self.lock:
+            self.state.seq += 1
+            self.bus.publish(self._change(command, self.clock()))
 
     def idle_in_memory(self) -> bool:
         """Nothing keeps this table in memory: its match is over and nobody is connected."""

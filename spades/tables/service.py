@@ -7,6 +7,14 @@ through the table's actor as a command (``handle``); reads take a picture under 
 table's lock. The scheduler fires timers back into ``handle``; the bus carries every
 published change to the web layer's socket hub.
 
+With a ``Cluster`` (several processes sharing Redis, ``spades.tables.cluster``) a table's
+actor lives only in the process that owns it: ``handle`` claims a table that nobody owns
+and forwards a command for a table another process owns; a read of a table owned
+elsewhere replays it from the database (where every accepted move is). Each process
+renews its leases and, every second, adopts unfinished tables that nobody owns (their
+owner died) so their bots and clocks carry on. A table loaded by a new owner is
+announced (``loaded``/``resume``) so that every process's sockets at it say so again.
+
 Imports: stdlib, ``spades.storage``, ``spades.bots``, the core and the other
 ``spades.tables`` modules. Never Flask.
 """
@@ -28,8 +36,9 @@ from ..records import to_record
 from ..rules_config import Rules
 from ..storage import RoomRow, SeatRow, Store
 from ..views import seat_view
-from .actor import Observer, Retired, TableActor
+from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
+from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
 from .errors import BadAction, Busy, NotSaved, NotSeated, Removed, TableFull, TableNotFound
 from .rooms import Rooms
 from .scheduler import Scheduler, process_pool
@@ -53,13 +62,15 @@ class TableService:
                  think_limit: float = 5.0, bot_budget: float | None = None,
                  pool: cf.Executor | None = None, pool_workers: int = 2,
                  new_seed: Callable[[], str] | None = None, clock: Callable[[], float] = time.time,
-                 clock_seconds: float | None = None, bus: Bus | None = None) -> None:
+                 clock_seconds: float | None = None, bus: Bus | None = None,
+                 cluster: Cluster | None = None) -> None:
         self.store = store
         self.clock = clock  # epoch seconds: deadlines are stored in it (tests pass a fake)
         # where each match's seed comes from: random in production, fixed in tests (replayable)
         self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.settings = Settings(dict(PLAY_DELAYS if play_delays is None else play_delays), clock_seconds)
-        self.bus = bus or Bus()
+        self.cluster = cluster
+        self.bus = bus or (ClusterBus(cluster, self._room_reader) if cluster is not None else Bus())
         self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
                                    think_limit=think_limit, bot_budget=bot_budget)
         self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._started)
@@ -71,26 +82,45 @@ class TableService:
         self._hint_pool: cf.Executor | None = pool
         self._hinting: set[str] = set()
         self._hint_lock = threading.Lock()
+        if cluster is not None:
+            cluster.serve(self._serve_forwarded)
+            cluster.every(cluster.lease_s / 3, self._renew_leases, "cluster-leases")
+            cluster.every(1.0, self._adopt_orphans, "cluster-sweep")
 
     # -- life cycle ------------------------------------------------------------------
     def resume_all(self) -> int:
-        """Load every unfinished table so its bots and clocks carry on; returns how many."""
-        codes = self.store.unfinished_tables()
-        for code in codes:
-            try:
-                self.handle(code, Server(), Resume())
-            except Exception:  # one broken table must not stop the others from resuming
-                log.exception("could not resume table %s", code)
+        """Load every unfinished table so its bots and clocks carry on (in a cluster, those
+        that no other process owns); returns how many."""
+        codes = self._adopt_orphans() if self.cluster is not None else self.store.unfinished_tables()
+        if self.cluster is None:
+            for code in codes:
+                self._resume(code)
         self.scheduler.wake()  # overdue clocks fire at once
         return len(codes)
+
+    def _resume(self, code: str) -> None:
+        """Load the table (nobody is connected to this process yet) so it carries on."""
+        try:
+            if self.cluster is not None:  # claimed: load it here, announcing it once
+                self._actor(code, adopting=True).handle(Server(), Resume())
+            else:
+                self.handle(code, Server(), Resume())
+        except Exception:  # one broken table must not stop the others from resuming
+            log.exception("could not resume table %s", code)
+            if self.cluster is not None:
+                self.cluster.release(code)
 
     def now(self) -> float:
         """The time, from ``clock`` as it is now (a test may swap in a fake one)."""
         return self.clock()
 
     def close(self) -> None:
-        """Stop the scheduler and the bot processes (pending turns resume on the next start)."""
+        """Stop the scheduler and the bot processes (pending turns resume on the next start);
+        in a cluster, let this process's tables go to the others at once."""
         self.scheduler.close()
+        if self.cluster is not None:
+            self.cluster.close()
+            self.bus.close()
         with self._hint_lock:
             if self._hint_pool is not None and self._hint_pool is not self.scheduler.pool:
                 self._hint_pool.shutdown(wait=False, cancel_futures=True)
@@ -107,6 +137,13 @@ class TableService:
         Stale (a lost race), NotSaved (a failed save: nothing changed)."""
         code = code.upper()
         for _ in range(3):
+            if self.cluster is not None and code not in self._actors:
+                owner = self.cluster.claim(code)
+                if owner is not None:
+                    try:
+                        return self._forward(owner, code, who, command, prime)
+                    except (OwnerGone, NotOwner):  # it died or let go: claim the table again
+                        continue
             actor = self._actor(code)
             try:
                 snap = actor.handle(who, command, prime)
@@ -117,21 +154,78 @@ class TableService:
             return snap
         raise NotSaved("The table could not be loaded just now. Try again.")
 
-    def _actor(self, code: str) -> TableActor:
-        """The table's actor, loaded and replayed on first access. Raises TableNotFound."""
+    def _actor(self, code: str, adopting: bool = False) -> TableActor:
+        """The table's actor, loaded and replayed on first access (in a cluster, once this
+        process owns the table; ``adopting``: a Resume follows, which announces it).
+        Raises TableNotFound."""
         code = code.upper()
         actor = self._actors.get(code)
         if actor is not None:
             return actor
+        loaded = False
         with self._load_lock:
             actor = self._actors.get(code)
             if actor is None:
-                actor = TableActor(code, self.store, self.bus, self.scheduler, self.settings, self.now,
-                                   self._observers)
+                try:
+                    actor = TableActor(code, self.store, self.bus, self.scheduler, self.settings, self.now,
+                                       self._observers)
+                except BaseException:
+                    if self.cluster is not None:
+                        self.cluster.release(code)
+                    raise
                 self._actors[code] = actor
+                loaded = True
         with actor.lock:
             self.scheduler.plan(code, plan(actor.state, self.settings))
+        if loaded and self.cluster is not None and not adopting:
+            actor.announce("loaded")
         return actor
+
+    # -- several processes -----------------------------------------------------------
+    def _forward(self, owner: str, code: str, who: Who, command: Command,
+                 prime: Callable[[Change], None] | None) -> Snapshot:
+        """The command, applied by the process that owns the table."""
+        assert self.cluster is not None
+        snap, change = self.cluster.forward(owner, code, who, command, prime is not None)
+        if prime is not None and change is not None:
+            prime(change)
+        return snap
+
+    def _serve_forwarded(self, code: str, who: Who, command: Command,
+                         want_change: bool) -> tuple[Snapshot, Change | None]:
+        """A command another process forwarded here: applied if this process still owns
+        the table. Raises NotOwner, and the command's refusals."""
+        assert self.cluster is not None
+        if not self.cluster.holds(code):
+            raise NotOwner(code)
+        changes: list[Change] = []
+        snap = self.handle(code, who, command, changes.append if want_change else None)
+        return snap, (changes[0] if changes else None)
+
+    def _renew_leases(self) -> None:
+        """Keep this process's tables; a table whose lease another process took leaves memory."""
+        assert self.cluster is not None
+        for code in self.cluster.renew():
+            log.warning("table %s is owned by another process now; letting it go", code)
+            actor = self._actors.get(code)
+            if actor is not None:
+                self._forget(code, actor)
+
+    def _adopt_orphans(self) -> list[str]:
+        """Claim and load every unfinished table nobody owns (its owner died); returns them."""
+        assert self.cluster is not None
+        codes = [c for c in self.store.unfinished_tables() if c not in self._actors]
+        adopted = []
+        for code, owner in zip(codes, self.cluster.owners(codes)):
+            if owner is None and self.cluster.claim(code) is None:
+                log.info("adopting table %s", code)
+                self._resume(code)
+                adopted.append(code)
+        return adopted
+
+    def _room_reader(self, code: str) -> Callable[[str | None], RoomSnapshot]:
+        """A room's personal pictures, read here (a room's change from another process)."""
+        return lambda player_id: self.rooms.snapshot(code, player_id)
 
     def _started(self, code: str) -> None:
         """A match started at a new table: it loads, the first clock runs, its bots start."""
@@ -149,10 +243,14 @@ class TableService:
             if self._actors.get(code) is actor:
                 del self._actors[code]
         self.scheduler.drop(code)
+        if self.cluster is not None:
+            self.cluster.release(code)
 
     def _read(self, code: str, fn: Callable[[TableState], object]) -> object:
         """``fn`` of the table's state, under its lock. Raises TableNotFound."""
         code = code.upper()
+        if self.cluster is not None and code not in self._actors:
+            return fn(load_state(self.store, code))  # owned elsewhere, or by nobody now
         for _ in range(3):
             actor = self._actor(code)
             with actor.lock:
@@ -236,7 +334,7 @@ class TableService:
         pairs = tuple((renamed or {}).items())
         for code in codes:
             code = code.upper()
-            if code not in self._actors:
+            if code not in self._actors and (self.cluster is None or self.cluster.owners([code])[0] is None):
                 continue
             fresh = self.store.load_table(code)
             if fresh is not None:

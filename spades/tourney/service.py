@@ -414,7 +414,9 @@ class TourneyService:
         self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.rules_override = dict(rules_override or {})
         Rules.from_dict({**dataclasses.asdict(Rules()), **self.rules_override})  # refuse a bad override now
-        self._lock = threading.RLock()  # one writer: every change of every tourney
+        # one writer: every change of every tourney (with several processes, the lock is
+        # the cluster's, so one process at a time changes tourneys)
+        self._lock = tables.cluster.shared_lock("tourneys") if tables.cluster is not None else threading.RLock()
         self._subscribers: dict[int, Callable[[str], None]] = {}
         self._next_token = 1
         self._sub_lock = threading.Lock()

@@ -10,7 +10,12 @@ their service in ``app.extensions["spades.tourneys"]``). The table service
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
 
 Configuration (all optional; ``bash scripts/serve`` needs none):
-- ``DATABASE`` (env ``SPADES_DATABASE``): SQLite file, default ``instance/spades.db``.
+- ``DATABASE`` (env ``SPADES_DATABASE``): SQLite file, default ``instance/spades.db``, or
+  a ``postgresql://`` URL (a database several machines share).
+- ``REDIS_URL`` (env ``SPADES_REDIS_URL``): several processes of the site share this Redis
+  (``spades.tables.cluster``: table events, one owner per table, tourneys' lock) and, unless
+  ``RATELIMIT_STORAGE_URI`` says otherwise, their rate limits. ``CLUSTER_LEASE_S`` (3):
+  how long after a process dies its tables move to another. Unset: one process, no Redis.
 - ``SECRET_KEY`` (env ``SPADES_SECRET_KEY``): generated once into ``instance/secret_key``.
 - ``PLAY_DELAYS``: seconds between bot moves per play speed (tests set them to 0); env
   ``SPADES_PLAY_DELAY`` sets one delay for every speed.
@@ -56,6 +61,7 @@ from flask import Flask
 
 from ..storage import Store
 from ..tables import TableService
+from ..tables.cluster import Cluster
 from ..tourney.service import TourneyService
 from .hub import Hub
 
@@ -89,6 +95,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SOCKET_QUEUE=64,
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
+        REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
+        CLUSTER_LEASE_S=3.0,
     )
     if os.environ.get("SPADES_PLAY_DELAY"):
         delay = float(os.environ["SPADES_PLAY_DELAY"])
@@ -102,7 +110,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.debug and not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+    if app.config["REDIS_URL"]:
+        app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
     store = Store(app.config["DATABASE"])
+    cluster = Cluster(app.config["REDIS_URL"], lease_s=app.config["CLUSTER_LEASE_S"]) if app.config["REDIS_URL"] else None
     service = TableService(
         store,
         play_delays=app.config["PLAY_DELAYS"],
@@ -112,6 +123,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         pool_workers=app.config["BOT_WORKERS"],
         new_seed=app.config.get("SEED_SOURCE"),
         clock_seconds=app.config.get("CLOCK_SECONDS_OVERRIDE"),
+        cluster=cluster,
     )
     app.extensions["spades.tables"] = service
     app.extensions["spades.hub"] = Hub(app, service, per_person=app.config["SOCKETS_PER_PERSON"],

@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 # Rendered in place of the CSRF token; every connection swaps in its own. Names cannot
 # hold control characters, so the mark never stands for anything else.
 CSRF_MARK = "\x00csrf\x00"
+# a table loaded afresh (its count of connected people is empty): its sockets say so again
+REANNOUNCE = ("loaded", "resume")
 
 
 class Published:
@@ -171,6 +173,7 @@ class Hub:
         self._latest: dict[str, Published] = {}  # each table's last change, for the mover's answer
         self._renderers: dict[str, Callable[[str | None], str]] = {}  # each page channel's drawing
         service.bus.subscribe(self._on_change)
+        service.bus.listen_pages(self.page_changed)
 
     # -- the bus ---------------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
@@ -186,6 +189,19 @@ class Hub:
                 conn.end(WATCHING_OFF)
             else:
                 conn.offer(item)
+        if change.command in REANNOUNCE and conns:
+            threading.Thread(target=self._reannounce, args=(change.code, conns), daemon=True).start()
+
+    def _reannounce(self, code: str, conns: list[Connection]) -> None:
+        """The table was loaded afresh (a new owner, after another process died): its
+        count of who is connected starts at nobody, so each of these sockets says so again."""
+        for conn in conns:
+            if conn.alive and conn.kind == "table" and not conn.reason:
+                try:
+                    self.service.connect(code, conn.player_id, lambda change, c=conn: self._prime(c, change))
+                except Exception as e:  # the table is gone or refuses: the page reconnects
+                    log.info("socket at %s could not say it is here again: %s", code, e)
+                    conn.kill("reconnect")
 
     def _prime(self, conn: Connection, change: Change) -> None:
         """The table as it is when ``conn`` joins it (called under the table's lock)."""
@@ -211,9 +227,13 @@ class Hub:
 
     def open(self, conn: Connection) -> str | None:
         """Register ``conn`` and connect it to its table; the reason it is refused, or
-        None. Raises TableNotFound (nothing registered)."""
+        None. Raises TableNotFound (nothing registered). It hears the table's changes from
+        the moment it is registered, so none is missed while its table (perhaps in
+        another process) primes it; an older picture than one already queued is dropped."""
         with self._lock:
             refusal = self._admit(conn, "tables")
+            if refusal is None:
+                self._by_table[conn.code].add(conn)
         if refusal:
             return refusal
         try:

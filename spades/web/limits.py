@@ -5,8 +5,9 @@ One ``limiter`` for the application; views decorate themselves with
 they pass another ``key_func`` (an email address, say). A breach answers 429 with the
 message, rendered by ``spades.web.errors`` as a friendly page or htmx fragment.
 
-Storage: ``RATELIMIT_STORAGE_URI`` in the app config (``memory://`` by default, fine for
-the single supported worker; ``redis://…`` when several workers share the limits).
+Storage: ``RATELIMIT_STORAGE_URI`` in the app config: ``memory://`` for one process, and
+the site's ``REDIS_URL`` by default when one is set, so that every process counts against
+the same limits.
 Tests may set ``RATELIMIT_ENABLED = False`` for an app that is not about limits.
 
 Imports: Flask and flask-limiter only.

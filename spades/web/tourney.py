@@ -275,6 +275,7 @@ def socket(ws, code: str) -> None:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    hub: Hub = app.extensions["spades.hub"]
-    app.extensions["spades.tourneys"].subscribe(lambda code: hub.page_changed(f"t/{code}"))
+    # through the bus: with several processes, every process's sockets on the page hear it
+    bus = app.extensions["spades.tables"].bus
+    app.extensions["spades.tourneys"].subscribe(lambda code: bus.publish_page(f"t/{code}"))
     app.jinja_env.filters.setdefault("clock_time", lambda ts: dt.datetime.fromtimestamp(ts).strftime("%H:%M"))

@@ -1,0 +1,184 @@
+"""Several processes, one owner per table, through a real Redis: two table services in
+this test process stand for two processes (each its own ``Cluster``: its own id, leases,
+inbox and bus), sharing one database file.
+
+What a player would see: a move made through either process is applied once, by the
+table's owner, and heard by both; a process that stops renewing its leases (it died)
+hands its tables to the other, whose bots and clocks carry on from the database."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import threading
+import time
+
+import pytest
+
+from spades.rules_config import Rules
+from spades.storage import SeatRow, Store
+from spades.rules import IllegalAction
+from spades.tables import EMOJIS, BadAction, NotSeated, Player, Stale, TableService
+from spades.tables.cluster import Cluster, decode, encode
+from spades.tables.values import Change, Event, Reseat, Snapshot
+from watch import watch
+
+INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
+PEOPLE = [Player(f"p{s}") for s in range(4)]
+LEASE_S = 1.0
+
+
+@pytest.fixture
+def store_path(tmp_path):
+    return str(tmp_path / "shared.db")
+
+
+def node(store_path: str, redis_url: str, pool) -> TableService:
+    seeds = (f"cluster-{n}" for n in itertools.count())
+    return TableService(Store(store_path), pool=pool, play_delays=INSTANT, new_seed=lambda: next(seeds),
+                        cluster=Cluster(redis_url, lease_s=LEASE_S, forward_s=2.0))
+
+
+@pytest.fixture
+def nodes(store_path, redis_url, pool):
+    a, b = node(store_path, redis_url, pool), node(store_path, redis_url, pool)
+    yield a, b
+    for n in (a, b):
+        n.close()
+
+
+def four_people(store: Store, code: str = "FOUR01") -> str:
+    store.create_table(code, PEOPLE[0].id, {"kind": "friends", "level": "easy"},
+                       [SeatRow(s, "human", PEOPLE[s].id, f"P{s}", EMOJIS[s]) for s in range(4)], "four",
+                       dataclasses.asdict(Rules(tempo="relaxed")))
+    return code
+
+
+def wait_for(predicate, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+def test_values_cross_as_json_and_come_back_equal():
+    snap = Snapshot("ABC123", 2, {"hand": ["AS", "KD"], "bids": [3, None, "nil", None]}, ("A", "B", "C", "D"),
+                    ("human",) * 4, 1, "easy", "normal", Event(1, "QS", trick_winner=3), ready=(0, 2),
+                    clock=(2, 1.5, 30))
+    change = Change("ABC123", 7, "move", {2: snap, None: dataclasses.replace(snap, seat=None)}, ("a", None, "c", None))
+    assert decode(encode(change.snapshots)) == change.snapshots
+    seats = Reseat((SeatRow(0, "human", "p0", "Ann", "🦊"),), "p0", (("old", "new"),))
+    assert decode(encode(seats)) == seats
+
+
+def test_a_move_made_at_either_process_is_applied_once_by_the_owner_and_heard_by_both(nodes):
+    a, b = nodes
+    code = four_people(a.store)
+    first = a.snapshot(code, None).view
+    a.act(code, PEOPLE[first["to_act"]], "3", first["version"])  # a now owns the table
+    assert a.in_memory(code) and not b.in_memory(code)
+
+    heard = {"a": [], "b": []}
+    stop_a = watch(a, code, "p0", lambda s: heard["a"].append(s.view["version"]))
+    stop_b = watch(b, code, "p1", lambda s: heard["b"].append(s.view["version"]))
+    v = b.snapshot(code, None).view
+    snap = b.act(code, PEOPLE[v["to_act"]], "4", v["version"])  # forwarded to a
+    assert snap.view["version"] == v["version"] + 1
+    assert not b.in_memory(code)  # b never loaded it: the owner applied it
+    assert wait_for(lambda: v["version"] + 1 in heard["a"] and v["version"] + 1 in heard["b"])
+    match_id = a.store.load_table(code).match.id
+    assert [x[0] for x in a.store.actions(match_id)][-1] == v["version"] + 1
+    stop_a()
+    stop_b()
+
+
+def test_refusals_travel_back_with_their_message(nodes):
+    a, b = nodes
+    code = four_people(a.store)
+    v = a.snapshot(code, None).view
+    a.act(code, PEOPLE[v["to_act"]], "3", v["version"])
+    v = b.snapshot(code, None).view
+    with pytest.raises(Stale):
+        b.act(code, PEOPLE[v["to_act"]], "4", v["version"] - 1)
+    with pytest.raises(IllegalAction):
+        b.act(code, PEOPLE[v["to_act"]], "AS", v["version"])  # a card while bidding
+    with pytest.raises(BadAction, match="bids are 1 to 13"):
+        b.act(code, PEOPLE[v["to_act"]], "14", v["version"])
+    with pytest.raises(NotSeated):
+        b.act(code, Player("stranger"), "4", v["version"])
+    assert b.snapshot(code, None).view["version"] == v["version"]  # nothing changed
+
+
+def test_a_process_that_dies_hands_its_tables_to_another_whose_bots_carry_on(store_path, redis_url, pool):
+    a, b = node(store_path, redis_url, pool), node(store_path, redis_url, pool)
+    try:
+        code = a.create_practice("p0", "Ann", Rules(), "easy")
+        assert wait_for(lambda: a.snapshot(code, "p0").view["to_act"] == 0)
+        v = a.snapshot(code, "p0").view
+        a.act(code, Player("p0"), v["legal"][0], v["version"])
+        # a dies: its leases are no longer renewed and it answers nobody (nothing released)
+        a.cluster._closed.set()
+        a.scheduler.close()
+        assert wait_for(lambda: b.in_memory(code), timeout=LEASE_S + 5)  # b's sweep adopted it
+        v = b.snapshot(code, "p0").view
+        version = v["version"]
+        # the person plays on through b, and b's bots answer
+        while v["to_act"] != 0:
+            assert wait_for(lambda: b.snapshot(code, "p0").view["to_act"] == 0)
+            v = b.snapshot(code, "p0").view
+        b.act(code, Player("p0"), v["legal"][0], v["version"])
+        assert wait_for(lambda: b.snapshot(code, "p0").view["version"] >= version + 4)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_command_for_a_dead_owners_table_waits_for_its_lease_and_is_applied(store_path, redis_url, pool):
+    a, b = node(store_path, redis_url, pool), node(store_path, redis_url, pool)
+    try:
+        code = four_people(a.store)
+        v = a.snapshot(code, None).view
+        a.act(code, PEOPLE[v["to_act"]], "3", v["version"])
+        a.cluster._closed.set()  # dead: it neither answers nor renews
+        v = b.snapshot(code, None).view
+        snap = b.act(code, PEOPLE[v["to_act"]], "4", v["version"])
+        assert snap.view["version"] == v["version"] + 1 and b.in_memory(code)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_room_change_reaches_the_other_process_as_each_persons_picture(nodes):
+    a, b = nodes
+    code = a.create_room("host", "Hana", "🦊", Rules(), "easy", 2)
+    pictures = []
+    b.bus.subscribe(lambda change: change.code == code and pictures.append(change.room("host")))
+    a.join(code, "guest", "Gus", "🐼")
+    assert wait_for(lambda: pictures and len(pictures[-1].members) == 2)
+    assert pictures[-1].is_host
+
+
+def test_the_shared_lock_lets_one_process_in_at_a_time(redis_url):
+    one, two = Cluster(redis_url), Cluster(redis_url)
+    inside, overlaps = [], []
+
+    def work(lock):
+        for _ in range(20):
+            with lock:
+                with lock:  # re-entrant within a thread
+                    inside.append(1)
+                    if len(inside) > 1:
+                        overlaps.append(1)
+                    time.sleep(0.001)
+                    inside.pop()
+
+    threads = [threading.Thread(target=work, args=(c.shared_lock("t"),)) for c in (one, two)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert not overlaps
+    one.close()
+    two.close()
