@@ -5,11 +5,14 @@ costs a few kilobytes, not a thread, and one worker holds thousands of sockets. 
 gevent worker patches the standard library before it loads the app (flask-sock needs
 that); the computer players still think in their own processes (``BOT_WORKERS``).
 
-One worker is the set-up this file serves: each process keeps the tables it serves in
-memory with their timers and sockets. Settings come from the environment:
+One worker is the default. Several (``SPADES_WORKERS``) need ``SPADES_REDIS_URL``: the
+workers then share table events, the ownership of each table and the rate limits through
+Redis (``spades.tables.cluster``; docs/serving.md). Settings come from the environment:
 
 - ``SPADES_BIND`` (default ``127.0.0.1:8000``): where to listen; behind a proxy on the
   same machine keep the loopback address.
+- ``SPADES_WORKERS`` (default 1): worker processes; more than one only with
+  ``SPADES_REDIS_URL`` set (the server refuses to start otherwise).
 - ``SPADES_WORKER_CONNECTIONS`` (default 10000): open connections one worker accepts
   (sockets and requests together).
 - ``SPADES_LOG_LEVEL`` (default ``info``).
@@ -20,7 +23,10 @@ import resource
 
 bind = os.environ.get("SPADES_BIND", "127.0.0.1:8000")
 worker_class = "gevent"
-workers = 1
+workers = int(os.environ.get("SPADES_WORKERS", "1"))
+if workers > 1 and not os.environ.get("SPADES_REDIS_URL"):
+    raise SystemExit("SPADES_WORKERS > 1 needs SPADES_REDIS_URL: without Redis, two workers would "
+                     "each take moves for the same table and their sockets would not hear each other")
 worker_connections = int(os.environ.get("SPADES_WORKER_CONNECTIONS", "10000"))
 # a WebSocket lives as long as its page: the worker's heartbeat, not a request timeout,
 # tells the arbiter it is alive (gevent workers notify between greenlets)

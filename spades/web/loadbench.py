@@ -2,6 +2,7 @@
 
     python -m spades.web.bench load [--tables 200] [--seconds 20] [--idle-sockets 2000]
                                     [--one-address 300] [--skip-bare] [--skip-idle] [--no-deflate]
+                                    [--workers 1 2]
 
 The site runs as in production (``gunicorn -c gunicorn.conf.py app:app``: one gevent worker)
 on loopback, on a temporary database. One client process (asyncio + aiohttp) seeds
@@ -27,7 +28,14 @@ per source address) stay open while the home page is timed at 20 requests a seco
 worker's RSS is read from /proc. Then ``--one-address`` more visitors open a socket each
 from one address: how many the server keeps, and how it refuses the rest.
 
-Output: one JSON line for the moves, one for the idle phase (stdout); progress on stderr.
+``--workers 1 2`` runs the site's phases once per worker count, in the same run: more
+than one worker share a Redis (``redis-server`` started here on a free loopback port, as
+``SPADES_REDIS_URL``), and the sockets of one table land on whichever worker accepts
+them, so the table's changes cross Redis. The idle phase runs with the first count only.
+
+Output: one JSON line for the moves (per worker count, then ``{"bench": "load-workers"}``
+with each count's closed-loop moves a second and their ratio to the first), one for the
+idle phase (stdout); progress on stderr.
 Sockets offer permessage-deflate, as browsers do (``--no-deflate`` to compare).
 Each table's people share one loopback source address (127.0.x.y), so per-address limits
 see a household, not the whole benchmark; spectators come from 127.1.x.y.
@@ -48,6 +56,7 @@ import random
 import re
 import resource
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -247,6 +256,34 @@ class Server:
         except OSError:
             return 0
         return sum(1 for line in text.splitlines() if SEVERE.search(line))
+
+
+class RedisServer:
+    """Debian's ``redis-server`` on a free loopback port, nothing saved (several workers)."""
+
+    def __init__(self, tmp: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is missing (Debian package redis-server)")
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(tmp)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
 
 
 # -- sockets, people, tables ---------------------------------------------------------------------
@@ -875,7 +912,7 @@ async def idle_phase(server: Server, codes: list[str], args: argparse.Namespace)
 
 
 # -- the run -------------------------------------------------------------------------------------
-async def run_site(server: Server, args: argparse.Namespace) -> tuple[dict, dict | None]:
+async def run_site(server: Server, args: argparse.Namespace, idle: bool = True) -> tuple[dict, dict | None]:
     t = time.perf_counter()
     results: list = []
     try:
@@ -884,8 +921,8 @@ async def run_site(server: Server, args: argparse.Namespace) -> tuple[dict, dict
         tables = unless_failed(results, SiteTable, "tables")
         log(f"site: {len(tables)} tables seeded, {4 * len(tables)} sockets open in {time.perf_counter() - t:.1f} s")
         moves = await move_phases(tables, args.seconds, "site")
-        idle = None if args.skip_idle else await idle_phase(server, [t.code for t in tables], args)
-        return moves, idle
+        idle_line = None if args.skip_idle or not idle else await idle_phase(server, [t.code for t in tables], args)
+        return moves, idle_line
     finally:
         await close_all([p for r in results if isinstance(r, Table) for p in r.people])
 
@@ -911,12 +948,12 @@ def raise_open_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-def moves_line(args: argparse.Namespace, site: dict, bare: dict | None) -> dict:
+def moves_line(args: argparse.Namespace, site: dict, bare: dict | None, workers: int = 1) -> dict:
     sc, sp = site["closed"], site["paced"]
     bc, bp = (bare["closed"], bare["paced"]) if bare else (None, None)
     bare_rate = bare["closed_per_s"] if bare else None
     return {
-        "bench": "load", "tables": args.tables,
+        "bench": "load", "tables": args.tables, "workers": workers,
         "seconds": int(args.seconds) if float(args.seconds).is_integer() else args.seconds,
         "frame_bytes": site["frame_bytes"],
         "answer_bytes": site["answer_bytes"], "deflate": args.deflate,
@@ -954,22 +991,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-idle", action="store_true", help="do not run the idle-socket phase")
     parser.add_argument("--no-deflate", dest="deflate", action="store_false",
                         help="sockets do not offer permessage-deflate (browsers do)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1],
+                        help="gunicorn workers, one run of the site each (more than one share a Redis)")
     args = parser.parse_args(argv)
-    if args.tables < 1 or args.seconds <= 0 or args.idle_sockets < 0 or args.one_address < 0:
+    if args.tables < 1 or args.seconds <= 0 or args.idle_sockets < 0 or args.one_address < 0 or min(args.workers) < 1:
         parser.error("--tables must be at least 1; --seconds, --idle-sockets and --one-address not negative")
     if args.tables > 250 * 254:
         parser.error("at most 63500 tables (one loopback address each)")
     raise_open_files()
 
     with tempfile.TemporaryDirectory(prefix="spades-load-") as tmp:
-        site = Server("app:app", Path(tmp), "site")
+        redis_server = RedisServer(Path(tmp)) if max(args.workers) > 1 else None
+        sites: list[Server] = []
+        runs: list[tuple[int, dict]] = []
+        idle = None
         bare: Server | None = None
-        current = site
+        current: Server | None = None
         try:
-            log(f"site: gunicorn app:app on {site.base}")
-            site.start()
-            site_moves, idle = asyncio.run(run_site(site, args))
-            site.stop()
+            for n, workers in enumerate(args.workers):
+                env = {"SPADES_WORKERS": str(workers)}
+                if workers > 1:
+                    assert redis_server is not None
+                    env["SPADES_REDIS_URL"] = redis_server.url
+                site = current = Server("app:app", Path(tmp), f"site-{workers}w-{n}", env)
+                sites.append(site)
+                log(f"site: gunicorn app:app, {workers} worker(s), on {site.base}")
+                site.start()
+                moves, idle_line = asyncio.run(run_site(site, args, idle=n == 0))
+                site.stop()
+                runs.append((workers, moves))
+                idle = idle if idle_line is None else idle_line
+            site_moves = runs[0][1]
             bare_moves = None
             if not args.skip_bare:
                 bare = current = Server("spades.web.barews:app", Path(tmp), "bare", {
@@ -984,18 +1036,27 @@ def main(argv: list[str] | None = None) -> None:
             log("interrupted: stopping the server")
             raise SystemExit(130) from None
         except Exception:
-            tail = current.tail()
+            tail = current.tail() if current is not None else ""
             if tail:
                 print(f"--- the {current.label} server's log (last lines) ---\n{tail}", file=sys.stderr)
             raise
         finally:
-            site.stop()
-            if bare is not None:
-                bare.stop()
-        for server in (site, bare):
+            for server in (*sites, bare):
+                if server is not None:
+                    server.stop()
+            if redis_server is not None:
+                redis_server.stop()
+        for server in (*sites, bare):
             if server is not None and server.problems():
                 log(f"the {server.label} server logged {server.problems()} errors; its last lines:\n{server.tail()}")
-    print(json.dumps(moves_line(args, site_moves, bare_moves), ensure_ascii=False), flush=True)
+    for workers, moves in runs:
+        print(json.dumps(moves_line(args, moves, bare_moves, workers), ensure_ascii=False), flush=True)
+    if len(runs) > 1:
+        first = runs[0][1]["closed_per_s"]
+        print(json.dumps({"bench": "load-workers", "tables": args.tables,
+                          "closed_moves_per_s": {str(w): round(m["closed_per_s"], 1) for w, m in runs},
+                          "ratio_to_first": {str(w): round(m["closed_per_s"] / first, 3) if first else None
+                                             for w, m in runs}}), flush=True)
     if idle is not None:
         print(json.dumps(idle, ensure_ascii=False), flush=True)
 
