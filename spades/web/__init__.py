@@ -20,7 +20,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``PLAY_DELAYS``: seconds between bot moves per play speed (tests set them to 0); env
   ``SPADES_PLAY_DELAY`` sets one delay for every speed.
 - ``BOT_POOL``: an executor for the bots (tests pass a thread pool); default a process pool
-  of ``BOT_WORKERS`` workers. ``BOT_THINK_LIMIT``: seconds before a fallback move.
+  of ``BOT_WORKERS`` workers (env ``SPADES_BOT_WORKERS``, 2). ``BOT_THINK_LIMIT``: seconds
+  before a fallback move.
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
@@ -76,7 +77,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         DATABASE=os.environ.get("SPADES_DATABASE") or os.path.join(app.instance_path, "spades.db"),
         PLAY_DELAYS=None,
         BOT_POOL=None,
-        BOT_WORKERS=2,
+        BOT_WORKERS=int(os.environ.get("SPADES_BOT_WORKERS", "2")),
         BOT_THINK_LIMIT=5.0,
         BOT_BUDGET=None,
         TRUSTED_ORIGINS=(),

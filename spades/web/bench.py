@@ -1,8 +1,10 @@
 """Benchmarks (not tests): a table page's render and a card play's round trip, in process;
-and the load benchmark of the site as its users meet it (``spades.web.loadbench``).
+the load benchmark of the site as its users meet it (``spades.web.loadbench``); and the
+computer players' capacity, a person's wait at many bot tables (``spades.web.botbench``).
 
     python -m spades.web.bench [--moves N]
     python -m spades.web.bench load [--tables 200] [--seconds 20]
+    python -m spades.web.bench bots [--tables 1 4 16 64] [--level hard]
 
 A table with four people is played on a temporary database through the real app (Flask
 test clients, the table service, SQLite). Each seat has a live subscriber rendering its
@@ -35,6 +37,10 @@ from .hub import Published
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bots"]:
+        from .botbench import main as bots
+
+        return bots(argv[1:])
     if argv[:1] == ["load"]:
         from .loadbench import main as load
 

@@ -1,0 +1,184 @@
+"""Capacity benchmark of the computer players (not a test): how long a person waits for
+their turn while N practice tables of bots play at once.
+
+    python -m spades.web.bench bots [--tables 1 4 16 64] [--level hard] [--think 2 0]
+                                    [--seconds 40] [--warmup 10] [--bot-workers N]
+
+For each number of tables and each thinking time of the persons, the site starts as in
+production (``gunicorn -c gunicorn.conf.py app:app``, bots' play delay 0) on a fresh
+database; N scripted persons each start a practice table at ``--level`` from the home
+page and open its WebSocket. A person waits for a message on their socket, reads the
+table (``view.json``) and, when it is their turn, takes ``--think`` seconds over it, then
+plays: the first legal card, a bid of what the Hard bot's hint would not cost (3, or the
+lowest legal number), Continue between hands, and a new practice table when the match
+is over.
+
+The wait is timed from the answer to a person's move until the socket message that shows
+their next turn, i.e. the three bots' moves in between (their thinking and the site's
+work). Waits that begin in the first ``--warmup`` seconds are not counted.
+
+One JSON line per (tables, think): the wait's p50/p95/max in seconds, the bots' actions a
+second (every action of the tables but the persons' own), the persons' moves, fallback
+moves (the server's log says when a bot ran out of time), errors. Progress on stderr.
+
+Imports: the standard library, aiohttp and the load benchmark's server and person.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+
+from .loadbench import EMOJIS, Person, Server, log, percentile, raise_open_files, table_address
+
+FALLBACK = "playing a fallback move"
+
+
+class Stats:
+    def __init__(self, counted_from: float) -> None:
+        self.counted_from = counted_from
+        self.waits: list[float] = []
+        self.moves = 0
+        self.errors = 0
+        self.versions: dict[str, tuple[int, int]] = {}  # table: (first version seen, last)
+
+    def version(self, code: str, v: int) -> None:
+        first, _ = self.versions.get(code, (v, v))
+        self.versions[code] = (first, v)
+
+
+async def play(base: str, i: int, level: str, think: float, stats: Stats, stop_at: float) -> None:
+    """One person at their own practice table until ``stop_at``."""
+    person = Person(table_address(i), f"P{i}"[:20], EMOJIS[i % len(EMOJIS)])
+    ws: aiohttp.ClientWebSocketResponse | None = None
+    try:
+        await person.get(base + "/")
+        while time.perf_counter() < stop_at:
+            where = await person.post_form(base + "/practice", {
+                "level": level, "speed": "fast", "end": "target-500", "bag_penalty": "on", "name": person.name})
+            code = where.rsplit("/", 1)[1]
+            await person.get(f"{base}/g/{code}")
+            ws = await person.session.ws_connect(base.replace("http://", "ws://", 1) + f"/g/{code}/ws",
+                                                 origin=base, heartbeat=None)
+            messages = asyncio.Event()
+            arrived = [time.perf_counter()]
+
+            async def listen(sock: aiohttp.ClientWebSocketResponse) -> None:
+                async for msg in sock:
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    arrived[0] = time.perf_counter()
+                    messages.set()
+                messages.set()
+
+            reader = asyncio.create_task(listen(ws))
+            waiting_since: float | None = None
+            try:
+                while time.perf_counter() < stop_at:
+                    messages.clear()
+                    seen_at = arrived[0]
+                    async with person.session.get(f"{base}/g/{code}/view.json") as r:
+                        view = await r.json()
+                    stats.version(code, view["version"])
+                    if view.get("finished"):
+                        break  # a new table
+                    action = choose(view)
+                    if action is not None:
+                        if waiting_since is not None and waiting_since >= stats.counted_from:
+                            stats.waits.append(max(0.0, seen_at - waiting_since))
+                        if think:
+                            await asyncio.sleep(think)
+                        async with person.session.post(f"{base}/g/{code}/act", data={
+                                "csrf": person.csrf, "action": str(action), "version": str(view["version"])},
+                                headers={"HX-Request": "true"}) as r:
+                            await r.read()
+                            if r.status == 200:
+                                stats.moves += 1
+                            elif r.status != 409:
+                                stats.errors += 1
+                        waiting_since = time.perf_counter()
+                        continue
+                    if reader.done():
+                        raise RuntimeError("the socket closed")
+                    try:
+                        await asyncio.wait_for(messages.wait(), timeout=30)
+                    except asyncio.TimeoutError:
+                        stats.errors += 1  # no news for 30 s: a stuck table
+            finally:
+                reader.cancel()
+                await ws.close()
+    except asyncio.CancelledError:
+        raise
+    except Exception as e:
+        stats.errors += 1
+        log(f"person {i}: {type(e).__name__}: {e}")
+    finally:
+        await person.close()
+
+
+def choose(view: dict) -> str | int | None:
+    """The person's move when it is theirs: Continue between hands, a bid, a card."""
+    if view.get("phase") == "hand_over":
+        return "deal"
+    legal = view.get("legal") or []
+    if view.get("to_act") != view.get("seat") or not legal:
+        return None
+    numbers = [a for a in legal if isinstance(a, int)]
+    if numbers:
+        return 3 if 3 in numbers else min(numbers)
+    if "look" in legal:
+        return "look"
+    return legal[0]
+
+
+async def run(base: str, tables: int, level: str, think: float, seconds: float, warmup: float) -> Stats:
+    start = time.perf_counter()
+    stats = Stats(start + warmup)
+    stop_at = start + warmup + seconds
+    await asyncio.gather(*(play(base, i, level, think, stats, stop_at) for i in range(tables)))
+    return stats
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m spades.web.bench bots", description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 4, 16, 64])
+    parser.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
+    parser.add_argument("--think", type=float, nargs="+", default=[2.0, 0.0],
+                        help="seconds a person takes over each move (default 2, then 0)")
+    parser.add_argument("--seconds", type=float, default=40.0, help="measured seconds per run (default 40)")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds not counted at the start (default 10)")
+    parser.add_argument("--bot-workers", type=int, default=None, help="BOT_WORKERS of the server (default its own)")
+    args = parser.parse_args(argv)
+    raise_open_files()
+    for tables in args.tables:
+        for think in args.think:
+            with tempfile.TemporaryDirectory(prefix="spades-bots-") as tmp:
+                env = {"SPADES_PLAY_DELAY": "0"}
+                if args.bot_workers:
+                    env["SPADES_BOT_WORKERS"] = str(args.bot_workers)
+                server = Server("app:app", Path(tmp), f"bots-{tables}", env)
+                log(f"{tables} tables at {args.level}, persons take {think:g} s: gunicorn on {server.base}")
+                server.start()
+                try:
+                    stats = asyncio.run(run(server.base, tables, args.level, think, args.seconds, args.warmup))
+                finally:
+                    server.stop()
+                text = server.log.read_text(errors="replace")
+                actions = sum(last - first for first, last in stats.versions.values())
+                line = {
+                    "bench": "bots", "tables": tables, "level": args.level, "think_s": think,
+                    "seconds": args.seconds,
+                    "wait_p50_s": round(percentile(stats.waits, 50), 3) if stats.waits else None,
+                    "wait_p95_s": round(percentile(stats.waits, 95), 3) if stats.waits else None,
+                    "wait_max_s": round(max(stats.waits), 3) if stats.waits else None,
+                    "waits": len(stats.waits), "person_moves": stats.moves,
+                    "bot_actions_per_s": round(max(0, actions - stats.moves) / (args.seconds + args.warmup), 1),
+                    "fallbacks": text.count(FALLBACK), "errors": stats.errors + server.problems(),
+                }
+                print(json.dumps(line), flush=True)
