@@ -208,14 +208,19 @@ def test_no_nil_after_partner_nil(level: str) -> None:
     assert isinstance(bid, int) and bid >= 1
 
 
-def test_one_more_when_partner_bid_nil() -> None:
+def test_partner_nil_leaves_the_contract_to_this_hand() -> None:
+    """After a partner's nil the contract is this hand's alone: the same number as when it
+    bids first for its team, and more than it adds to a partner's bid of 3."""
     hand = "AS KS 4S 3S AH 5H 3H KD 4D 2D 3C 5C 7C"
-    base = view(0, hand, [None, None, 3, None], dealer=1)
+    first = view(0, hand, [None, None, None, 3], dealer=2)
     after_nil = view(0, hand, [None, None, "nil", 3], dealer=1)
-    for v in (base, after_nil):
+    after_three = view(0, hand, [None, None, 3, 3], dealer=1)
+    for v in (first, after_nil, after_three):
         v["trick"] = None
         v["legal"] = list(range(1, 14)) + ["nil"]
-    assert choose(after_nil, "normal", 0) == choose(base, "normal", 0) + 1
+    alone = choose(after_nil, "normal", 0)
+    assert alone == choose(first, "normal", 0)
+    assert alone >= choose(after_three, "normal", 0)
 
 
 def test_hint_is_a_bid_for_the_seat_to_bid() -> None:

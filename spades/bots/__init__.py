@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from ..cards import CARDS
 from ..rules import legal_mask
-from . import knowledge, policy, search
+from . import bidmodel, knowledge, policy, search
 
 LEVELS = ("random", "easy", "normal", "hard")
 HARD_BUDGET_S = 0.5  # default thinking time of Hard; p95 of a decision stays under 1 s
@@ -74,8 +74,7 @@ def hint(view: dict, budget_s: float | None = None) -> int | str:
 # -- bidding -----------------------------------------------------------------------------
 
 def _blind_or_look(known: knowledge.Known, level: str) -> str:
-    if level in ("normal", "hard") and policy.wants_blind_nil(
-            known.seat, known.bids, known.scores, known.rules.target if known.rules.end == "target" else None):
+    if level in ("normal", "hard") and bidmodel.wants_blind_nil(known.situation()):
         return "blind_nil"
     return "look"
 
@@ -85,7 +84,7 @@ def _bid(known: knowledge.Known, level: str, rng: random.Random, budget_s: float
     if level == "hard":
         bid = _hard_bid(known, rng, budget_s)
     else:
-        bid = policy.normal_bid(known.hand, known.seat, known.bids, known.scores, known.bags)
+        bid = bidmodel.choose_bid(known.hand, known.situation())
         if level == "easy":
             bid = _easy_bid(bid, known, rng)
     return "nil" if bid == 0 else bid

@@ -5,7 +5,8 @@ the heuristics and the search work on, and infers what the view implies without 
 it: a seat that did not follow suit is void in it, and a seat that led a spade before
 spades were broken held nothing but spades.
 
-Imports: ``spades.cards``, ``spades.rules`` (for ``Rules``) and ``spades.bots.policy`` only.
+Imports: ``spades.cards``, ``spades.rules`` (for ``Rules``), ``spades.bots.policy`` and
+``spades.bots.bidmodel`` only.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from ..cards import Card, mask_of
 from ..rules import Rules
+from .bidmodel import Situation
 from .policy import HandCtx
 
 ALL_SIDE_VOID = 0b1110  # void in hearts, diamonds and clubs: only spades left
@@ -55,6 +57,13 @@ class Known:
         r = self.rules
         return HandCtx(r.bidding, list(self.bids), list(self.blind), list(self.scores), list(self.bags),
                        r.bag_penalty, r.target if r.end == "target" else None)
+
+    def situation(self, seat: int | None = None) -> Situation:
+        """What a bid of ``seat`` (this seat by default) depends on besides its cards."""
+        r = self.rules
+        final = r.end == "hands" and self.hand_number >= r.hands
+        return Situation(self.seat if seat is None else seat, list(self.bids), r, list(self.scores),
+                         list(self.bags), self.dealer, final)
 
     def held_count(self, seat: int) -> int:
         return 13 - self.played_by[seat].bit_count()

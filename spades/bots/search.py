@@ -29,15 +29,10 @@ import time
 from ..cards import SUIT_MASKS, cards_of
 from ..rules import legal_mask
 from ..scoring import score_hand
+from . import bidmodel
+from .bidmodel import Situation
 from .knowledge import Known
-from .policy import (
-    HandCtx,
-    estimate_tricks,
-    nil_risk,
-    normal_bid,
-    play_card,
-    trick_winner,
-)
+from .policy import HandCtx, play_card, trick_winner
 
 # Simulated card plays per second of budget, measured on the project machine (2 shared
 # cores); it turns a time budget into a fixed amount of work.
@@ -123,9 +118,15 @@ def sample_hands(known: Known, rng: random.Random, counts: list[int], unseen: in
     return hands
 
 
-def bid_weight(known: Known, hands: list[int]) -> float:
-    """How likely the sampled cards are given the bids made: a seat that bid n should hold
-    about n tricks by the Normal count, a nil bidder few dangers (blind nil says nothing)."""
+BID_SD = 0.8  # spread of a bidder's predicted tricks around what its bid says, in tricks
+MODEL_BID_WORK = 20  # a model bid inside a sample counts as this many card plays of work
+
+
+def bid_weight(known: Known, hands: list[int], m: bidmodel.BidModel | None = None) -> float:
+    """How likely the sampled cards are given the bids made, by the bid model: a seat that
+    bid n should hold about the tricks of the hands that bid n (its predicted tricks near
+    that mean), a nil bidder a hand whose nil has a chance (blind nil says nothing)."""
+    m = m or bidmodel.model()
     w = 0.0
     for s in range(4):
         if s == known.seat:
@@ -135,11 +136,15 @@ def bid_weight(known: Known, hands: list[int]) -> float:
             continue
         full = hands[s] | known.played_by[s]
         if b == 0:
-            w -= max(0.0, nil_risk(full) - 1.0)
+            w += math.log(max(0.02, m.nil_chance(full)))
         else:
-            d = estimate_tricks(full) - b
-            w -= d * d / (2 * 1.5 * 1.5)
+            d = m.mean(full) - _bid_mean(m, b)
+            w -= d * d / (2 * BID_SD * BID_SD)
     return math.exp(w)
+
+
+def _bid_mean(m: bidmodel.BidModel, bid: int) -> float:
+    return sum(t * p for t, p in enumerate(m.bid_dist(bid)))
 
 
 def _deal(known: Known, rng: random.Random, counts: list[int], unseen: int) -> list[int]:
@@ -245,10 +250,13 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
     me = known.seat
     team = me & 1
     hand = known.hand or 0
-    base = normal_bid(hand, me, known.bids)
+    m = bidmodel.model()
+    sit = known.situation()
+    base = bidmodel.choose_bid(hand, sit, m)
+    number = base or bidmodel.choose_bid(hand, sit, m, allow_nil=False)
     partner_nil = known.bids[me ^ 2] == 0
-    cands = sorted({max(1, base - 1), max(1, base), min(13, max(1, base) + 1)})
-    if not partner_nil and (base == 0 or (estimate_tricks(hand) < 3.2 and nil_risk(hand) < 3.5)):
+    cands = sorted({max(1, number - 1), number, min(13, number + 1)})
+    if not partner_nil and (base == 0 or m.nil_chance(hand, known.leader == me) >= 0.35):
         cands.append(0)
     if len(cands) == 1:
         return cands[0]
@@ -257,7 +265,7 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
     counts = [13, 13, 13, 13]
     others = ((1 << 52) - 1) & ~hand
     rules = known.rules
-    final_hand = rules.end == "hands" and _hand_number(known) >= rules.hands
+    final_hand = sit.final_hand
     base_ctx = known.ctx()
     leader = (known.dealer + 1) % 4
     sums = {c: 0.0 for c in cands}
@@ -267,12 +275,15 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
     while True:
         sampled = _deal(known, rng, counts, others)
         sampled[me] = hand
-        w = bid_weight(known, sampled)
+        w = bid_weight(known, sampled, m)
+        dists = {s: m.dist(sampled[s]) for s in later}
         for c in cands:
             bids = list(known.bids)
             bids[me] = c
             for s in later:
-                bids[s] = normal_bid(sampled[s], s, bids)
+                later_sit = Situation(s, bids, rules, sit.scores, sit.bags, known.dealer, final_hand)
+                bids[s] = bidmodel.choose_bid(sampled[s], later_sit, m, dists[s])
+                work += MODEL_BID_WORK
             ctx = HandCtx(True, bids, list(known.blind), base_ctx.scores, base_ctx.bags,
                           base_ctx.bag_penalty, base_ctx.target)
             result, plays = playout(ctx, sampled, [], leader, 0, [0, 0, 0, 0], False)

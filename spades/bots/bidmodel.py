@@ -1,0 +1,417 @@
+"""The calibrated bid model: how many tricks a hand takes, how often a nil with it is made,
+and the bid with the best expected value.
+
+The numbers come from ``bidmodel.json`` beside this module, written by
+``python -m spades.bots.calibrate`` from hundreds of thousands of dealt hands played out
+(see that module): a small linear model turns a hand's features into a predicted trick
+count, and a table keyed by that prediction (in quarter tricks) and the spade length gives
+the distribution of the tricks such hands really took; a logistic model gives the chance
+of a nil. The file is read once, on first use, and checked against ``SCHEMA``.
+
+``choose_bid`` is the Normal bot's bid: for every contract it adds up the hand's points
+over the team's trick distribution (made: 10 a trick of the contract and the bags at
+their cost under the bag penalty; set: minus 10 a trick, or nothing when a set scores
+zero), plus a match bonus when the hand may end the match, and takes the best; nil when
+its chance makes it worth more than the best number. The first bidder of a team bids its
+own tricks; the second adds its tricks to what the partner's bid says the partner holds
+(the distribution of tricks of hands that bid that number). The other seats' bids shift
+the team's distribution (the four seats share 13 tricks).
+
+Imports: ``spades.cards``, ``spades.rules_config`` (the ``Rules`` value) and the
+standard library.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cards import SPADE_MASK, SUIT_MASKS
+from ..rules_config import Rules
+
+SCHEMA = 1
+PATH = Path(__file__).with_name("bidmodel.json")
+MAX_T = 13
+ACE, KING, QUEEN, JACK, TEN, NINE = 12, 11, 10, 9, 8, 7
+SIDE_SUITS = (1, 2, 3)
+LOW_CARDS = 6  # ranks 2-7 count as low cards that guard a high one in a nil
+
+TRICK_FEATURES = (
+    "spades", "ace_s", "king_s_guarded", "king_s_bare", "queen_s_guarded", "queen_s_short", "jack_s_long",
+    "spades_over_3", "spades_over_4", "spades_over_5", "aces_side", "aces_side_long", "ak_side", "kx_side",
+    "king_side_bare", "queen_side_honour", "queen_side_plain", "voids", "singletons", "doubletons",
+    "ruffs", "ruffs_long",
+)
+NIL_FEATURES = (
+    "spades", "spades_over_2", "spades_over_3", "ace_s", "king_s", "queen_s", "jack_s", "ten_s", "nine_s",
+    "aces_bare", "aces_guarded", "kings_bare", "kings_guarded", "queens_bare", "queens_guarded", "jacks_bare",
+    "short_high", "voids", "leads",
+)
+SPADE_GROUPS = (2, 3, 4, 5)  # spade lengths up to 2, 3, 4, 5 and more: a table each
+MATCH_BONUS = 300.0  # points a bid may give up to win the match this hand (or not lose it)
+
+
+def trick_features(hand: int) -> tuple[int, ...]:
+    """The features of 13 cards that the trick model reads (``TRICK_FEATURES``), small ints."""
+    sp = hand & SPADE_MASK
+    ns = sp.bit_count()
+    a = sp >> ACE & 1
+    k = sp >> KING & 1
+    q = sp >> QUEEN & 1
+    j = sp >> JACK & 1
+    counted = a + (k if ns >= 2 else 0) + (q if ns >= 3 else 0)
+    spare = max(0, ns - counted)
+    aces = aces_long = ak = kx = kbare = qhon = qplain = voids = singles = doubles = short = 0
+    for s in SIDE_SUITS:
+        base = 13 * s
+        suit = hand & SUIT_MASKS[s]
+        n = suit.bit_count()
+        sa = suit >> (base + ACE) & 1
+        sk = suit >> (base + KING) & 1
+        sq = suit >> (base + QUEEN) & 1
+        if sa:
+            if n <= 5:
+                aces += 1
+            else:
+                aces_long += 1
+        if sk:
+            if n == 1:
+                kbare += 1
+            elif sa:
+                ak += 1
+            else:
+                kx += 1
+        if sq and n >= 3:
+            if sa or sk:
+                qhon += 1
+            else:
+                qplain += 1
+        if n == 0:
+            voids += 1
+            short += 2
+        elif n == 1:
+            singles += 1
+            short += 1
+        elif n == 2:
+            doubles += 1
+    ruffs = min(short, spare)
+    return (ns, a, k if ns >= 2 else 0, k if ns == 1 else 0, q if ns >= 3 else 0, q if ns < 3 else 0,
+            j if ns >= 4 else 0, max(0, ns - 3), max(0, ns - 4), max(0, ns - 5), aces, aces_long, ak, kx, kbare,
+            qhon, qplain, voids, singles, doubles, ruffs, min(ruffs, max(0, ns - 3)))
+
+
+def nil_features(hand: int, leads: bool) -> tuple[int, ...]:
+    """The features of 13 cards that the nil model reads (``NIL_FEATURES``); ``leads``:
+    the seat leads the first trick."""
+    sp = hand & SPADE_MASK
+    ns = sp.bit_count()
+    counts = [0] * 7  # aces bare/guarded, kings bare/guarded, queens bare/guarded, jacks bare
+    short_high = voids = 0
+    for s in SIDE_SUITS:
+        base = 13 * s
+        suit = hand & SUIT_MASKS[s]
+        n = suit.bit_count()
+        if n == 0:
+            voids += 1
+            continue
+        lows = (suit & ((1 << (base + LOW_CARDS)) - 1)).bit_count()
+        guarded = 1 if lows >= 2 else 0
+        for i, r in enumerate((ACE, KING, QUEEN)):
+            if suit >> (base + r) & 1:
+                counts[2 * i + guarded] += 1
+        if suit >> (base + JACK) & 1 and not guarded:
+            counts[6] += 1
+        if n <= 2:
+            short_high += (suit >> (base + TEN)).bit_count()
+    return (ns, max(0, ns - 2), max(0, ns - 3), sp >> ACE & 1, sp >> KING & 1, sp >> QUEEN & 1, sp >> JACK & 1,
+            sp >> TEN & 1, sp >> NINE & 1, *counts, short_high, voids, 1 if leads else 0)
+
+
+def spade_group(ns: int) -> int:
+    """Which table of the trick model a spade length reads."""
+    for i, top in enumerate(SPADE_GROUPS):
+        if ns <= top:
+            return i
+    return len(SPADE_GROUPS)
+
+
+@dataclass(slots=True)
+class BidModel:
+    """The fitted numbers of ``bidmodel.json`` (see ``calibrate`` for how they are made)."""
+
+    coef: list[float]  # intercept, then one per TRICK_FEATURES
+    step: float  # width of a bucket of predicted tricks
+    tables: list[list[list[float]]]  # [spade group][bucket of prediction] -> P(tricks = 0..13)
+    nil_coef: list[float]  # intercept, then one per NIL_FEATURES (log-odds of making the nil)
+    blind_nil: float  # share of blind nils made
+    by_bid: list[list[float]]  # first bid of a team (1..13; 0 unused) -> P(tricks = 0..13)
+    prior: list[float]  # P(tricks = 0..13) of a hand not seen
+    duck: float  # share of the tricks over a made contract that come in as bags (the rest are ducked)
+    nil_bags: float  # tricks a failed nil takes on average
+    look_value: float  # mean points of the best bid of a hand not yet seen (for blind nil)
+    hands: int  # deals the model was fitted on
+
+    def mean(self, hand: int) -> float:
+        """The predicted number of tricks of 13 cards."""
+        c = self.coef
+        x = c[0]
+        for i, f in enumerate(trick_features(hand)):
+            if f:
+                x += c[i + 1] * f
+        return x
+
+    def dist(self, hand: int) -> list[float]:
+        """P(tricks = 0..13) for 13 cards (when the seat plays to win them)."""
+        mu = self.mean(hand)
+        table = self.tables[spade_group((hand & SPADE_MASK).bit_count())]
+        i = min(len(table) - 1, max(0, int(mu / self.step + 0.5)))
+        return table[i]
+
+    def nil_chance(self, hand: int, leads: bool = False) -> float:
+        """The chance that a nil with these 13 cards is made."""
+        c = self.nil_coef
+        x = c[0]
+        for i, f in enumerate(nil_features(hand, leads)):
+            if f:
+                x += c[i + 1] * f
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+    def bid_dist(self, bid: int) -> list[float]:
+        """P(tricks = 0..13) of a hand that bid ``bid`` first for its team (0: a nil)."""
+        if bid <= 0:
+            return NIL_TRICKS
+        return self.by_bid[min(MAX_T, bid)]
+
+    def to_json(self) -> dict:
+        return {"schema": SCHEMA, "hands": self.hands, "trick_features": list(TRICK_FEATURES),
+                "nil_features": list(NIL_FEATURES), "spade_groups": list(SPADE_GROUPS), "coef": self.coef,
+                "step": self.step, "tables": self.tables, "nil_coef": self.nil_coef, "blind_nil": self.blind_nil,
+                "by_bid": self.by_bid, "prior": self.prior, "duck": self.duck, "nil_bags": self.nil_bags,
+                "look_value": self.look_value}
+
+    @classmethod
+    def from_json(cls, data: dict) -> BidModel:
+        """The model of a parsed ``bidmodel.json``; raises ValueError when it is not this schema."""
+        if data.get("schema") != SCHEMA or data.get("trick_features") != list(TRICK_FEATURES) \
+                or data.get("nil_features") != list(NIL_FEATURES) or data.get("spade_groups") != list(SPADE_GROUPS):
+            raise ValueError("bidmodel.json does not match this code: run python -m spades.bots.calibrate")
+        return cls(data["coef"], data["step"], data["tables"], data["nil_coef"], data["blind_nil"],
+                   data["by_bid"], data["prior"], data["duck"], data["nil_bags"], data["look_value"],
+                   data["hands"])
+
+
+NIL_TRICKS = [0.85, 0.12, 0.03] + [0.0] * (MAX_T - 2)  # a nil bidder's tricks (for the table's count)
+
+_loaded: BidModel | None = None
+
+
+def load(path: Path = PATH) -> BidModel:
+    """Read a model file; raises ValueError (bad schema) or OSError (no file)."""
+    return BidModel.from_json(json.loads(Path(path).read_text()))
+
+
+def model() -> BidModel:
+    """The shipped model, read once."""
+    global _loaded
+    if _loaded is None:
+        _loaded = load()
+    return _loaded
+
+
+# -- the decision -----------------------------------------------------------------------
+
+def _stats(d: list[float]) -> tuple[float, float]:
+    m = sum(i * p for i, p in enumerate(d))
+    v = sum((i - m) ** 2 * p for i, p in enumerate(d))
+    return m, v
+
+
+def convolve(a: list[float], b: list[float]) -> list[float]:
+    """The distribution of the sum of two independent trick counts, capped at 13."""
+    out = [0.0] * (MAX_T + 1)
+    for i, p in enumerate(a):
+        if p:
+            for j, q in enumerate(b):
+                out[min(MAX_T, i + j)] += p * q
+    return out
+
+
+def shift(d: list[float], delta: float) -> list[float]:
+    """The distribution moved by ``delta`` tricks (a fraction spread over two counts)."""
+    if abs(delta) < 1e-9:
+        return d
+    lo = math.floor(delta)
+    frac = delta - lo
+    out = [0.0] * (MAX_T + 1)
+    for i, p in enumerate(d):
+        if p:
+            for k, w in ((lo, 1 - frac), (lo + 1, frac)):
+                if w:
+                    out[min(MAX_T, max(0, i + k))] += p * w
+    return out
+
+
+@dataclass(slots=True)
+class Situation:
+    """What a bid depends on besides the cards: the table, the score, the bids so far."""
+
+    seat: int
+    bids: list[int | None]
+    rules: Rules
+    scores: list[int]
+    bags: list[int]
+    dealer: int
+    final_hand: bool = False  # a match by number of hands: this is the last
+
+    @property
+    def team(self) -> int:
+        return self.seat & 1
+
+
+def _bag_value(x: float, bags_now: int, rules: Rules, near_end: bool) -> float:
+    """Points of ``x`` more bags: under the penalty each costs a tenth of 100 in the long
+    run; near the match end only the penalty it triggers now counts."""
+    if not rules.bag_penalty:
+        return x
+    if near_end:
+        return x - 100 * math.floor((bags_now % 10 + x) / 10)
+    return -9.0 * x
+
+
+def _near_end(sit: Situation) -> bool:
+    r = sit.rules
+    if r.end == "hands":
+        return sit.final_hand
+    return max(sit.scores) >= r.target - 150
+
+
+def _match_value(sit: Situation, points: float, theirs: float) -> float:
+    """The match bonus of scoring ``points`` this hand when the opponents score ``theirs``."""
+    r = sit.rules
+    a = sit.scores[sit.team] + points
+    b = sit.scores[1 - sit.team] + theirs
+    if r.end == "hands":
+        if not sit.final_hand:
+            return 0.0
+    elif max(a, b) < r.target:
+        return 0.0
+    return MATCH_BONUS if a > b else -MATCH_BONUS if b > a else 0.0
+
+
+def _their_points(sit: Situation, m: BidModel) -> float:
+    """A rough guess of the opponents' points this hand, from their bids (for the match bonus)."""
+    total = 0.0
+    for s in ((sit.seat + 1) & 3, (sit.seat + 3) & 3):
+        b = sit.bids[s]
+        total += 45.0 * 0.5 if b is None else 60.0 if b == 0 else 9.0 * b
+    return total
+
+
+def contract_values(sit: Situation, m: BidModel, dist: list[float], contracts: range,
+                    extra: float = 0.0) -> list[tuple[float, int]]:
+    """(expected value, contract) for each team contract over the team's trick distribution
+    ``dist``; ``extra`` is added to every outcome's points (a partner's nil, for instance)."""
+    r = sit.rules
+    near = _near_end(sit)
+    bags_now = sit.bags[sit.team]
+    theirs = _their_points(sit, m) if near else 0.0
+    out = []
+    for c in contracts:
+        ev = 0.0
+        for t, p in enumerate(dist):
+            if not p:
+                continue
+            if t >= c:
+                pts = 10 * c + _bag_value(m.duck * (t - c), bags_now, r, near)
+            else:
+                pts = 0.0 if r.set_scores_zero else -10.0 * c
+            pts += extra
+            if near:
+                pts += _match_value(sit, pts, theirs)
+            ev += p * pts
+        out.append((ev, c))
+    return out
+
+
+def _others_shift(sit: Situation, m: BidModel, mean_us: float, var_us: float, us: set[int]) -> float:
+    """How far the bids of the seats outside ``us`` move our expected tricks: the four seats
+    share 13, so bids above what our cards leave them mean fewer tricks for us."""
+    others = [s for s in range(4) if s not in us]
+    if not others:
+        return 0.0
+    neutral = (MAX_T - mean_us) / len(others)
+    excess = 0.0
+    var_others = 0.0
+    pm, pv = _stats(m.prior)
+    for s in others:
+        b = sit.bids[s]
+        if b is None:
+            var_others += pv
+            continue
+        bm, bv = _stats(m.bid_dist(b))
+        excess += bm - neutral
+        var_others += bv
+    if not excess:
+        return 0.0
+    return max(-2.0, min(2.0, -excess * var_us / (var_us + var_others)))
+
+
+def choose_bid(hand: int, sit: Situation, m: BidModel | None = None, dist: list[float] | None = None,
+               allow_nil: bool = True) -> int:
+    """The Normal bot's bid (0 for nil) for 13 cards in a situation; ``dist`` is the hand's
+    trick distribution when the caller has it already."""
+    m = m or model()
+    seat = sit.seat
+    partner = seat ^ 2
+    pb = sit.bids[partner]
+    mine = dist if dist is not None else m.dist(hand)
+    if pb is None or pb == 0:
+        team = mine
+        us = {seat}
+        already = 0
+    else:
+        team = convolve(mine, m.bid_dist(pb))
+        us = {seat, partner}
+        already = pb
+    mean_us, var_us = _stats(team)
+    team = shift(team, _others_shift(sit, m, mean_us, var_us, us))
+    lo = max(already + 1, int(mean_us) - 3)
+    hi = min(already + 13, MAX_T, int(mean_us) + 3)
+    if lo > hi:
+        lo = hi = max(already + 1, min(already + 13, MAX_T))
+    values = contract_values(sit, m, team, range(lo, hi + 1))
+    best_value, best_c = max(values)
+    if allow_nil and pb != 0 and mean_us - already < 4.5:
+        # nil: its points at its chance, the failed nil's bags, and the partner's contract alone
+        p = m.nil_chance(hand, (sit.dealer + 1) % 4 == seat)
+        nil_pts = (2 * p - 1) * 100
+        bags = (1 - p) * _bag_value(m.nil_bags, sit.bags[sit.team], sit.rules, False)
+        if pb is None:
+            nil_value = nil_pts + bags  # the partner bids alone either way: only our parts differ
+        else:
+            nil_value = contract_values(sit, m, m.bid_dist(pb), range(pb, pb + 1), nil_pts)[0][0] + bags
+        if nil_value > best_value:
+            return 0
+    return max(1, min(13, best_c - already))
+
+
+def wants_blind_nil(sit: Situation, m: BidModel | None = None) -> bool:
+    """Whether to bid blind nil (decided before looking). At its chance in the data (about
+    one in four made with the Normal bot's play) it loses points on average, so it is a
+    gamble kept for a team far behind: 200 points, or 120 when the opponents are within
+    120 of the target; never after a partner's nil or a partner's bid under 3, and only
+    while the model gives it a fair chance."""
+    m = m or model()
+    team = sit.team
+    behind = sit.scores[1 - team] - sit.scores[team]
+    partner_bid = sit.bids[sit.seat ^ 2]
+    if partner_bid is not None and partner_bid < 3:
+        return False  # a nil partner, or one too weak to cover a blind nil
+    if m.blind_nil < 0.15:
+        return False
+    if behind >= 200:
+        return True
+    r = sit.rules
+    return r.end == "target" and behind >= 120 and sit.scores[1 - team] >= r.target - 120

@@ -1,0 +1,127 @@
+"""The calibrated bid model: the shipped file loads and has its generator's shape, and the
+bids it makes read the hand, the partner, the score and the rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spades.bots import bidmodel, calibrate
+from spades.bots.bidmodel import Situation
+from spades.cards import Card, mask_of
+from spades.rules_config import Rules
+
+
+def cards(text: str) -> int:
+    return mask_of(Card.parse(t) for t in text.split())
+
+
+def shape(value: object) -> object:
+    """The nesting and lengths of a JSON value (lists by length, numbers as their type)."""
+    if isinstance(value, list):
+        return [len(value), shape(value[0]) if value else None]
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items()}
+    return type(value).__name__ if not isinstance(value, int) or isinstance(value, bool) else "number"
+
+
+@pytest.fixture(scope="module")
+def tiny() -> dict:
+    """A model fitted by the generator's own code on a few hundred hands."""
+    return calibrate.rounded(calibrate.build(300, seed=7))
+
+
+def test_the_shipped_model_loads_with_this_schema() -> None:
+    m = bidmodel.load()
+    assert m.hands >= 100_000
+    assert len(m.coef) == len(bidmodel.TRICK_FEATURES) + 1
+    for row in m.prior, *m.by_bid, *(r for t in m.tables for r in t):
+        assert len(row) == 14 and sum(row) == pytest.approx(1, abs=1e-3)
+    assert 0 < m.blind_nil < 1 and 0 < m.duck <= 1
+
+
+def test_the_generator_makes_the_shipped_shape(tiny: dict) -> None:
+    shipped = json.loads(bidmodel.PATH.read_text())
+    assert set(tiny) == set(shipped)
+    assert {k: shape(v) for k, v in tiny.items() if k != "hands"} == \
+        {k: shape(v) for k, v in shipped.items() if k != "hands"}
+    assert tiny["schema"] == shipped["schema"] == bidmodel.SCHEMA
+    assert bidmodel.BidModel.from_json(tiny).hands == 300
+
+
+def test_a_model_of_another_schema_is_refused(tiny: dict) -> None:
+    with pytest.raises(ValueError):
+        bidmodel.BidModel.from_json({**tiny, "schema": bidmodel.SCHEMA + 1})
+    with pytest.raises(ValueError):
+        bidmodel.BidModel.from_json({**tiny, "trick_features": tiny["trick_features"][:-1]})
+
+
+def test_the_command_writes_a_model_that_loads(tmp_path) -> None:
+    out = tmp_path / "m.json"
+    assert calibrate.main(["--hands", "120", "--out", str(out), "--seed", "3"]) == 0
+    assert bidmodel.load(out).hands == 120
+
+
+STRONG = "AS KS QS 5S 4S AH KH 3H AD 4D 2D 3C 5C"
+MIDDLE = "AS 7S 4S AH 9H 5H 3H QD 8D 6D 4D 2D 9C"
+WEAK = "2H 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 2S"
+
+
+def first(seat: int = 0, **kw) -> Situation:
+    """The team's first bid: nobody has bid, no score."""
+    args = dict(bids=[None] * 4, rules=Rules(), scores=[0, 0], bags=[0, 0], dealer=(seat + 2) % 4)
+    args.update(kw)
+    return Situation(seat, **args)
+
+
+def test_more_tricks_more_bid() -> None:
+    m = bidmodel.model()
+    assert m.mean(cards(STRONG)) > m.mean(cards(MIDDLE)) > m.mean(cards(WEAK))
+    strong, middle = (bidmodel.choose_bid(cards(h), first()) for h in (STRONG, MIDDLE))
+    assert strong > middle >= 1
+    assert bidmodel.choose_bid(cards(WEAK), first()) == 0  # a nil
+    assert m.nil_chance(cards(WEAK)) > 0.6 > m.nil_chance(cards(MIDDLE))
+
+
+def test_the_partner_bid_adds_up() -> None:
+    """The second bidder bids the team's contract less the partner's bid: a bid of 4 from
+    the partner leaves less to add than a bid of 1."""
+    hand = cards(MIDDLE)
+    after_one = bidmodel.choose_bid(hand, first(bids=[None, None, 1, None]))
+    after_four = bidmodel.choose_bid(hand, first(bids=[None, None, 4, None]))
+    assert 1 <= after_four <= after_one
+
+
+def test_high_bids_around_the_table_cost_tricks() -> None:
+    hand = cards(STRONG)
+    quiet = bidmodel.choose_bid(hand, first(bids=[None, 2, None, 2]))
+    crowded = bidmodel.choose_bid(hand, first(bids=[None, 6, None, 6]))
+    assert crowded < quiet
+
+
+def test_a_set_that_scores_zero_makes_bids_bolder() -> None:
+    for h in (STRONG, MIDDLE):
+        plain = bidmodel.choose_bid(cards(h), first())
+        bold = bidmodel.choose_bid(cards(h), first(rules=Rules(set_scores_zero=True)))
+        assert bold >= plain
+    assert sum(bidmodel.choose_bid(cards(h), first(rules=Rules(set_scores_zero=True))) for h in (STRONG, MIDDLE)) > \
+        sum(bidmodel.choose_bid(cards(h), first()) for h in (STRONG, MIDDLE))
+
+
+def test_blind_nil_only_far_behind() -> None:
+    sit = first(rules=Rules(blind_nil=True))
+    assert not bidmodel.wants_blind_nil(sit)
+    sit.scores = [0, 300]
+    assert bidmodel.wants_blind_nil(sit)
+    sit.bids = [None, None, 0, None]  # after the partner's nil: never
+    assert not bidmodel.wants_blind_nil(sit)
+
+
+def test_distribution_helpers() -> None:
+    d = [0.0] * 14
+    d[3] = 1.0
+    assert bidmodel.shift(d, 1.5)[4] == pytest.approx(0.5) and bidmodel.shift(d, 1.5)[5] == pytest.approx(0.5)
+    two = bidmodel.convolve(d, d)
+    assert two[6] == pytest.approx(1.0)
+    assert bidmodel.shift(d, -5)[0] == pytest.approx(1.0)  # never below no trick
