@@ -6,7 +6,17 @@ injected clock's seconds (stored deadlines), bot answers in monotonic seconds (p
 speed and think limit). Bots think in a process pool (a Hard bot may think for a second;
 the server stays free); an answer is played no sooner than the table's play speed
 allows, and a bot that has not answered within the think limit is replaced by a legal
-fallback move, so a table never stalls. When a timer comes due the scheduler delivers a
+fallback move, so a table never stalls.
+
+Thinking fits the load. Decisions wait in the scheduler's own queue and go to the pool
+only as workers come free, so the budget of each (how long a Hard bot may think) is set
+when it starts, from the queue behind it: alone, a decision gets the full budget; with
+``L`` decisions per worker waiting, ``TURN_SLOT_S / L`` (never under ``MIN_BUDGET_S``), so
+that the last in the queue is still answered about ``TURN_SLOT_S`` after it was asked
+and a person's wait for three bot moves stays short. A decision with a person waiting at
+its table (``BotTurn.urgent``) goes ahead of others asked up to ``URGENT_HEAD_START_S``
+before it; nothing waits longer than that behind newer ones, so no table starves. Every
+``REPORT_S`` the scheduler logs how many decisions it started and their budgets. When a timer comes due the scheduler delivers a
 command to the table, through the same path as a person's: a bot's move, the move for a
 person whose clock ran out (``Timeout``), a hold running out. A delivery made stale by a
 newer move is refused by the table and simply dropped, so nothing fires twice.
@@ -38,6 +48,24 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[str, Who, Command], object]
 PARENT_CHECK_S = 0.5
+TURN_SLOT_S = 0.5  # a queued decision should be answered about this long after it was asked
+MIN_BUDGET_S = 0.02  # the least a Hard bot thinks, however long the queue
+URGENT_HEAD_START_S = 2.0  # a decision with a person waiting goes ahead of others this much older
+REPORT_S = 10.0
+
+
+def think_budget(base: float, waiting: int, workers: int) -> float:
+    """The budget of a decision starting now with ``waiting`` decisions (itself included)
+    for ``workers`` workers: the full ``base`` while each worker has one at most, then
+    ``TURN_SLOT_S`` shared among those per worker.
+
+    >>> think_budget(0.5, 2, 2), think_budget(0.5, 8, 2), think_budget(0.5, 1000, 2)
+    (0.5, 0.125, 0.02)
+    """
+    load = waiting / max(1, workers)
+    if load <= 1:
+        return base
+    return max(MIN_BUDGET_S, min(base, TURN_SLOT_S / load))
 
 
 def end_with_parent(parent: int) -> None:
@@ -68,15 +96,18 @@ class _Job:
     not_before: float  # monotonic
     deadline: float  # monotonic: play the fallback after this
     taken: bool = False  # being delivered
+    budget: float | None = None  # the thinking budget it started with
 
 
 class Scheduler:
     """Timers of every table of this process, fired in one thread."""
 
     def __init__(self, deliver: Deliver, clock: Callable[[], float], *, pool: cf.Executor | None = None,
-                 pool_workers: int = 2, think_limit: float = 5.0, bot_budget: float | None = None) -> None:
+                 pool_workers: int = 2, think_limit: float = 5.0, bot_budget: float | None = None,
+                 mono: Callable[[], float] = time.monotonic) -> None:
         self._deliver = deliver
         self._clock = clock
+        self._mono = mono  # monotonic seconds (tests pass a fake)
         self._pool = pool
         self._owns_pool = pool is None  # a pool passed in (tests) is its owner's to shut down
         self._pool_workers = pool_workers
@@ -89,6 +120,10 @@ class Scheduler:
         self._due: list[tuple[float, int, str]] = []  # (clock seconds, n, code): clocks and holds
         self._answers: list[tuple[float, int, str]] = []  # (monotonic seconds, n, code): bot turns
         self._n = itertools.count()
+        self._thinking: list[tuple[float, int, _Job]] = []  # (priority, n, job): decisions not started
+        self._in_flight = 0
+        self._started: list[float] = []  # budgets of the decisions started since the last report
+        self._reported = mono()
         self._delivering = 0
         self._stopped = False
         self._thread = threading.Thread(target=self._run, name="table-scheduler", daemon=True)
@@ -144,17 +179,57 @@ class Scheduler:
 
     def _start(self, code: str, turn: BotTurn, delay: float) -> None:
         """Think about ``turn`` (caller holds the condition)."""
-        if turn.tourney:  # the tourney clock plays its card: nothing to think about
-            led = turn.view["trick"]["cards"][0] if turn.view["trick"] and turn.view["trick"]["cards"] else None
-            future: cf.Future = cf.Future()
-            future.set_result(clocks.tourney_timeout_card(turn.view["hand"], led))
-        else:
-            future = self.submit(bots.choose, turn.view, turn.level, turn.seed, self.bot_budget)
-        now = time.monotonic()
+        future: cf.Future = cf.Future()
+        now = self._mono()
         job = _Job(code, turn, future, not_before=now + delay, deadline=now + delay + self.think_limit)
         self._jobs[code] = job
         heapq.heappush(self._answers, (job.deadline, next(self._n), code))
         future.add_done_callback(lambda _f: self._answered(job))
+        if turn.tourney:  # the tourney clock plays its card: nothing to think about
+            led = turn.view["trick"]["cards"][0] if turn.view["trick"] and turn.view["trick"]["cards"] else None
+            future.set_result(clocks.tourney_timeout_card(turn.view["hand"], led))
+            return
+        priority = now - (URGENT_HEAD_START_S if turn.urgent else 0.0)
+        heapq.heappush(self._thinking, (priority, next(self._n), job))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Start queued decisions while workers are free, each with the budget the queue
+        behind it allows (caller holds the condition)."""
+        while self._thinking and self._in_flight < self._pool_workers:
+            _, _, job = heapq.heappop(self._thinking)
+            if not job.future.set_running_or_notify_cancel():
+                continue  # the table moved on, or its time ran out, while it waited
+            waiting = 1 + self._in_flight + sum(1 for _, _, j in self._thinking if not j.future.cancelled())
+            base = self.bot_budget if self.bot_budget is not None else bots.HARD_BUDGET_S
+            job.budget = think_budget(base, waiting, self._pool_workers)
+            self._started.append(job.budget)
+            self._in_flight += 1
+            try:
+                inner = self.submit(bots.choose, job.turn.view, job.turn.level, job.turn.seed, job.budget)
+            except Exception as e:  # no pool at all: the fallback move is played
+                self._in_flight -= 1
+                job.future.set_exception(e)
+                continue
+            inner.add_done_callback(lambda f, job=job: self._thought(job, f))
+        now = self._mono()
+        if now - self._reported >= REPORT_S and self._started:
+            budgets = sorted(self._started)
+            log.info("bot thinking: %d decisions in %.0f s, budget median %.0f ms, least %.0f ms, %d waiting",
+                     len(budgets), now - self._reported, 1000 * budgets[len(budgets) // 2], 1000 * budgets[0],
+                     len(self._thinking))
+            self._started = []
+            self._reported = now
+
+    def _thought(self, job: _Job, inner: cf.Future) -> None:
+        """A worker answered (or failed): its answer is the job's, and the next decision starts."""
+        with self._cond:
+            self._in_flight -= 1
+            self._dispatch()
+        try:
+            job.future.set_result(inner.result())
+        except BaseException as e:  # a failed or cancelled decision: the fallback move is played
+            job.future.set_exception(e if isinstance(e, Exception) else RuntimeError("the bot pool stopped"))
 
     def _answered(self, job: _Job) -> None:
         with self._cond:
@@ -186,7 +261,7 @@ class Scheduler:
                     out.append((code, Server(), HoldExpired(seat), None))
             if plan.deal_at is not None and plan.deal_at <= now:
                 out.append((code, Server(), BreakOver(plan.deal_hand), None))
-        mono = time.monotonic()
+        mono = self._mono()
         while self._answers and self._answers[0][0] <= mono:
             _, _, code = heapq.heappop(self._answers)
             job = self._jobs.get(code)
@@ -223,7 +298,7 @@ class Scheduler:
         if self._due:
             wait = min(wait, self._due[0][0] - self._clock())
         if self._answers:
-            wait = min(wait, self._answers[0][0] - time.monotonic())
+            wait = min(wait, self._answers[0][0] - self._mono())
         return max(0.0, wait)
 
     def _run(self) -> None:

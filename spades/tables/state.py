@@ -203,6 +203,7 @@ class BotTurn:
     delay: float = 0.0  # seconds before the answer is played (the table's play speed)
     by_clock: bool = False
     tourney: bool = False
+    urgent: bool = False  # a person is at the table, waiting for this move (thought about first)
 
     @property
     def key(self) -> tuple[int, int, int, bool]:
@@ -247,7 +248,9 @@ def plan(state: TableState, settings: Settings) -> Plan:
         level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", "normal")
         turn = BotTurn(seat, state.match_number, match.version, level, seat_view(match, seat),
                        bot_seed(state.seed, state.match_number, match.version, seat),
-                       delay=settings.play_delays.get(match.rules.play_speed, 0.8))
+                       delay=settings.play_delays.get(match.rules.play_speed, 0.8),
+                       urgent=any(state.connections.get(s.player_id or "", 0) for s in state.row.seats
+                                  if s.kind == "human"))
         return Plan(bot=turn, holds=holds)
     if state.clock is not None and state.clock[:2] == (seat, match.version):
         turn = BotTurn(seat, state.match_number, match.version, CLOCK_BOT, seat_view(match, seat),
