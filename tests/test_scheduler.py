@@ -51,10 +51,10 @@ def turn(table: str, urgent: bool = False) -> BotTurn:
 @pytest.fixture
 def setup():
     pool, mono = HandPool(), Mono()
-    delivered: list[str] = []
-    sched = Scheduler(lambda code, who, command: delivered.append(code), lambda: 0.0, pool=pool,
-                      pool_workers=1, think_limit=60.0, bot_budget=0.5, mono=mono)
-    yield sched, pool, mono
+    delivered: list[tuple[str, str]] = []
+    sched = Scheduler(lambda code, who, command: delivered.append((code, command.action)), lambda: 0.0,
+                      pool=pool, pool_workers=1, think_limit=60.0, bot_budget=0.5, mono=mono)
+    yield sched, pool, mono, delivered
     sched.close()
 
 
@@ -64,7 +64,7 @@ def started(pool: HandPool) -> list[str]:
 
 
 def test_a_decision_with_a_person_waiting_goes_first(setup):
-    sched, pool, mono = setup
+    sched, pool, mono, _ = setup
     sched.plan("BUSY", Plan(bot=turn("BUSY")))  # the only worker thinks about this one
     sched.plan("A", Plan(bot=turn("A")))
     mono.now += 0.5
@@ -78,7 +78,7 @@ def test_a_decision_with_a_person_waiting_goes_first(setup):
 
 
 def test_no_table_starves_behind_tables_with_people(setup):
-    sched, pool, mono = setup
+    sched, pool, mono, _ = setup
     sched.plan("BUSY", Plan(bot=turn("BUSY")))
     sched.plan("OLD", Plan(bot=turn("OLD")))  # a bot-only table, asked first
     mono.now += URGENT_HEAD_START_S + 1
@@ -88,7 +88,7 @@ def test_no_table_starves_behind_tables_with_people(setup):
 
 
 def test_the_budget_shrinks_with_the_queue_and_comes_back_when_it_empties(setup):
-    sched, pool, mono = setup
+    sched, pool, mono, _ = setup
     tables = [f"T{n}" for n in range(10)]
     for t in tables:
         sched.plan(t, Plan(bot=turn(t)))
@@ -105,9 +105,21 @@ def test_the_budget_shrinks_with_the_queue_and_comes_back_when_it_empties(setup)
 
 
 def test_a_decision_dropped_while_it_waited_never_starts(setup):
-    sched, pool, mono = setup
+    sched, pool, mono, _ = setup
     sched.plan("BUSY", Plan(bot=turn("BUSY")))
     sched.plan("GONE", Plan(bot=turn("GONE")))
     sched.plan("GONE", Plan())  # the table moved on (a person played, say)
     pool.answer("BUSY")
     assert started(pool) == ["BUSY"]
+
+
+def test_a_forced_move_is_played_without_a_worker(setup):
+    sched, pool, mono, delivered = setup
+    forced = BotTurn(seat=1, match_number=1, version=1, level="hard", view={"table": "F", "legal": ["QS"]},
+                     seed=0, delay=0.0)
+    sched.plan("F", Plan(bot=forced))
+    for _ in range(500):
+        if delivered:
+            break
+        threading.Event().wait(0.01)
+    assert delivered == [("F", "QS")] and started(pool) == []

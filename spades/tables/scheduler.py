@@ -189,6 +189,9 @@ class Scheduler:
             led = turn.view["trick"]["cards"][0] if turn.view["trick"] and turn.view["trick"]["cards"] else None
             future.set_result(clocks.tourney_timeout_card(turn.view["hand"], led))
             return
+        if len(turn.view["legal"]) == 1:  # a forced move (every level plays it): no worker needed
+            future.set_result(turn.view["legal"][0])
+            return
         priority = now - (URGENT_HEAD_START_S if turn.urgent else 0.0)
         heapq.heappush(self._thinking, (priority, next(self._n), job))
         self._dispatch()

@@ -18,8 +18,10 @@ their next turn, i.e. the three bots' moves in between (their thinking and the s
 work). Waits that begin in the first ``--warmup`` seconds are not counted.
 
 One JSON line per (tables, think): the wait's p50/p95/max in seconds, the bots' actions a
-second (every action of the tables but the persons' own), the persons' moves, fallback
-moves (the server's log says when a bot ran out of time), errors. Progress on stderr.
+second (every action of the tables but the persons' own), the persons' moves, the Hard
+budget the scheduler chose (the median and the least of its ten-second reports), fallback
+moves (the server's log says when a bot ran out of time), errors. Progress, and the
+server's errors and fallbacks, on stderr.
 
 Imports: the standard library, aiohttp and the load benchmark's server and person.
 """
@@ -29,15 +31,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
 
-from .loadbench import EMOJIS, Person, Server, log, percentile, raise_open_files, table_address
+from .loadbench import EMOJIS, SEVERE, Person, Server, log, percentile, raise_open_files, table_address
 
 FALLBACK = "playing a fallback move"
+STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
+THINKING = re.compile(r"bot thinking: (\d+) decisions .* budget median (\d+) ms, least (\d+) ms")
 
 
 class Stats:
@@ -159,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     for tables in args.tables:
         for think in args.think:
             with tempfile.TemporaryDirectory(prefix="spades-bots-") as tmp:
-                env = {"SPADES_PLAY_DELAY": "0"}
+                env = {"SPADES_PLAY_DELAY": "0", "SPADES_LOG_LEVEL": "info"}
                 if args.bot_workers:
                     env["SPADES_BOT_WORKERS"] = str(args.bot_workers)
                 server = Server("app:app", Path(tmp), f"bots-{tables}", env)
@@ -167,10 +173,17 @@ def main(argv: list[str] | None = None) -> None:
                 server.start()
                 try:
                     stats = asyncio.run(run(server.base, tables, args.level, think, args.seconds, args.warmup))
+                    ended = time.strftime("%Y-%m-%d %H:%M:%S")
                 finally:
                     server.stop()
-                text = server.log.read_text(errors="replace")
+                # what the server logged while the persons played (not its shutdown)
+                text = "\n".join(line for line in server.log.read_text(errors="replace").splitlines()
+                                 if not STAMP.match(line) or STAMP.match(line).group(1) <= ended)
                 actions = sum(last - first for first, last in stats.versions.values())
+                reports = [tuple(map(int, m.groups())) for m in THINKING.finditer(text)]
+                for line_text in text.splitlines():
+                    if FALLBACK in line_text or SEVERE.search(line_text):
+                        log(f"server: {line_text[:300]}")
                 line = {
                     "bench": "bots", "tables": tables, "level": args.level, "think_s": think,
                     "seconds": args.seconds,
@@ -179,6 +192,9 @@ def main(argv: list[str] | None = None) -> None:
                     "wait_max_s": round(max(stats.waits), 3) if stats.waits else None,
                     "waits": len(stats.waits), "person_moves": stats.moves,
                     "bot_actions_per_s": round(max(0, actions - stats.moves) / (args.seconds + args.warmup), 1),
-                    "fallbacks": text.count(FALLBACK), "errors": stats.errors + server.problems(),
+                    "budget_median_ms": statistics.median(r[1] for r in reports) if reports else None,
+                    "budget_least_ms": min(r[2] for r in reports) if reports else None,
+                    "fallbacks": text.count(FALLBACK),
+                    "errors": stats.errors + sum(1 for line in text.splitlines() if SEVERE.search(line)),
                 }
                 print(json.dumps(line), flush=True)
