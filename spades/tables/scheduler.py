@@ -16,7 +16,12 @@ that the last in the queue is still answered about ``TURN_SLOT_S`` after it was 
 and a person's wait for three bot moves stays short. A decision with a person waiting at
 its table (``BotTurn.urgent``) goes ahead of others asked up to ``URGENT_HEAD_START_S``
 before it; nothing waits longer than that behind newer ones, so no table starves. Every
-``REPORT_S`` the scheduler logs how many decisions it started and their budgets. When a timer comes due the scheduler delivers a
+``REPORT_S`` the scheduler logs how many decisions it started and their budgets.
+
+With Redis (``remote``: ``spades.bots.worker.BotQueue``), decisions go to bot workers
+elsewhere while any is alive, as many in flight as there are live workers; with none, to
+the local pool. Either way the think limit plays the fallback move for a decision not
+answered in time (a worker that died with it, say). When a timer comes due the scheduler delivers a
 command to the table, through the same path as a person's: a bot's move, the move for a
 person whose clock ran out (``Timeout``), a hold running out. A delivery made stale by a
 newer move is refused by the table and simply dropped, so nothing fires twice.
@@ -104,10 +109,12 @@ class Scheduler:
 
     def __init__(self, deliver: Deliver, clock: Callable[[], float], *, pool: cf.Executor | None = None,
                  pool_workers: int = 2, think_limit: float = 5.0, bot_budget: float | None = None,
-                 mono: Callable[[], float] = time.monotonic) -> None:
+                 mono: Callable[[], float] = time.monotonic, remote: Any = None) -> None:
         self._deliver = deliver
         self._clock = clock
         self._mono = mono  # monotonic seconds (tests pass a fake)
+        # bot workers elsewhere (``spades.bots.worker.BotQueue``), used while any is alive
+        self._remote = remote
         self._pool = pool
         self._owns_pool = pool is None  # a pool passed in (tests) is its owner's to shut down
         self._pool_workers = pool_workers
@@ -199,17 +206,20 @@ class Scheduler:
     def _dispatch(self) -> None:
         """Start queued decisions while workers are free, each with the budget the queue
         behind it allows (caller holds the condition)."""
-        while self._thinking and self._in_flight < self._pool_workers:
+        remote = self._remote if self._remote is not None and self._thinking and self._remote.workers() else None
+        workers = remote.workers() if remote is not None else self._pool_workers
+        while self._thinking and self._in_flight < workers:
             _, _, job = heapq.heappop(self._thinking)
             if not job.future.set_running_or_notify_cancel():
                 continue  # the table moved on, or its time ran out, while it waited
             waiting = 1 + self._in_flight + sum(1 for _, _, j in self._thinking if not j.future.cancelled())
             base = self.bot_budget if self.bot_budget is not None else bots.HARD_BUDGET_S
-            job.budget = think_budget(base, waiting, self._pool_workers)
+            job.budget = think_budget(base, waiting, workers)
             self._started.append(job.budget)
             self._in_flight += 1
+            args = (job.turn.view, job.turn.level, job.turn.seed, job.budget)
             try:
-                inner = self.submit(bots.choose, job.turn.view, job.turn.level, job.turn.seed, job.budget)
+                inner = remote.submit(bots.choose, *args) if remote is not None else self.submit(bots.choose, *args)
             except Exception as e:  # no pool at all: the fallback move is played
                 self._in_flight -= 1
                 job.future.set_exception(e)
@@ -365,3 +375,5 @@ class Scheduler:
         with self._pool_lock:
             if self._pool is not None and self._owns_pool:
                 self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._remote is not None:
+            self._remote.shutdown(wait=False, cancel_futures=True)

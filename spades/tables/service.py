@@ -31,6 +31,7 @@ from collections.abc import Callable
 from concurrent import futures as cf
 
 from .. import bots
+from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..records import to_record
 from ..rules_config import Rules
@@ -72,7 +73,8 @@ class TableService:
         self.cluster = cluster
         self.bus = bus or (ClusterBus(cluster, self._room_reader) if cluster is not None else Bus())
         self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
-                                   think_limit=think_limit, bot_budget=bot_budget)
+                                   think_limit=think_limit, bot_budget=bot_budget,
+                                   remote=BotQueue(cluster.url, think_limit) if cluster is not None else None)
         self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._started)
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()

@@ -1,0 +1,207 @@
+"""Bot workers elsewhere: decisions through a Redis stream to worker processes.
+
+    python -m spades.bots.worker --redis redis://host:6379/0 [--processes N]
+
+With ``SPADES_REDIS_URL`` set, the site's scheduler sends each decision (the seat view,
+level, seed and budget of ``spades.bots.choose``) to the stream ``spades:bots`` whenever
+at least one worker is alive, and reads the answer from its own reply list; without a
+live worker it thinks in its own process pool, as without Redis.
+
+- **Workers** (this module's ``main``) read the stream as members of one consumer group,
+  each decision going to one of them, answer on the asker's reply list, and acknowledge.
+  Each announces itself every second (``spades:bots:workers``, a sorted set of last
+  beats): the site counts live workers to know how many decisions to have in flight.
+- **A worker that dies mid-decision loses nothing**: its decision stays pending in the
+  group, and another worker claims it (``XAUTOCLAIM``) once it has been idle
+  ``CLAIM_AFTER_S`` and its deadline is still ahead, and answers it. If no worker can in
+  time, the site's think limit plays the fallback move, so the table always moves.
+- A decision whose deadline has passed is dropped unanswered (the site has moved on).
+
+Imports: stdlib, redis and ``spades.bots``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import json
+import logging
+import multiprocessing
+import os
+import secrets
+import socket
+import threading
+import time
+
+import redis
+
+from . import choose
+
+log = logging.getLogger(__name__)
+
+STREAM = "spades:bots"
+GROUP = "workers"
+WORKERS = "spades:bots:workers"  # sorted set: worker id -> last beat (epoch s)
+BEAT_S = 1.0
+ALIVE_S = 3.0  # a worker not heard from for this long counts as gone
+CLAIM_AFTER_S = 2.0  # a decision pending this long with its worker silent is taken over
+STREAM_MAX = 10000  # the stream keeps about this many entries
+
+
+def live_workers(r: redis.Redis, now: float | None = None) -> int:
+    now = time.time() if now is None else now
+    return int(r.zcount(WORKERS, now - ALIVE_S, "+inf"))
+
+
+def ensure_group(r: redis.Redis) -> None:
+    try:
+        r.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+    except redis.ResponseError as e:
+        if "BUSYGROUP" not in str(e):
+            raise
+
+
+class BotQueue(cf.Executor):
+    """The site's side: ``submit(choose, view, level, seed, budget)`` as a future answered
+    by a worker through Redis. ``workers()``: how many are alive (0: use the local pool)."""
+
+    def __init__(self, url: str, deadline_s: float = 5.0) -> None:
+        self.url = url
+        self.redis = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5)
+        self.deadline_s = deadline_s
+        self.reply = f"spades:bots:reply:{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._futures: dict[str, cf.Future] = {}
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._alive = (0.0, 0)  # (checked at, count)
+        threading.Thread(target=self._read, name="bot-replies", daemon=True).start()
+
+    def workers(self) -> int:
+        checked, count = self._alive
+        now = time.monotonic()
+        if now - checked >= 1.0:
+            try:
+                count = live_workers(self.redis)
+            except redis.RedisError:
+                count = 0
+            self._alive = (now, count)
+        return count
+
+    def submit(self, fn, /, *args, **kwargs) -> cf.Future:  # noqa: ANN001
+        if fn is not choose:
+            raise ValueError("only bot decisions go to the workers")
+        view, level, seed, budget = args
+        rid = secrets.token_hex(8)
+        future: cf.Future = cf.Future()
+        with self._lock:
+            self._futures[rid] = future
+        job = {"id": rid, "reply": self.reply, "view": view, "level": level, "seed": seed, "budget": budget,
+               "deadline": time.time() + self.deadline_s}
+        try:
+            self.redis.xadd(STREAM, {"job": json.dumps(job, separators=(",", ":"))}, maxlen=STREAM_MAX,
+                            approximate=True)
+        except redis.RedisError as e:
+            with self._lock:
+                self._futures.pop(rid, None)
+            future.set_exception(e)
+        return future
+
+    def _read(self) -> None:
+        conn = redis.Redis.from_url(self.url, socket_timeout=None, socket_connect_timeout=5)
+        while not self._closed.is_set():
+            try:
+                item = conn.blpop([self.reply], timeout=1)
+            except redis.RedisError:
+                if not self._closed.is_set():
+                    log.warning("bot replies: lost Redis; trying again")
+                    self._closed.wait(0.5)
+                continue
+            if item is None:
+                continue
+            answer = json.loads(item[1])
+            with self._lock:
+                future = self._futures.pop(answer["id"], None)
+            if future is None or not future.set_running_or_notify_cancel():
+                continue
+            if "error" in answer:
+                future.set_exception(RuntimeError(answer["error"]))
+            else:
+                future.set_result(answer["action"])
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._closed.set()
+        with self._lock:
+            pending, self._futures = list(self._futures.values()), {}
+        for future in pending:
+            future.cancel()
+
+
+# -- the worker --------------------------------------------------------------------------------
+def serve(url: str, name: str, stop: threading.Event | None = None) -> None:
+    """One worker: decisions from the stream until ``stop`` (or forever)."""
+    stop = stop or threading.Event()
+    r = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5)
+    ensure_group(r)
+    beat = 0.0
+    while not stop.is_set():
+        try:
+            now = time.time()
+            if now - beat >= BEAT_S:
+                r.zadd(WORKERS, {name: now})
+                r.zremrangebyscore(WORKERS, "-inf", now - 60)
+                beat = now
+            # a silent worker's decision first, then a new one
+            _, claimed, _ = r.xautoclaim(STREAM, GROUP, name, min_idle_time=int(CLAIM_AFTER_S * 1000), count=1)
+            entries = claimed or [e for _, batch in (r.xreadgroup(GROUP, name, {STREAM: ">"}, count=1, block=1000)
+                                                     or []) for e in batch]
+            for entry_id, fields in entries:
+                if fields:  # a claimed entry trimmed from the stream meanwhile has none
+                    answer(r, json.loads(fields[b"job"]))
+                r.xack(STREAM, GROUP, entry_id)
+        except redis.RedisError:
+            log.warning("worker %s lost Redis; trying again", name)
+            stop.wait(0.5)
+
+
+def answer(r: redis.Redis, job: dict) -> None:
+    """Think about one decision and answer it, unless its asker has given up on it."""
+    if time.time() > job["deadline"]:
+        return
+    try:
+        reply = {"id": job["id"], "action": choose(job["view"], job["level"], job["seed"], job["budget"])}
+    except Exception as e:  # the site plays its fallback move
+        log.exception("decision failed")
+        reply = {"id": job["id"], "error": f"{type(e).__name__}: {e}"}
+    pipe = r.pipeline()
+    pipe.rpush(job["reply"], json.dumps(reply))
+    pipe.expire(job["reply"], 60)
+    pipe.execute()
+
+
+def _process(url: str, name: str) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    serve(url, name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m spades.bots.worker", description=__doc__.splitlines()[0])
+    parser.add_argument("--redis", default=os.environ.get("SPADES_REDIS_URL"),
+                        help="the site's Redis (default: SPADES_REDIS_URL)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes (one decision each at a time)")
+    args = parser.parse_args(argv)
+    if not args.redis:
+        parser.error("give --redis or set SPADES_REDIS_URL")
+    base = f"{socket.gethostname()}:{os.getpid()}"
+    if args.processes == 1:
+        _process(args.redis, f"{base}:0")
+        return
+    procs = [multiprocessing.get_context("spawn").Process(target=_process, args=(args.redis, f"{base}:{n}"))
+             for n in range(args.processes)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+
+
+if __name__ == "__main__":
+    main()
