@@ -3,6 +3,7 @@ their turn while N practice tables of bots play at once.
 
     python -m spades.web.bench bots [--tables 1 4 16 64] [--level hard] [--think 2 0]
                                     [--seconds 40] [--warmup 10] [--bot-workers N]
+    python -m spades.web.bench bots --through-redis 1 2 [--decisions 300] [--budget 0.1]
 
 For each number of tables and each thinking time of the persons, the site starts as in
 production (``gunicorn -c gunicorn.conf.py app:app``, bots' play delay 0) on a fresh
@@ -23,16 +24,29 @@ budget the scheduler chose (the median and the least of its ten-second reports),
 moves (the server's log says when a bot ran out of time), errors. Progress, and the
 server's errors and fallbacks, on stderr.
 
-Imports: the standard library, aiohttp and the load benchmark's server and person.
+``--through-redis 1 2``: no site. A ``redis-server`` and, in turn, 1 then 2 bot worker
+processes (``python -m spades.bots.worker --processes N``); ``--decisions`` Hard decisions
+(real seat views from Normal-played deals, forced moves left out) go through the Redis
+queue with twice as many in flight as workers. One JSON line per count: decisions a second;
+then each count's ratio to the first.
+
+Imports: the standard library, aiohttp, the load benchmark's servers and person, and (for
+``--through-redis``) the bots' queue and the core.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures as cf
+import itertools
 import json
+import os
 import re
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -151,6 +165,76 @@ async def run(base: str, tables: int, level: str, think: float, seconds: float, 
     return stats
 
 
+def decision_views(count: int) -> list[dict]:
+    """Seat views of real decisions (bids and cards, more than one legal action), from
+    deals played by Normal bots."""
+    from .. import bots
+    from ..rules import BIDDING, PLAYING, Match, parse_action
+    from ..rules_config import Rules
+    from ..views import seat_view
+
+    views: list[dict] = []
+    for n in itertools.count():
+        match = Match(Rules(), f"through-redis-{n}")
+        while match.phase in (BIDDING, PLAYING) and len(views) < count:
+            seat = match.to_act
+            view = seat_view(match, seat)
+            if len(view["legal"]) > 1 and "look" not in view["legal"]:
+                views.append(view)
+            match.apply(seat, parse_action(bots.choose(view, "normal", n)))
+        if len(views) >= count:
+            return views
+    return views
+
+
+def through_redis(counts: list[int], decisions: int, budget: float) -> None:
+    from ..bots import choose
+    from ..bots.worker import WORKERS, BotQueue, live_workers
+    from .loadbench import RedisServer
+
+    views = decision_views(decisions)
+    rates: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="spades-workers-") as tmp:
+        server = RedisServer(Path(tmp))
+        try:
+            for count in counts:
+                queue = BotQueue(server.url, deadline_s=120)
+                worker = subprocess.Popen([sys.executable, "-m", "spades.bots.worker", "--redis", server.url,
+                                           "--processes", str(count)], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, start_new_session=True)
+                try:
+                    deadline = time.monotonic() + 60
+                    while live_workers(queue.redis) < count:
+                        if time.monotonic() > deadline:
+                            raise RuntimeError("the workers did not start")
+                        time.sleep(0.1)
+                    queue.submit(choose, views[0], "hard", 0, budget).result(timeout=60)  # warm
+                    start = time.perf_counter()
+                    pending: set = set()
+                    for n, view in enumerate(views):
+                        while len(pending) >= 2 * count:
+                            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                            for f in done:
+                                f.result()
+                        pending.add(queue.submit(choose, view, "hard", n, budget))
+                    for f in cf.as_completed(pending, timeout=300):
+                        f.result()
+                    elapsed = time.perf_counter() - start
+                finally:
+                    queue.shutdown()
+                    os.killpg(worker.pid, signal.SIGTERM)
+                    worker.wait(10)
+                    queue.redis.delete(WORKERS)  # the next count starts with none alive
+                rates[count] = len(views) / elapsed
+                print(json.dumps({"bench": "bots-through-redis", "workers": count, "decisions": len(views),
+                                  "budget_s": budget, "decisions_per_s": round(rates[count], 2)}), flush=True)
+        finally:
+            server.stop()
+    first = rates[counts[0]]
+    print(json.dumps({"bench": "bots-through-redis", "ratio_to_first": {
+        str(c): round(r / first, 3) for c, r in rates.items()}}), flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m spades.web.bench bots", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 4, 16, 64])
@@ -160,7 +244,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=40.0, help="measured seconds per run (default 40)")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds not counted at the start (default 10)")
     parser.add_argument("--bot-workers", type=int, default=None, help="BOT_WORKERS of the server (default its own)")
+    parser.add_argument("--through-redis", type=int, nargs="+", default=None,
+                        help="bot worker processes behind Redis, a run each (no site)")
+    parser.add_argument("--decisions", type=int, default=300, help="decisions per --through-redis run")
+    parser.add_argument("--budget", type=float, default=0.1, help="Hard budget of each --through-redis decision")
     args = parser.parse_args(argv)
+    if args.through_redis:
+        return through_redis(args.through_redis, args.decisions, args.budget)
     raise_open_files()
     for tables in args.tables:
         for think in args.think:
