@@ -18,6 +18,8 @@ from mailserver import smtp, unused_port  # noqa: F401  (fixtures)
 
 from spades.web import create_app
 
+pytest_plugins = ["pgserver", "redisserver"]  # PostgreSQL and Redis servers (tests/pgserver.py, tests/redisserver.py)
+
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
