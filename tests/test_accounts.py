@@ -4,6 +4,7 @@ tries), moving a browser's seats to its account, session generations, ratings.""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,8 +19,11 @@ from spades.storage import SeatRow, Store
 
 
 @pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(str(tmp_path / "accounts.db"))
+def store(database) -> Iterator[Store]:
+    """On each engine (``database``: tests/pgserver.py)."""
+    s = Store(database)
+    yield s
+    s.close()
 
 
 @pytest.fixture
@@ -42,7 +46,8 @@ def wrong(code: str) -> str:
 def test_a_code_is_six_digits_stored_only_as_its_hash(accounts, store):
     code = accounts.request_code("Ann@Example.com", ASKER)
     assert len(code) == 6 and code.isdigit()
-    rows = list(store.db.query("SELECT * FROM login_codes"))
+    with store.transaction() as db:
+        rows = list(db.query("SELECT * FROM login_codes"))
     assert len(rows) == 1 and rows[0]["email"] == "ann@example.com"
     assert code not in str(rows[0]) and rows[0]["code_hash"] == hash_code("secret", "ann@example.com", code)
     accounts.check_code("ann@example.com", ASKER, f"{code[:3]} {code[3:]}")  # spaces are fine
@@ -156,13 +161,15 @@ def test_an_account_switching_browser_takes_nothing_along(accounts, store):
 
 def test_a_seat_left_to_a_bot_is_not_the_leavers(accounts, store):
     seat_anonymous(store, "DDDDDD", "anon-3")
-    store.db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = 'anon-3' WHERE table_code = 'DDDDDD' AND seat = 0")
-    store.db.conn.commit()
+    with store.transaction() as db:
+        db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = 'anon-3' "
+                   "WHERE table_code = 'DDDDDD' AND seat = 0")
     assert store.player_games("anon-3") == []
     user, _ = accounts.sign_in("ann@example.com", "anon-3")
     assert store.player_games(user.id) == []
-    assert list(store.db.query("SELECT left_player_id FROM seats WHERE table_code = 'DDDDDD' AND seat = 0")) == [
-        {"left_player_id": user.id}]
+    with store.transaction() as db:
+        left = list(db.query("SELECT left_player_id FROM seats WHERE table_code = 'DDDDDD' AND seat = 0"))
+    assert left == [{"left_player_id": user.id}]
 
 
 def test_sign_out_everywhere_ends_older_sessions(accounts):
@@ -194,9 +201,9 @@ def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, lef
     else:
         store.rematch_seats(code, number, seed, rules.to_dict(), seats)
     if left is not None:
-        store.db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ? "
-                         "WHERE table_code = ? AND seat = ?", [seats[left].player_id, code, left])
-        store.db.conn.commit()
+        with store.transaction() as db:
+            db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ? "
+                       "WHERE table_code = ? AND seat = ?", [seats[left].player_id, code, left])
     match_id = store.load_table(code).match.id
     match, rng = Match(rules, seed), random.Random(seed)
     while not match.finished:
@@ -262,11 +269,11 @@ def test_a_person_who_left_mid_match_is_not_counted_in_it(accounts, store):
 
 def test_the_rating_is_shown_on_a_familiar_scale_with_a_rank_among_people(accounts, store):
     people = [f"q{s}" for s in range(4)]
-    for pid, (mu, sigma) in {"q0": (30.0, 2.0), "q1": (25.0, 2.0), "q2": (25.0, 25 / 3),
-                             "bot:hard:1": (40.0, 1.0)}.items():
-        store.db.execute("INSERT INTO ratings (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 3, 0)",
-                         [pid, mu, sigma])
-    store.db.conn.commit()
+    with store.transaction() as db:
+        for pid, (mu, sigma) in {"q0": (30.0, 2.0), "q1": (25.0, 2.0), "q2": (25.0, 25 / 3),
+                                 "bot:hard:1": (40.0, 1.0)}.items():
+            db.execute("INSERT INTO ratings (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 3, 0)",
+                       [pid, mu, sigma])
     first, second, newcomer = (accounts.rating(p) for p in people[:3])
     assert (first.rank, second.rank, newcomer.rank) == (1, 2, 3)  # the bot is not among the people
     assert first.players == second.players == 3

@@ -18,13 +18,27 @@ ME = Player("me")
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(str(tmp_path / "t.db"))
+def store(database):
+    """The service's store, on each engine (``database``: tests/pgserver.py)."""
+    s = Store(database)
+    yield s
+    s.close()
 
 
-def make(store, pool, **kw) -> TableService:
-    kw.setdefault("play_delays", INSTANT)
-    return TableService(store, pool=pool, **kw)
+@pytest.fixture
+def make(store, pool):
+    """``make(**settings)``: a table service on ``store``; each is closed before the store is."""
+    made: list[TableService] = []
+
+    def make_service(**kw) -> TableService:
+        kw.setdefault("play_delays", INSTANT)
+        kw.setdefault("pool", pool)
+        made.append(TableService(store, **kw))
+        return made[-1]
+
+    yield make_service
+    for svc in made:
+        svc.close()
 
 
 def until_my_turn_to_play(svc: TableService, code: str, rng: random.Random):
@@ -53,8 +67,8 @@ def play_to_the_end(svc, code: str, seed: int):
     return snap
 
 
-def test_stale_and_double_submits_are_refused_with_the_current_version(store, pool):
-    svc = make(store, pool)
+def test_stale_and_double_submits_are_refused_with_the_current_version(make):
+    svc = make()
     code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
     snap = until_my_turn_to_play(svc, code, random.Random(1))
     v = snap.view["version"]
@@ -67,8 +81,8 @@ def test_stale_and_double_submits_are_refused_with_the_current_version(store, po
     svc.close()
 
 
-def test_an_illegal_card_changes_nothing_and_stores_nothing(store, pool):
-    svc = make(store, pool)
+def test_an_illegal_card_changes_nothing_and_stores_nothing(store, make):
+    svc = make()
     code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
     rng = random.Random(2)
     for _ in range(13):
@@ -88,8 +102,8 @@ def test_an_illegal_card_changes_nothing_and_stores_nothing(store, pool):
     assert svc.snapshot(code, ME.id).view == snap.view
 
 
-def test_refusals_for_strangers_bad_notation_and_unknown_tables(store, pool):
-    svc = make(store, pool)
+def test_refusals_for_strangers_bad_notation_and_unknown_tables(make):
+    svc = make()
     code = svc.create_practice(ME.id, "Ann", Rules(), "normal")
     with pytest.raises(NotSeated):
         svc.act(code, Player("someone-else"), "4", None)
@@ -101,8 +115,8 @@ def test_refusals_for_strangers_bad_notation_and_unknown_tables(store, pool):
         svc.act(code, ME, "deal", None)  # Continue while the hand is still being played
 
 
-def test_every_move_is_stored_before_anyone_is_told(store, pool):
-    svc = make(store, pool)
+def test_every_move_is_stored_before_anyone_is_told(store, make):
+    svc = make()
     code = svc.create_practice(ME.id, "Ann", Rules(end="hands", hands=1), "easy")
     seen = []
 
@@ -116,12 +130,12 @@ def test_every_move_is_stored_before_anyone_is_told(store, pool):
     assert all(view == stored == count for view, stored, count in seen[1:])
 
 
-def test_a_restarted_service_replays_to_the_same_state_and_the_bots_carry_on(store, pool):
-    slow = make(store, pool, play_delays={"slow": 3600.0, "normal": 3600.0, "fast": 3600.0})
+def test_a_restarted_service_replays_to_the_same_state_and_the_bots_carry_on(make):
+    slow = make(play_delays={"slow": 3600.0, "normal": 3600.0, "fast": 3600.0})
     code = slow.create_practice(ME.id, "Ann", Rules(play_speed="slow"), "normal")
     before = slow.snapshot(code, ME.id).view
     slow.close()  # "killed" while a bot was about to move
-    again = make(store, pool)
+    again = make()
     assert again.resume_all() == 1
     assert again.wait_idle()
     after = again.snapshot(code, ME.id).view
@@ -131,12 +145,12 @@ def test_a_restarted_service_replays_to_the_same_state_and_the_bots_carry_on(sto
     assert after["to_act"] == 0
 
 
-def test_a_bot_that_runs_out_of_time_plays_a_legal_fallback(store):
+def test_a_bot_that_runs_out_of_time_plays_a_legal_fallback(make):
     class NeverPool(cf.Executor):
         def submit(self, fn, *args, **kwargs):
             return cf.Future()  # never answers
 
-    svc = TableService(store, pool=NeverPool(), play_delays=INSTANT, think_limit=0.01)
+    svc = make(pool=NeverPool(), think_limit=0.01)
     code = svc.create_practice(ME.id, "Ann", Rules(), "hard")
     assert svc.wait_idle(timeout=5)
     view = svc.snapshot(code, ME.id).view
@@ -144,8 +158,8 @@ def test_a_bot_that_runs_out_of_time_plays_a_legal_fallback(store):
     svc.close()
 
 
-def test_rematch_starts_a_new_match_at_the_same_table(store, pool):
-    svc = make(store, pool)
+def test_rematch_starts_a_new_match_at_the_same_table(make):
+    svc = make()
     code = svc.create_practice(ME.id, "Ann", Rules(end="hands", hands=1), "easy")
     with pytest.raises(IllegalAction):
         svc.rematch(code, ME)
