@@ -1,6 +1,6 @@
 """Several processes, one owner per table, through a real Redis: two table services in
 this test process stand for two processes (each its own ``Cluster``: its own id, leases,
-inbox and bus), sharing one database file.
+inbox and bus), sharing one database (SQLite, then PostgreSQL).
 
 What a player would see: a move made through either process is applied once, by the
 table's owner, and heard by both; a process that stops renewing its leases (it died)
@@ -29,8 +29,9 @@ LEASE_S = 1.0
 
 
 @pytest.fixture
-def store_path(tmp_path):
-    return str(tmp_path / "shared.db")
+def store_path(database):
+    """One database both processes share: a SQLite file, then a PostgreSQL database."""
+    return database
 
 
 def node(store_path: str, redis_url: str, pool) -> TableService:
