@@ -8,9 +8,10 @@ their turn while N practice tables of bots play at once.
 For each number of tables and each thinking time of the persons, the site starts as in
 production (``gunicorn -c gunicorn.conf.py app:app``, bots' play delay 0) on a fresh
 database; N scripted persons each start a practice table at ``--level`` from the home
-page and open its WebSocket. A person waits for a message on their socket, reads the
-table (``view.json``) and, when it is their turn, takes ``--think`` seconds over it, then
-plays: the first legal card, a bid of what the Hard bot's hint would not cost (3, or the
+page and open its WebSocket. A person waits for a message on their socket that may
+show their turn (a bid box, a playable hand, the hand's result, the Look button: what a
+page shows), reads the table (``view.json``) and, when it is their turn, takes
+``--think`` seconds over it, then plays: the first legal card, a bid of what the Hard bot's hint would not cost (3, or the
 lowest legal number), Continue between hands, and a new practice table when the match
 is over.
 
@@ -57,6 +58,7 @@ from .loadbench import EMOJIS, SEVERE, Person, Server, log, percentile, raise_op
 
 FALLBACK = "playing a fallback move"
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
+MINE = ('class="bidbox"', "fan playable", "panel open", 'value="look"')
 THINKING = re.compile(r"bot thinking: (\d+) decisions .* budget median (\d+) ms, least (\d+) ms")
 
 
@@ -93,8 +95,9 @@ async def play(base: str, i: int, level: str, think: float, stats: Stats, stop_a
                 async for msg in sock:
                     if msg.type != aiohttp.WSMsgType.TEXT:
                         break
-                    arrived[0] = time.perf_counter()
-                    messages.set()
+                    if 'id="hand"' not in msg.data or any(mark in msg.data for mark in MINE):
+                        arrived[0] = time.perf_counter()
+                        messages.set()
                 messages.set()
 
             reader = asyncio.create_task(listen(ws))
