@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -35,7 +34,7 @@ from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..records import to_record
 from ..rules_config import Rules
-from ..storage import RoomRow, SeatRow, Store
+from ..storage import Duplicate, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
@@ -381,13 +380,13 @@ class TableService:
 
     @staticmethod
     def _new_code(create: Callable[[str], None]) -> str:
-        """Draw codes until ``create`` accepts one (it raises IntegrityError for a taken code)."""
+        """Draw codes until ``create`` accepts one (it raises Duplicate for a taken code)."""
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
                 create(code)
                 return code
-            except sqlite3.IntegrityError:
+            except Duplicate:
                 continue  # the code is taken: draw another
         raise RuntimeError("no free table code")  # pragma: no cover - 31^6 codes
 

@@ -37,7 +37,6 @@ import logging
 import math
 import random
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -48,7 +47,7 @@ from .. import bots
 from ..rules import HAND_OVER, Match, parse_action
 from ..rules_config import Rules, RulesError
 from ..stats import replay
-from ..storage import (DropTourneyPlayer, NewTourney, Op, PutTourney, PutTourneyMatch, PutTourneyPlayer,
+from ..storage import (DropTourneyPlayer, Duplicate, NewTourney, Op, PutTourney, PutTourneyMatch, PutTourneyPlayer,
                        PutTourneyReady, PutTourneyTeam, SeatRow, Store, TourneyData, TourneyMatchRow,
                        TourneyPlayerRow, TourneyRow, TourneyTeamRow)
 from ..tables import BOT_EMOJI, CODE_ALPHABET, Change, Refused, TableService, bot_seed, check_emoji, clean_name
@@ -542,7 +541,7 @@ class TourneyService:
                 try:
                     self.store.commit([NewTourney(replace(row, code=code))])
                     break
-                except sqlite3.IntegrityError:
+                except Duplicate:
                     continue  # the code is taken: draw another
             else:  # pragma: no cover - 31^6 codes
                 raise RuntimeError("no free tourney code")
@@ -786,7 +785,7 @@ class TourneyService:
     def _commit_entry(self, t: _Tourney, ops: list[Op]) -> None:
         try:
             self.store.commit(ops)
-        except sqlite3.IntegrityError:  # the same person registering twice at once
+        except Duplicate:  # the same person registering twice at once
             raise AlreadyRegistered("You are already registered in this tourney.") from None
 
     # -- the start -------------------------------------------------------------------------
