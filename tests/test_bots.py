@@ -209,8 +209,9 @@ def test_no_nil_after_partner_nil(level: str) -> None:
 
 
 def test_partner_nil_leaves_the_contract_to_this_hand() -> None:
-    """After a partner's nil the contract is this hand's alone: the same number as when it
-    bids first for its team, and more than it adds to a partner's bid of 3."""
+    """After a partner's nil the contract is this hand's alone: at least the number it bids
+    first for its team (the nil bidder's tricks will be few, so more are left for it), and
+    more than it adds to a partner's bid of 3."""
     hand = "AS KS 4S 3S AH 5H 3H KD 4D 2D 3C 5C 7C"
     first = view(0, hand, [None, None, None, 3], dealer=2)
     after_nil = view(0, hand, [None, None, "nil", 3], dealer=1)
@@ -219,8 +220,8 @@ def test_partner_nil_leaves_the_contract_to_this_hand() -> None:
         v["trick"] = None
         v["legal"] = list(range(1, 14)) + ["nil"]
     alone = choose(after_nil, "normal", 0)
-    assert alone == choose(first, "normal", 0)
-    assert alone >= choose(after_three, "normal", 0)
+    assert alone >= choose(first, "normal", 0)
+    assert alone > choose(after_three, "normal", 0)
 
 
 def test_hint_is_a_bid_for_the_seat_to_bid() -> None:

@@ -17,9 +17,14 @@ search uses, which is exactly the Normal bot's card play):
    the counts) gives a nil's chance; the blind nils give the blind nil's. The deals
    without a nil measure how many of the tricks over a made contract come in as bags
    (``duck``: the rest are ducked).
-3. **Bids.** Every seat's cards of step 1 are bid by the finished model as a team's first
-   bidder (no other bid known, no score); the tricks of the hands that bid n give the
-   distribution a partner reads from a bid of n.
+3. **Bids.** Every seat's cards of step 1 are bid by the model as a team's first bidder
+   (no other bid known, no score); the tricks of the hands that bid n give the
+   distribution a partner reads from a bid of n. Contracts are made more often in a
+   bidding hand than the tricks played to win say (opponents who have made their
+   contract duck): ``gift`` is the move of the team's distribution that makes the
+   predicted chance of making the contract match how often the model's own contracts
+   were made, bid by the model with the gift found so far and played out in bidding mode
+   (a few rounds on fresh deals, each halfway to the new fit).
 
 Everything is pure Python on the seeded ``random.Random``; 200,000 hands take a few
 minutes on one core. ``build`` is the same work as a function (the tests fit a tiny model
@@ -53,6 +58,8 @@ NIL_RIDGE = 1.0  # the nil model's prior toward zero (log-odds per unit of featu
 BLIND_SHARE = 6  # about one deal in this many tries a blind nil
 WEAK = 4.0  # predicted tricks under which a hand may be bid nil in step 2
 NIL_SHARE = 0.6  # of the other deals with such a hand, the share played with a nil
+GIFT_ROUNDS = 4  # rounds of bidding with the gift found so far and fitting it again
+GIFT_DEALS = 15_000  # deals per round
 NO_NIL = [-30.0] + [0.0] * len(bidmodel.NIL_FEATURES)
 
 
@@ -176,6 +183,27 @@ def fit_logistic(counts: dict[tuple[int, ...], list[int]], iterations: int = 12)
     return w
 
 
+def fit_gift(seen: list[tuple[list[float], int, bool]]) -> float:
+    """The move of the team's distribution (tricks played to win) that makes its predicted
+    chance of making the contract match how often the contracts of step 2 were made:
+    the tricks that opponents who duck give away (bisection)."""
+    if not seen:
+        return 0.0
+    made = sum(1 for _d, _c, ok in seen if ok) / len(seen)
+
+    def predicted(delta: float) -> float:
+        return sum(sum(bidmodel.shift(d, delta)[c:]) for d, c, _ok in seen) / len(seen)
+
+    lo, hi = -1.0, 2.0
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        if predicted(mid) < made:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def _neutral(seat: int = 0) -> Situation:
     return Situation(seat, [None, None, None, None], Rules(), [0, 0], [0, 0], dealer=(seat + 2) % 4)
 
@@ -209,7 +237,7 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
             prior[t] += c
     tables = fill_tables(cells)
     prior = _norm(prior)
-    model = BidModel(coef, STEP, tables, NO_NIL, 0.0, [prior] * (MAX_T + 1), prior, 0.6, 1.5, 0.0, hands)
+    model = BidModel(coef, STEP, tables, NO_NIL, 0.0, [prior] * (MAX_T + 1), prior, 0.6, 0.0, 1.5, hands)
     model.by_bid = _by_bid(model, deals, capacity)
 
     # 2. nils, blind nils and ducking, in bidding mode
@@ -262,11 +290,38 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
     model.nil_bags = nil_bags[0] / nil_bags[1] if nil_bags[1] else 1.5
     model.duck = duck[0] / duck[1] if duck[1] else 0.6
 
-    # 3. what a first bid says about the hand, with the finished model
+    # 3. the gift, and what a first bid says about the hand, with the finished model
     model.by_bid = _by_bid(model, deals, capacity)
-    model.look_value = _look_value(model, deals)
-    say(f"step 3: done, {time.monotonic() - start:.0f} s")
+    chunk = max(1, min(GIFT_DEALS, len(deals) // GIFT_ROUNDS))
+    for k in range(GIFT_ROUNDS):
+        seen = _contracts(model, deals[k * chunk:(k + 1) * chunk])
+        model.gift = (model.gift + fit_gift(seen)) / 2
+        model.by_bid = _by_bid(model, deals, capacity)
+        say(f"step 3: gift {model.gift:.2f} from {len(seen)} contracts, {time.monotonic() - start:.0f} s")
     return model
+
+
+def _contracts(model: BidModel, deals: list[list[int]]) -> list[tuple[list[float], int, bool]]:
+    """Bid ``deals`` with ``model`` and play them out in bidding mode; for each team whose
+    second bidder bid a number after a number: (the team's tricks as that bidder saw them
+    without the gift, the contract, made)."""
+    rules = Rules()
+    out = []
+    for hs in deals:
+        bids: list[int | None] = [None, None, None, None]
+        views: list[list[float] | None] = [None, None]
+        for s in range(4):
+            sit = Situation(s, list(bids), rules, [0, 0], [0, 0], 3)
+            bids[s] = bidmodel.choose_bid(hs[s], sit, model)
+            if s >= 2 and bids[s] and bids[s - 2]:
+                views[s - 2] = bidmodel.team_dist(hs[s], sit, model, gift=False)[0]
+        taken, _plays = playout(HandCtx(True, bids), hs, [], 0, 0, [0, 0, 0, 0], False)
+        for team in (0, 1):
+            view = views[team]
+            if view is not None:
+                c = bids[team] + bids[team + 2]
+                out.append((view, c, taken[team] + taken[team + 2] >= c))
+    return out
 
 
 def _by_bid(model: BidModel, deals: list[list[int]], capacity: list[list[int]]) -> list[list[float]]:
@@ -293,23 +348,6 @@ def _by_bid(model: BidModel, deals: list[list[int]], capacity: list[list[int]]) 
     return rows
 
 
-def _look_value(model: BidModel, deals: list[list[int]]) -> float:
-    """Mean points of the best first bid (number or nil) of a hand: what looking is worth."""
-    sit = _neutral()
-    total = 0.0
-    n = 0
-    for hs in deals[:20000]:
-        for s in range(4):
-            b = bidmodel.choose_bid(hs[s], sit, model)
-            if b == 0:
-                p = model.nil_chance(hs[s])
-                total += (2 * p - 1) * 100
-            else:
-                total += bidmodel.contract_values(sit, model, model.dist(hs[s]), range(b, b + 1))[0][0]
-            n += 1
-    return total / n if n else 0.0
-
-
 def rounded(model: BidModel) -> dict:
     """The model's JSON with its numbers rounded (a small file that diffs well)."""
     data = model.to_json()
@@ -323,7 +361,7 @@ def rounded(model: BidModel) -> dict:
         data[key] = r(data[key], 5)
     for key in ("coef", "nil_coef"):
         data[key] = r(data[key], 4)
-    for key in ("blind_nil", "duck", "nil_bags", "look_value"):
+    for key in ("blind_nil", "duck", "gift", "nil_bags"):
         data[key] = round(data[key], 4)
     return data
 
@@ -337,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     model = build(args.hands, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True))
     Path(args.out).write_text(json.dumps(rounded(model), separators=(",", ":")) + "\n")
     print(json.dumps({"hands": args.hands, "out": args.out, "blind_nil": round(model.blind_nil, 3),
-                      "duck": round(model.duck, 3), "look_value": round(model.look_value, 1)}))
+                      "duck": round(model.duck, 3), "gift": round(model.gift, 2)}))
     return 0
 
 
