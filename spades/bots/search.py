@@ -88,37 +88,72 @@ def hand_value(known: Known, ctx: HandCtx, taken: list[int], team: int, final_ha
     return value
 
 
-def sample_hands(known: Known, rng: random.Random, counts: list[int], unseen: int,
-                 voids: list[int]) -> list[int] | None:
-    """Deal ``unseen`` to the other seats: ``counts[s]`` cards each, no card in a suit
-    the seat is known void in. None if the random deal got stuck (the caller retries)."""
-    me = known.seat
-    seats = [s for s in range(4) if s != me]
-    cards = [int(c) for c in cards_of(unseen)]
-    rng.shuffle(cards)
-    # the most constrained cards first, so a void-heavy seat does not run out of room
-    allowed = {}
-    for c in cards:
-        allowed[c] = [s for s in seats if not voids[s] >> (c // 13) & 1]
-    cards.sort(key=lambda c: len(allowed[c]))
-    room = counts[:]
-    hands = [0, 0, 0, 0]
-    for c in cards:
-        options = [s for s in allowed[c] if room[s] > 0]
-        if not options:
-            return None
-        total = sum(room[s] for s in options)
-        pick = rng.randrange(total)
-        for s in options:
-            pick -= room[s]
-            if pick < 0:
-                break
-        hands[s] |= 1 << c
-        room[s] -= 1
-    return hands
+class Sampler:
+    """Deals the cards a seat cannot see to the other seats, again and again: ``counts[s]``
+    cards each, no card in a suit the seat is known void in. Everything that stays the same
+    between deals is worked out once."""
+
+    def __init__(self, me: int, counts: list[int], unseen: int, voids: list[int]) -> None:
+        self.me = me
+        self.seats = [s for s in range(4) if s != me]
+        self.counts = counts
+        self.cards = [int(c) for c in cards_of(unseen)]
+        suits = {c // 13 for c in self.cards}
+        self.voids = voids
+        # no inferred void bears on these cards: a shuffle and three slices will do
+        self.free = not any(voids[s] >> u & 1 for s in self.seats for u in suits)
+        self.allowed = {c: [s for s in self.seats if not voids[s] >> (c // 13) & 1] for c in self.cards}
+        # the most constrained cards first, so a void-heavy seat does not run out of room
+        self.order = sorted(self.cards, key=lambda c: len(self.allowed[c]))
+        self.stuck = 0
+
+    def deal(self, rng: random.Random) -> list[int]:
+        """One deal (the seat's own entry is 0)."""
+        if not self.free:
+            for _ in range(30):
+                hands = self._constrained(rng)
+                if hands is not None:
+                    return hands
+            self.stuck += 1  # the inferences cannot all be met by chance: drop them here
+        cards = self.cards[:]
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        i = 0
+        for s in self.seats:
+            h = 0
+            for c in cards[i:i + self.counts[s]]:
+                h |= 1 << c
+            hands[s] = h
+            i += self.counts[s]
+        return hands
+
+    def _constrained(self, rng: random.Random) -> list[int] | None:
+        cards = self.order[:]
+        # shuffle within each level of constraint, keeping the most constrained first
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(self.allowed[c]))
+        room = self.counts[:]
+        hands = [0, 0, 0, 0]
+        for c in cards:
+            options = [s for s in self.allowed[c] if room[s] > 0]
+            if not options:
+                return None
+            total = 0
+            for s in options:
+                total += room[s]
+            pick = rng.randrange(total)
+            for s in options:
+                pick -= room[s]
+                if pick < 0:
+                    break
+            hands[s] |= 1 << c
+            room[s] -= 1
+        return hands
 
 
-BID_SD = 0.8  # spread of a bidder's predicted tricks around what its bid says, in tricks
+DRAWS = 12  # deals tried for one that fits the bids
+DRAW_WORK = 25  # a deal and its weight count as this many card plays of work
+BID_SD = 1.0  # spread of a bidder's predicted tricks around what its bid says, in tricks
 MODEL_BID_WORK = 20  # a model bid inside a sample counts as this many card plays of work
 
 
@@ -147,16 +182,21 @@ def _bid_mean(m: bidmodel.BidModel, bid: int) -> float:
     return sum(t * p for t, p in enumerate(m.bid_dist(bid)))
 
 
-def _deal(known: Known, rng: random.Random, counts: list[int], unseen: int) -> list[int]:
-    for _ in range(30):
-        hands = sample_hands(known, rng, counts, unseen, known.voids)
-        if hands is not None:
-            return hands
-    # the inferences cannot all be met by chance here: drop the voids rather than fail
-    while True:
-        hands = sample_hands(known, rng, counts, unseen, [0, 0, 0, 0])
-        if hands is not None:
-            return hands
+def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
+         m: bidmodel.BidModel) -> tuple[list[int], float, int]:
+    """A deal that fits the bids made: (hands, weight, work). Deals are kept with the
+    chance ``bid_weight`` gives them (every weight is at most 1), so the play-outs are
+    spent on deals the bids make likely; after ``DRAWS`` refusals the last deal is kept
+    with its weight."""
+    work = 0
+    for _ in range(DRAWS):
+        hands = sampler.deal(rng)
+        hands[known.seat] = hand
+        w = bid_weight(known, hands, m)
+        work += DRAW_WORK
+        if w >= 1.0 or rng.random() < w:
+            return hands, 1.0, work
+    return hands, w, work
 
 
 def _candidates(legal: int, others: int) -> list[int]:
@@ -197,10 +237,11 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     work = 0
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
     n = 0
+    m = bidmodel.model()
+    sampler = Sampler(me, counts, others, known.voids)
     while True:
-        sampled = _deal(known, rng, counts, others)
-        sampled[me] = hand
-        w = bid_weight(known, sampled)
+        sampled, w, drawn = draw(known, sampler, rng, hand, m)
+        work += drawn
         for c in cands:
             hands = sampled[:]
             hands[me] &= ~(1 << c)
@@ -272,10 +313,10 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
     total_w = 0.0
     work = 0
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
+    sampler = Sampler(me, counts, others, [0, 0, 0, 0])
     while True:
-        sampled = _deal(known, rng, counts, others)
-        sampled[me] = hand
-        w = bid_weight(known, sampled, m)
+        sampled, w, drawn = draw(known, sampler, rng, hand, m)
+        work += drawn
         dists = {s: m.dist(sampled[s]) for s in later}
         for c in cands:
             bids = list(known.bids)
