@@ -77,6 +77,9 @@ def log(page: Page) -> list[dict]:
 
 
 def settled(page: Page) -> dict:
+    """Where everything is once nothing moves, with the pointer off the hand (a card under
+    the pointer is raised on purpose: that is hover, not motion left behind)."""
+    page.mouse.move(1, 1)
     page.wait_for_function(STILL, timeout=3000)
     return page.evaluate(PLACES)
 

@@ -398,8 +398,11 @@ class ClusterBus(Bus):
         self.cluster = cluster
         self.room = room
         self._out: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self._listening = threading.Event()
         threading.Thread(target=self._send, name="cluster-bus-send", daemon=True).start()
         threading.Thread(target=self._listen, name="cluster-bus-listen", daemon=True).start()
+        if not self._listening.wait(10):  # the other processes' changes are heard from the start
+            log.warning("the bus is not listening to Redis yet")
 
     def publish(self, change: Change) -> None:
         super().publish(change)
@@ -430,6 +433,9 @@ class ClusterBus(Bus):
                 conn = redis.Redis.from_url(self.cluster.url, socket_timeout=None, socket_connect_timeout=5)
                 pubsub = conn.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANGES, PAGES)
+                pubsub.get_message(timeout=5)  # the subscription's confirmations: listening now
+                pubsub.get_message(timeout=5)
+                self._listening.set()
                 for message in pubsub.listen():
                     if self.cluster.closed:
                         return
