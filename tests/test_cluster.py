@@ -183,3 +183,25 @@ def test_the_shared_lock_lets_one_process_in_at_a_time(redis_url):
     assert not overlaps
     one.close()
     two.close()
+
+
+def test_two_people_taking_the_last_place_through_two_processes_cannot_both_get_it(nodes):
+    a, b = nodes
+    code = a.create_room("host", "Hana", "🦊", Rules(), "easy", 2)  # one place besides the host
+    start = threading.Barrier(2)
+    results = []
+
+    def join(node, pid):
+        start.wait()
+        try:
+            results.append(node.join(code, pid, pid.title(), "🐼"))
+        except Exception as e:  # the refusal a person would read
+            results.append(type(e).__name__)
+
+    threads = [threading.Thread(target=join, args=(n, p)) for n, p in ((a, "ann"), (b, "bob"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert sorted(results) == ["TableFull", "room"]
+    assert len(a.room_snapshot(code, "host").members) == 2

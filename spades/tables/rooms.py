@@ -16,6 +16,7 @@ import dataclasses
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules_config import Rules
 from ..storage import Conflict, MemberRow, RoomRow, SeatRow, Store
@@ -30,7 +31,7 @@ NO_TABLE = "There is no table with that code. Check it, or start a new game."
 
 @dataclass
 class _Room:
-    lock: threading.RLock = dataclasses.field(default_factory=threading.RLock)
+    lock: Any = dataclasses.field(default_factory=threading.RLock)
     version: int = 0
 
 
@@ -73,14 +74,17 @@ def check_joinable(row: RoomRow, player_id: str | None) -> None:
 
 
 class Rooms:
-    """Every room of this process: locks, versions, changes published on the bus."""
+    """Every room of this process: locks, versions, changes published on the bus.
+    ``lock``: a room's lock by its code; with several processes, one they all share (two
+    people taking the last place through two processes must not both get it)."""
 
     def __init__(self, store: Store, bus: Bus, new_seed: Callable[[], str],
-                 on_start: Callable[[str], None]) -> None:
+                 on_start: Callable[[str], None], lock: Callable[[str], Any] | None = None) -> None:
         self.store = store
         self.bus = bus
         self.new_seed = new_seed
         self.on_start = on_start
+        self.new_lock = lock
         self._rooms: dict[str, _Room] = {}
         self._lock = threading.Lock()
 
@@ -88,7 +92,7 @@ class Rooms:
         with self._lock:
             room = self._rooms.get(code)
             if room is None:
-                room = self._rooms[code] = _Room()
+                room = self._rooms[code] = _Room(self.new_lock(code)) if self.new_lock else _Room()
             return room
 
     def _row(self, code: str) -> RoomRow:

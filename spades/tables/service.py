@@ -74,7 +74,8 @@ class TableService:
         self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
                                    think_limit=think_limit, bot_budget=bot_budget,
                                    remote=BotQueue(cluster.url, think_limit) if cluster is not None else None)
-        self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._started)
+        self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._started,
+                           lock=(lambda code: cluster.shared_lock(f"room:{code}")) if cluster is not None else None)
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()
         self._observers: list[Observer] = []
