@@ -40,7 +40,8 @@ def play_hands(levels: list[str], rules: Rules, seed: int, hands: int, scores: l
     Rules(blind_nil=True),
     Rules(mode="no_bidding"),
     Rules(set_scores_zero=True, bag_penalty=False),
-], ids=["default", "blind_nil", "no_bidding", "variants"])
+    Rules(end="hands", hands=2, blind_nil=True, set_scores_zero=True, target=200),
+], ids=["default", "blind_nil", "no_bidding", "variants", "last_hand"])
 def test_every_level_answers_only_legal_actions(seed: int, rules: Rules) -> None:
     levels = [["random", "easy", "normal", "hard"], ["hard", "normal", "easy", "normal"]][seed % 2]
     match = play_hands(levels, rules, seed, hands=2)
@@ -92,6 +93,38 @@ def test_hard_search_is_deterministic_for_a_seed() -> None:
     known = knowledge.read(seat_view(m, m.to_act))
     picks = {search.choose_card(known, random.Random(4), 0.01, math.inf) for _ in range(2)}
     assert len(picks) == 1
+
+
+def test_hard_deals_keep_the_voids_and_the_counts() -> None:
+    """Every deal of Hard's sampler gives each other seat its number of cards, none in a
+    suit it showed out of, and only cards the seat cannot see."""
+    import random
+
+    tricks = [(0, "AC 2C 3C 4H"), (0, "6D KD 5D 7D")]  # seat 3 showed out of clubs
+    v = view(0, "KH 5H 2H 8C 9C 9D TD 2S 3S 4S 5S", [3, 3, 3, 3], tricks=tricks, dealer=3)
+    v["trick"] = None
+    known = knowledge.read(v)
+    counts = [known.held_count(s) for s in range(4)]
+    unseen = ((1 << 52) - 1) & ~known.gone & ~known.hand
+    sampler = search.Sampler(0, counts, unseen, known.voids)
+    assert not sampler.free
+    rng = random.Random(2)
+    for _ in range(50):
+        hands = sampler.deal(rng)
+        assert hands[0] == 0 and [h.bit_count() for h in hands[1:]] == counts[1:]
+        assert hands[1] | hands[2] | hands[3] == unseen
+        assert not hands[3] & (((1 << 13) - 1) << 39)  # no club for the seat void in clubs
+
+
+def test_hard_weighs_deals_by_the_bids() -> None:
+    """A seat that bid 6 more likely holds strong cards than weak ones; a nil bidder weak ones."""
+    v = view(0, "KH 5H 2H 8C 9C 9D TD 2S 3S 4S 5S 6C 7C", [None, 6, None, "nil"], dealer=0)
+    known = knowledge.read(v)
+    strong = mask_of(Card.parse(t) for t in "AS KS QS JS 9S AH KH AD KD AC 3H 4H 5D".split())
+    weak = mask_of(Card.parse(t) for t in "2C 3C 4C 5C 6D 7D 8D 2H 3H 4H 6H 7H 8H".split())
+    with_strong = [0, strong, 0, weak]
+    with_weak = [0, weak, 0, strong]
+    assert search.bid_weight(known, with_strong) > 100 * search.bid_weight(known, with_weak)
 
 
 def test_choose_refuses_when_not_its_turn() -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..cards import SPADE_MASK, SUIT_MASKS
@@ -155,6 +155,20 @@ class BidModel:
     gift: float  # tricks a team takes in a bidding hand beyond its tricks played to win (others duck)
     nil_bags: float  # tricks a failed nil takes on average
     hands: int  # deals the model was fitted on
+    prior_stats: tuple[float, float] = (0.0, 0.0)  # mean and variance of ``prior``
+    by_bid_stats: list[tuple[float, float]] = field(default_factory=list)  # the same of each ``by_bid`` row
+
+    def __post_init__(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Work out the means and variances again (after ``prior`` or ``by_bid`` changed)."""
+        self.prior_stats = _stats(self.prior)
+        self.by_bid_stats = [_stats(row) for row in self.by_bid]
+
+    def bid_stats(self, bid: int) -> tuple[float, float]:
+        """Mean and variance of the tricks of a hand that bid ``bid`` first for its team."""
+        return _stats(NIL_TRICKS) if bid <= 0 else self.by_bid_stats[min(MAX_T, bid)]
 
     def mean(self, hand: int) -> float:
         """The predicted number of tricks of 13 cards."""
@@ -303,12 +317,13 @@ def _match_value(sit: Situation, points: float, theirs: float) -> float:
     return MATCH_BONUS if a > b else -MATCH_BONUS if b > a else 0.0
 
 
-def _their_points(sit: Situation, m: BidModel) -> float:
-    """A rough guess of the opponents' points this hand, from their bids (for the match bonus)."""
+def _their_points(sit: Situation) -> float:
+    """A rough guess of the opponents' points this hand, from their bids (for the match
+    bonus): 9 a trick bid, 60 a nil, 22.5 a seat still to bid."""
     total = 0.0
     for s in ((sit.seat + 1) & 3, (sit.seat + 3) & 3):
         b = sit.bids[s]
-        total += 45.0 * 0.5 if b is None else 60.0 if b == 0 else 9.0 * b
+        total += 22.5 if b is None else 60.0 if b == 0 else 9.0 * b
     return total
 
 
@@ -319,7 +334,7 @@ def contract_values(sit: Situation, m: BidModel, dist: list[float], contracts: r
     r = sit.rules
     near = _near_end(sit)
     bags_now = sit.bags[sit.team]
-    theirs = _their_points(sit, m) if near else 0.0
+    theirs = _their_points(sit) if near else 0.0
     out = []
     for c in contracts:
         ev = 0.0
@@ -347,13 +362,13 @@ def _others_shift(sit: Situation, m: BidModel, mean_us: float, var_us: float, us
     neutral = (MAX_T - mean_us) / len(others)
     excess = 0.0
     var_others = 0.0
-    pm, pv = _stats(m.prior)
+    pv = m.prior_stats[1]
     for s in others:
         b = sit.bids[s]
         if b is None:
             var_others += pv
             continue
-        bm, bv = _stats(m.bid_dist(b))
+        bm, bv = m.bid_stats(b)
         excess += bm - neutral
         var_others += bv
     if not excess:

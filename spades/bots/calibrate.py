@@ -239,6 +239,7 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
     prior = _norm(prior)
     model = BidModel(coef, STEP, tables, NO_NIL, 0.0, [prior] * (MAX_T + 1), prior, 0.6, 0.0, 1.5, hands)
     model.by_bid = _by_bid(model, deals, capacity)
+    model.refresh()
 
     # 2. nils, blind nils and ducking, in bidding mode
     nil_counts: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0, 0])
@@ -292,11 +293,13 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
 
     # 3. the gift, and what a first bid says about the hand, with the finished model
     model.by_bid = _by_bid(model, deals, capacity)
+    model.refresh()
     chunk = max(1, min(GIFT_DEALS, len(deals) // GIFT_ROUNDS))
     for k in range(GIFT_ROUNDS):
         seen = _contracts(model, deals[k * chunk:(k + 1) * chunk])
         model.gift = (model.gift + fit_gift(seen)) / 2
         model.by_bid = _by_bid(model, deals, capacity)
+        model.refresh()
         say(f"step 3: gift {model.gift:.2f} from {len(seen)} contracts, {time.monotonic() - start:.0f} s")
     return model
 

@@ -159,8 +159,13 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
         if bids[seat] == 0:
             mode = AVOID
         else:
-            contract, got = team_need(ctx, team, taken)
-            o_contract, o_got = team_need(ctx, 1 - team, taken)
+            # team_need for both teams, written out: this runs for every card of a play-out
+            a, b = bids[team], bids[team + 2]
+            contract = (a or 0) + (b or 0)
+            got = (taken[team] if a else 0) + (taken[team + 2] if b else 0)
+            a, b = bids[1 - team], bids[3 - team]
+            o_contract = (a or 0) + (b or 0)
+            o_got = (taken[1 - team] if a else 0) + (taken[3 - team] if b else 0)
             need = contract - got
             o_need = o_contract - o_got
             if bids[partner] == 0 and taken[partner] == 0:
@@ -176,10 +181,9 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
                     mode = WIN
                 else:
                     mode = DUCK
-    seats_after = [(leader + i) & 3 for i in range(pos + 1, 4)]
-
     if not trick:
         return _lead(ctx, seat, hand, legal, others, mode, cover, nil_opp, voids, broken)
+    seats_after = [(leader + i) & 3 for i in range(pos + 1, 4)]
 
     led = trick[0] // 13
     wi = trick_winner(trick)

@@ -36,7 +36,7 @@ from .policy import HandCtx, play_card, trick_winner
 
 # Simulated card plays per second of budget, measured on the project machine (2 shared
 # cores); it turns a time budget into a fixed amount of work.
-PLAYS_PER_SECOND = 250_000
+PLAYS_PER_SECOND = 350_000
 MATCH_WIN_BONUS = 400  # match value of winning the match with this hand, in points
 
 
@@ -173,13 +173,9 @@ def bid_weight(known: Known, hands: list[int], m: bidmodel.BidModel | None = Non
         if b == 0:
             w += math.log(max(0.02, m.nil_chance(full)))
         else:
-            d = m.mean(full) - _bid_mean(m, b)
+            d = m.mean(full) - m.bid_stats(b)[0]
             w -= d * d / (2 * BID_SD * BID_SD)
     return math.exp(w)
-
-
-def _bid_mean(m: bidmodel.BidModel, bid: int) -> float:
-    return sum(t * p for t, p in enumerate(m.bid_dist(bid)))
 
 
 def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
