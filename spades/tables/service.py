@@ -144,7 +144,10 @@ class TableService:
                 if owner is not None:
                     try:
                         return self._forward(owner, code, who, command, prime)
-                    except (OwnerGone, NotOwner):  # it died or let go: claim the table again
+                    except OwnerGone:  # it died: claim the table once its lease lapses
+                        log.warning("table %s: its owner %s did not answer in time", code, owner)
+                        continue
+                    except NotOwner:  # it let the table go meanwhile: claim it again
                         continue
             actor = self._actor(code)
             try:
