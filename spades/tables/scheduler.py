@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[str, Who, Command], object]
 PARENT_CHECK_S = 0.5
-TURN_SLOT_S = 0.5  # a queued decision should be answered about this long after it was asked
+TURN_SLOT_S = 0.3  # a queued decision should be answered about this long after it was asked
 MIN_BUDGET_S = 0.02  # the least a Hard bot thinks, however long the queue
 URGENT_HEAD_START_S = 2.0  # a decision with a person waiting goes ahead of others this much older
 REPORT_S = 10.0
@@ -65,7 +65,7 @@ def think_budget(base: float, waiting: int, workers: int) -> float:
     ``TURN_SLOT_S`` shared among those per worker.
 
     >>> think_budget(0.5, 2, 2), think_budget(0.5, 8, 2), think_budget(0.5, 1000, 2)
-    (0.5, 0.125, 0.02)
+    (0.5, 0.075, 0.02)
     """
     load = waiting / max(1, workers)
     if load <= 1:
