@@ -93,8 +93,10 @@ class TableService:
     def resume_all(self) -> int:
         """Load every unfinished table so its bots and clocks carry on (in a cluster, those
         that no other process owns); returns how many."""
-        codes = self._adopt_orphans() if self.cluster is not None else self.store.unfinished_tables()
-        if self.cluster is None:
+        if self.cluster is not None:
+            codes = self._adopt_orphans()
+        else:
+            codes = self.store.unfinished_tables()
             for code in codes:
                 self._resume(code)
         self.scheduler.wake()  # overdue clocks fire at once
