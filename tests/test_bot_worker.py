@@ -14,7 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 import redis
 
 from spades import bots
@@ -25,6 +24,7 @@ from spades.storage import Store
 from spades.tables import Player, TableService
 from spades.tables.cluster import Cluster
 from spades.views import seat_view
+from test_cluster import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,15 +32,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def start_worker(url: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "spades.bots.worker", "--redis", url], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def wait_for(predicate, timeout: float = 20.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def test_a_worker_answers_the_sites_decisions_with_legal_actions(redis_url):

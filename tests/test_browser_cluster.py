@@ -25,6 +25,7 @@ import pytest
 import redis
 from playwright.sync_api import Page, expect
 
+from redisserver import free_port
 from spades.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,12 +43,6 @@ VERSION_AT_LEAST = """v => {
   const input = document.querySelector('#hand input[name=version], #panel input[name=version]');
   return !!input && Number(input.value) >= v;
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Node:
