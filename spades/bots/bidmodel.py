@@ -15,7 +15,9 @@ zero), plus a match bonus when the hand may end the match, and takes the best; n
 its chance makes it worth more than the best number. The first bidder of a team bids its
 own tricks; the second adds its tricks to what the partner's bid says the partner holds
 (the distribution of tricks of hands that bid that number). The other seats' bids shift
-the team's distribution (the four seats share 13 tricks).
+the team's distribution (the four seats share 13 tricks), and so does the gift: in a
+bidding hand a team takes more than its tricks played to win, since opponents who have
+made their contract duck.
 
 Imports: ``spades.cards``, ``spades.rules_config`` (the ``Rules`` value) and the
 standard library.

@@ -1,8 +1,9 @@
 """Fit the bid model (``bidmodel.json``) on dealt hands played out by the Normal bot.
 
 ``python -m spades.bots.calibrate --hands N --out PATH [--seed S]`` deals N hands and
-plays each one out twice with ``search.playout`` (the bit-mask play-out that Hard's
-search uses, which is exactly the Normal bot's card play):
+plays each one out with ``search.playout`` (the bit-mask play-out that Hard's search
+uses, which is exactly the Normal bot's card play: full Normal play-outs), once to win
+every trick and once bid, and a few tens of thousands more times to fit the gift:
 
 1. **Tricks.** Every seat plays to win every trick (the play of no-bidding mode, the way a
    team plays until its contract is made). Each seat's features (``bidmodel.trick_features``)
@@ -12,8 +13,8 @@ search uses, which is exactly the Normal bot's card play):
    from its nearest well-filled neighbour, moved to its place).
 2. **Nils.** The same deal is bid by the fitted model (numbers only), except that one seat
    with a weak hand (predicted under 4 tricks) bids nil in 60% of the deals that have one,
-   or about one deal in six a seat bids blind nil, and the hand is played out in bidding mode (the partner covers, the
-   opponents attack). A logistic model of ``bidmodel.nil_features`` (Newton's method over
+   or about one deal in six a seat bids blind nil, and the hand is played out in bidding
+   mode (the partner covers, the opponents attack). A logistic model of ``bidmodel.nil_features`` (Newton's method over
    the counts) gives a nil's chance; the blind nils give the blind nil's. The deals
    without a nil measure how many of the tricks over a made contract come in as bags
    (``duck``: the rest are ducked).
@@ -26,8 +27,8 @@ search uses, which is exactly the Normal bot's card play):
    were made, bid by the model with the gift found so far and played out in bidding mode
    (a few rounds on fresh deals, each halfway to the new fit).
 
-Everything is pure Python on the seeded ``random.Random``; 200,000 hands take a few
-minutes on one core. ``build`` is the same work as a function (the tests fit a tiny model
+Everything is pure Python on the seeded ``random.Random``; 200,000 hands take about six
+minutes on one core of the project machine. ``build`` is the same work as a function (the tests fit a tiny model
 with it and check that its shape is the shipped one's).
 
 Imports: ``spades.cards``, ``spades.rules_config`` and the bots' own modules.
@@ -55,7 +56,7 @@ BUCKETS = int(MAX_T / STEP) + 1
 FULL = 200  # hands a table cell needs before it stands on its own
 RIDGE = 1e-3  # a touch of ridge keeps the solve stable when a feature never varies
 NIL_RIDGE = 1.0  # the nil model's prior toward zero (log-odds per unit of feature)
-BLIND_SHARE = 6  # about one deal in this many tries a blind nil
+BLIND_SHARE = 6  # one deal in this many (at random) is played with a blind nil
 WEAK = 4.0  # predicted tricks under which a hand may be bid nil in step 2
 NIL_SHARE = 0.6  # of the other deals with such a hand, the share played with a nil
 GIFT_ROUNDS = 4  # rounds of bidding with the gift found so far and fitting it again
