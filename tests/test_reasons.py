@@ -26,3 +26,18 @@ CASES = [
 @pytest.mark.parametrize("hand,bid,words", CASES)
 def test_the_reasons_of_a_bid(hand, bid, words):
     assert explain(hand, bid) == words
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_words_name_the_hint(seed):
+    """The hint is Hard's calibrated bid; its few words start with that bid."""
+    from spades.bots import hint
+    from spades.rules import Match, Rules
+    from spades.views import seat_view
+
+    m = Match(Rules(), seed=seed)
+    v = seat_view(m, m.to_act)
+    bid = hint(v, 0.003)
+    assert bid in v["legal"]
+    words = explain(v["hand"], bid)
+    assert words.startswith(f"{bid}: ") and len(words.split()) <= 12
