@@ -206,8 +206,9 @@ class Scheduler:
     def _dispatch(self) -> None:
         """Start queued decisions while workers are free, each with the budget the queue
         behind it allows (caller holds the condition)."""
-        remote = self._remote if self._remote is not None and self._thinking and self._remote.workers() else None
-        workers = remote.workers() if remote is not None else self._pool_workers
+        alive = self._remote.workers() if self._remote is not None and self._thinking else 0
+        remote = self._remote if alive else None
+        workers = alive or self._pool_workers
         while self._thinking and self._in_flight < workers:
             _, _, job = heapq.heappop(self._thinking)
             if not job.future.set_running_or_notify_cancel():
