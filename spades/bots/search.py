@@ -9,6 +9,12 @@ difference with bags, the bag penalty and nils, plus a bonus when the hand ends 
 match); pick the card with the best weighted mean. The same samples serve every
 candidate (common random numbers), which keeps the comparison fair at few samples.
 
+The heuristic's own choice (Normal's card, the model's bid) is the default: another
+candidate replaces it only when its paired lead over the samples is larger than
+``DEVIATE_Z`` standard errors, so a small budget (few samples) falls back to Normal's
+judgement instead of following noise. The search stops early, before its work count,
+once one candidate leads every other by ``STOP_Z`` standard errors.
+
 A bid is chosen the same way: for each candidate bid, the rest of the bidding is
 completed by the Normal bidder on the sampled hands and the whole hand is played out.
 
@@ -195,6 +201,60 @@ def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
     return hands, w, work
 
 
+DEVIATE_Z = 1.0  # standard errors a candidate must lead the heuristic's choice by to replace it
+STOP_Z = 3.0  # standard errors by which a leader must lead every other candidate to stop early
+MIN_SAMPLES = 16  # samples before the search may stop early
+CHECK_EVERY = 8  # samples between checks for an early stop
+
+
+class Tally:
+    """Each candidate's value on every sample, and the samples' weights: the means, and
+    the paired comparisons the common samples allow."""
+
+    def __init__(self, cands: list[int]) -> None:
+        self.values: dict[int, list[float]] = {c: [] for c in cands}
+        self.weights: list[float] = []
+
+    def add(self, w: float, values: dict[int, float]) -> None:
+        self.weights.append(w)
+        for c, v in values.items():
+            self.values[c].append(v)
+
+    def mean(self, c: int) -> float:
+        return sum(w * v for w, v in zip(self.weights, self.values[c])) / sum(self.weights)
+
+    def lead(self, a: int, b: int) -> tuple[float, float]:
+        """How much ``a`` is worth more than ``b`` on the same samples: (mean, standard error)."""
+        ws = self.weights
+        total = sum(ws)
+        diffs = [x - y for x, y in zip(self.values[a], self.values[b])]
+        mean = sum(w * d for w, d in zip(ws, diffs)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total
+        n_eff = total * total / sum(w * w for w in ws)
+        return mean, math.sqrt(var / max(1.0, n_eff - 1.0))
+
+    def settled(self) -> bool:
+        """One candidate leads every other by ``STOP_Z`` standard errors."""
+        if len(self.weights) < MIN_SAMPLES:
+            return False
+        best = max(self.values, key=self.mean)
+        for c in self.values:
+            if c != best:
+                m, se = self.lead(best, c)
+                if m <= STOP_Z * se:
+                    return False
+        return True
+
+    def pick(self, default: int) -> int:
+        """The best candidate if it clearly leads ``default`` (``DEVIATE_Z``), else ``default``
+        (the best when ``default`` is not a candidate)."""
+        best = max(self.values, key=self.mean)
+        if best == default or default not in self.values:
+            return best
+        m, se = self.lead(best, default)
+        return best if m > DEVIATE_Z * se else default
+
+
 def _candidates(legal: int, others: int) -> list[int]:
     """One card of each run of equivalent legal cards (no other seat's card between them)."""
     out = []
@@ -228,16 +288,15 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     counts = [known.held_count(s) for s in range(4)]
     rules = known.rules
     final_hand = rules.end == "hands" and _hand_number(known) >= rules.hands
-    sums = {c: 0.0 for c in cands}
-    total_w = 0.0
+    tally = Tally(cands)
     work = 0
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
-    n = 0
     m = bidmodel.model()
     sampler = Sampler(me, counts, others, known.voids)
     while True:
         sampled, w, drawn = draw(known, sampler, rng, hand, m)
         work += drawn
+        values = {}
         for c in cands:
             hands = sampled[:]
             hands[me] &= ~(1 << c)
@@ -255,16 +314,15 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
                 leader = winner
             result, plays = playout(ctx, hands, trick, leader, gone, taken, broken)
             work += plays + 1
-            sums[c] += w * hand_value(known, ctx, result, team, final_hand)
-        total_w += w
-        n += 1
+            values[c] = hand_value(known, ctx, result, team, final_hand)
+        tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break
-    # a small preference for the heuristic card settles near-ties the club-player way
-    best = max(cands, key=lambda c: (sums[c] / total_w + (0.5 if c == _rep(default, cands, others) else 0.0)))
-    if _rep(default, cands, others) == best and legal >> default & 1:
-        return default
-    return best
+        if len(tally.weights) % CHECK_EVERY == 0 and tally.settled():
+            break
+    rep = _rep(default, cands, others)
+    best = tally.pick(rep)
+    return default if best == rep else best
 
 
 def _rep(card: int, cands: list[int], others: int) -> int:
@@ -305,8 +363,7 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
     final_hand = sit.final_hand
     base_ctx = known.ctx()
     leader = (known.dealer + 1) % 4
-    sums = {c: 0.0 for c in cands}
-    total_w = 0.0
+    tally = Tally(cands)
     work = 0
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
     sampler = Sampler(me, counts, others, [0, 0, 0, 0])
@@ -314,6 +371,7 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
         sampled, w, drawn = draw(known, sampler, rng, hand, m)
         work += drawn
         dists = {s: m.dist(sampled[s]) for s in later}
+        values = {}
         for c in cands:
             bids = list(known.bids)
             bids[me] = c
@@ -325,8 +383,10 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
                           base_ctx.bag_penalty, base_ctx.target)
             result, plays = playout(ctx, sampled, [], leader, 0, [0, 0, 0, 0], False)
             work += plays
-            sums[c] += w * hand_value(known, ctx, result, team, final_hand)
-        total_w += w
+            values[c] = hand_value(known, ctx, result, team, final_hand)
+        tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break
-    return max(cands, key=lambda c: (sums[c] / total_w + (1.0 if c == base else 0.0)))
+        if len(tally.weights) % CHECK_EVERY == 0 and tally.settled():
+            break
+    return tally.pick(base)
