@@ -128,8 +128,7 @@ def test_hard_weighs_deals_by_the_bids() -> None:
 
 
 def test_hard_keeps_the_heuristic_choice_unless_the_samples_clearly_say_otherwise() -> None:
-    """A candidate replaces the heuristic's choice only with a lead larger than the noise;
-    the search stops early once one candidate leads every other clearly."""
+    """A candidate replaces the heuristic's choice only with a lead larger than the noise."""
     import random
 
     rng = random.Random(1)
@@ -139,18 +138,12 @@ def test_hard_keeps_the_heuristic_choice_unless_the_samples_clearly_say_otherwis
         noisy.add(1.0, {10: common, 20: common + (45 if i % 2 else -35)})
     assert noisy.mean(20) > noisy.mean(10)  # the samples lean to 20...
     assert noisy.pick(10) == 10  # ...but 5 points on 16 samples of spread 40 is noise
-    assert not noisy.settled()
 
     clear = search.Tally([10, 20, 30])
     for _ in range(16):
         common = rng.gauss(0, 50)
         clear.add(1.0, {10: common + rng.gauss(0, 2), 20: common + 30 + rng.gauss(0, 2), 30: common})
     assert clear.pick(10) == 20
-    assert clear.settled()
-    few = search.Tally([10, 20])
-    for _ in range(search.MIN_SAMPLES - 1):
-        few.add(1.0, {10: 0.0, 20: 100.0})
-    assert not few.settled()  # too few samples to stop, however clear
 
 
 def test_choose_refuses_when_not_its_turn() -> None:

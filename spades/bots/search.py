@@ -12,8 +12,9 @@ candidate (common random numbers), which keeps the comparison fair at few sample
 The heuristic's own choice (Normal's card, the model's bid) is the default: another
 candidate replaces it only when its paired lead over the samples is larger than
 ``DEVIATE_Z`` standard errors, so a small budget (few samples) falls back to Normal's
-judgement instead of following noise. The search stops early, before its work count,
-once one candidate leads every other by ``STOP_Z`` standard errors.
+judgement instead of following noise. The search never stops before its work count: the
+values are heavy-tailed (a set, a broken nil, the match bonus), and a few samples that
+happen to miss the rare swing make a lead look settled when it is not.
 
 A bid is chosen the same way: for each candidate bid, the rest of the bidding is
 completed by the Normal bidder on the sampled hands and the whole hand is played out.
@@ -202,9 +203,6 @@ def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
 
 
 DEVIATE_Z = 1.0  # standard errors a candidate must lead the heuristic's choice by to replace it
-STOP_Z = 3.0  # standard errors by which a leader must lead every other candidate to stop early
-MIN_SAMPLES = 16  # samples before the search may stop early
-CHECK_EVERY = 8  # samples between checks for an early stop
 
 
 class Tally:
@@ -232,18 +230,6 @@ class Tally:
         var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total
         n_eff = total * total / sum(w * w for w in ws)
         return mean, math.sqrt(var / max(1.0, n_eff - 1.0))
-
-    def settled(self) -> bool:
-        """One candidate leads every other by ``STOP_Z`` standard errors."""
-        if len(self.weights) < MIN_SAMPLES:
-            return False
-        best = max(self.values, key=self.mean)
-        for c in self.values:
-            if c != best:
-                m, se = self.lead(best, c)
-                if m <= STOP_Z * se:
-                    return False
-        return True
 
     def pick(self, default: int) -> int:
         """The best candidate if it clearly leads ``default`` (``DEVIATE_Z``), else ``default``
@@ -318,8 +304,6 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
         tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break
-        if len(tally.weights) % CHECK_EVERY == 0 and tally.settled():
-            break
     rep = _rep(default, cands, others)
     best = tally.pick(rep)
     return default if best == rep else best
@@ -386,7 +370,5 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
             values[c] = hand_value(known, ctx, result, team, final_hand)
         tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
-            break
-        if len(tally.weights) % CHECK_EVERY == 0 and tally.settled():
             break
     return tally.pick(base)
