@@ -128,7 +128,8 @@ def test_hard_weighs_deals_by_the_bids() -> None:
 
 
 def test_hard_keeps_the_heuristic_choice_unless_the_samples_clearly_say_otherwise() -> None:
-    """A candidate replaces the heuristic's choice only with a lead larger than the noise."""
+    """With few samples, a candidate replaces the heuristic's choice only with a lead larger
+    than the noise; with many, the best mean wins."""
     import random
 
     rng = random.Random(1)
@@ -137,13 +138,17 @@ def test_hard_keeps_the_heuristic_choice_unless_the_samples_clearly_say_otherwis
         common = rng.gauss(0, 50)  # the deal's luck, the same for both cards
         noisy.add(1.0, {10: common, 20: common + (45 if i % 2 else -35)})
     assert noisy.mean(20) > noisy.mean(10)  # the samples lean to 20...
-    assert noisy.pick(10) == 10  # ...but 5 points on 16 samples of spread 40 is noise
+    assert noisy.pick(10, 0.5) == 10  # ...but 5 points on 16 samples of spread 40 is noise
 
     clear = search.Tally([10, 20, 30])
     for _ in range(16):
         common = rng.gauss(0, 50)
         clear.add(1.0, {10: common + rng.gauss(0, 2), 20: common + 30 + rng.gauss(0, 2), 30: common})
-    assert clear.pick(10) == 20
+    assert clear.pick(10, 0.5) == 20
+    for i in range(16, search.FEW_SAMPLES):
+        common = rng.gauss(0, 50)
+        noisy.add(1.0, {10: common, 20: common + (45 if i % 2 else -35)})
+    assert noisy.pick(10, 0.5) == 20  # enough samples: the better mean
 
 
 def test_choose_refuses_when_not_its_turn() -> None:

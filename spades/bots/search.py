@@ -9,10 +9,12 @@ difference with bags, the bag penalty and nils, plus a bonus when the hand ends 
 match); pick the card with the best weighted mean. The same samples serve every
 candidate (common random numbers), which keeps the comparison fair at few samples.
 
-The heuristic's own choice (Normal's card, the model's bid) is the default: another
+The heuristic's own choice (Normal's card, the model's bid) is the default, and near-ties
+go to it. With few samples (under ``FEW_SAMPLES``, a small budget under load), another
 candidate replaces it only when its paired lead over the samples is larger than
-``DEVIATE_Z`` standard errors, so a small budget (few samples) falls back to Normal's
-judgement instead of following noise. The search never stops before its work count: the
+``DEVIATE_Z`` standard errors, so the search falls back to Normal's judgement instead of
+following noise; with many, the best mean wins (the same rule there cost strength in the
+arena, so it is not used). The search never stops before its work count: the
 values are heavy-tailed (a set, a broken nil, the match bonus), and a few samples that
 happen to miss the rare swing make a lead look settled when it is not.
 
@@ -202,7 +204,10 @@ def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
     return hands, w, work
 
 
-DEVIATE_Z = 1.0  # standard errors a candidate must lead the heuristic's choice by to replace it
+DEVIATE_Z = 1.0  # with few samples, standard errors a candidate must lead the default by
+FEW_SAMPLES = 64  # samples under which a candidate must lead the default by DEVIATE_Z
+CARD_TIE = 0.5  # points of preference for Normal's card
+BID_TIE = 1.0  # points of preference for the model's bid
 
 
 class Tally:
@@ -231,11 +236,12 @@ class Tally:
         n_eff = total * total / sum(w * w for w in ws)
         return mean, math.sqrt(var / max(1.0, n_eff - 1.0))
 
-    def pick(self, default: int) -> int:
-        """The best candidate if it clearly leads ``default`` (``DEVIATE_Z``), else ``default``
-        (the best when ``default`` is not a candidate)."""
-        best = max(self.values, key=self.mean)
-        if best == default or default not in self.values:
+    def pick(self, default: int, tie: float) -> int:
+        """The best mean, ``default`` counting ``tie`` points more; with fewer than
+        ``FEW_SAMPLES`` samples, ``default`` unless the best leads it by ``DEVIATE_Z``
+        standard errors."""
+        best = max(self.values, key=lambda c: self.mean(c) + (tie if c == default else 0.0))
+        if best == default or default not in self.values or len(self.weights) >= FEW_SAMPLES:
             return best
         m, se = self.lead(best, default)
         return best if m > DEVIATE_Z * se else default
@@ -305,7 +311,7 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
         if work >= limit or time.monotonic() > deadline:
             break
     rep = _rep(default, cands, others)
-    best = tally.pick(rep)
+    best = tally.pick(rep, CARD_TIE)
     return default if best == rep else best
 
 
@@ -371,4 +377,4 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
         tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break
-    return tally.pick(base)
+    return tally.pick(base, BID_TIE)
