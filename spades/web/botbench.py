@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 import aiohttp
@@ -57,7 +58,7 @@ import aiohttp
 from .loadbench import EMOJIS, SEVERE, Person, Server, log, percentile, raise_open_files, table_address
 
 FALLBACK = "playing a fallback move"
-STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
+STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})")  # logging's asctime
 MINE = ('class="bidbox"', "fan playable", "panel open", 'value="look"')
 THINKING = re.compile(r"bot thinking: (\d+) decisions .* budget median (\d+) ms, least (\d+) ms")
 
@@ -266,7 +267,7 @@ def main(argv: list[str] | None = None) -> None:
                 server.start()
                 try:
                     stats = asyncio.run(run(server.base, tables, args.level, think, args.seconds, args.warmup))
-                    ended = time.strftime("%Y-%m-%d %H:%M:%S")
+                    ended = datetime.now().strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
                 finally:
                     server.stop()
                 # what the server logged while the persons played (not its shutdown)
