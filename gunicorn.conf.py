@@ -48,3 +48,11 @@ def on_starting(server) -> None:
     want = hard if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def worker_exit(server, worker) -> None:
+    """Close the app's tables as the worker stops, while its bot pool still takes work: the
+    bots' turns still waiting are left for the next start instead of failing."""
+    from spades.web import close_app
+
+    close_app(worker.wsgi)

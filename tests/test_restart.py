@@ -173,3 +173,32 @@ def test_the_bot_processes_end_with_the_server(tmp_path, how):
     while any(Path(f"/proc/{pid}").exists() for pid in bots) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in bots if Path(f"/proc/{pid}").exists()]
+
+
+def test_a_clean_stop_plays_no_fallback_move_for_the_bots_still_waiting(tmp_path):
+    """gunicorn stopped (SIGTERM) while Hard bots at several tables wait for the one bot
+    process: their turns are left for the next start, never answered with a fallback move."""
+    from spades.web.loadbench import Server as Gunicorn
+
+    server = Gunicorn("app:app", tmp_path, "stop", {"SPADES_BOT_WORKERS": "1", "SPADES_LOG_LEVEL": "info"})
+    server.start()
+    try:
+        tables = []
+        for _ in range(4):
+            browser = Browser()
+            browser.get(server.base + "/")
+            browser.post(server.base + "/practice", level="hard", speed="fast", end="target-500")
+            tables.append((browser, browser.url.rsplit("/", 1)[1]))
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:  # the person moves whenever it is their turn
+            for browser, code in tables:
+                v = browser.view(server.base, code)
+                if v["to_act"] == 0 and v["legal"]:
+                    action = {"action": "bid", "bid": "3"} if v["phase"] == "bidding" else {"action": v["legal"][0]}
+                    browser.post(f"{server.base}/g/{code}/act", version=v["version"], **action)
+        waiting = sum(1 for browser, code in tables if browser.view(server.base, code)["to_act"] != 0)
+        assert waiting >= 2  # bots were still to move at several tables when the server stopped
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    assert "fallback" not in log, log[-3000:]

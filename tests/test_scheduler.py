@@ -123,3 +123,19 @@ def test_a_forced_move_is_played_without_a_worker(setup):
             break
         threading.Event().wait(0.01)
     assert delivered == [("F", "QS")] and started(pool) == []
+
+
+def test_a_pool_shut_down_with_the_process_gets_no_fallback_moves(setup):
+    """At exit the interpreter shuts the bot pool down before the app closes: the turns
+    still waiting are left for the next start, not answered with fallback moves."""
+    sched, pool, mono, delivered = setup
+    sched.plan("BUSY", Plan(bot=turn("BUSY")))
+    sched.plan("WAITS", Plan(bot=turn("WAITS")))
+
+    def refuse(*args, **kwargs):  # noqa: ANN002, ANN003
+        raise RuntimeError("cannot schedule new futures after interpreter shutdown")
+
+    pool.submit = refuse
+    pool.answer("BUSY")  # the decision under way finishes; the next one cannot start
+    threading.Event().wait(0.5)  # a fallback move would be played at once
+    assert delivered == []  # the scheduler stopped: both turns are asked again on the next start

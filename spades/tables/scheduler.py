@@ -206,6 +206,8 @@ class Scheduler:
     def _dispatch(self) -> None:
         """Start queued decisions while workers are free, each with the budget the queue
         behind it allows (caller holds the condition)."""
+        if self._stopped:
+            return  # the turns still waiting are asked again on the next start
         alive = self._remote.workers() if self._remote is not None and self._thinking else 0
         remote = self._remote if alive else None
         workers = alive or self._pool_workers
@@ -221,6 +223,14 @@ class Scheduler:
             args = (job.turn.view, job.turn.level, job.turn.seed, job.budget)
             try:
                 inner = remote.submit(bots.choose, *args) if remote is not None else self.submit(bots.choose, *args)
+            except RuntimeError:
+                # the pool refuses new work: the process is exiting (the interpreter shuts
+                # pools down before the app's own close). Nothing more is answered here; the
+                # turns still waiting are asked again on the next start, not given fallbacks.
+                self._in_flight -= 1
+                self._stopped = True
+                self._cond.notify_all()
+                return
             except Exception as e:  # no pool at all: the fallback move is played
                 self._in_flight -= 1
                 job.future.set_exception(e)

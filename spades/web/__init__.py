@@ -133,8 +133,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     tourneys = TourneyService(store, service, new_seed=app.config.get("TOURNEY_SEED_SOURCE"),
                               rules_override=app.config.get("TOURNEY_RULES_OVERRIDE"))
     app.extensions["spades.tourneys"] = tourneys
-    atexit.register(service.close)
-    atexit.register(tourneys.close)
+    atexit.register(close_app, app)
 
     from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, tourney
 
@@ -194,3 +193,16 @@ def _instance_secret(instance_path: str) -> str:
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key
+
+
+def close_app(app: Flask) -> None:
+    """Stop the app's tables and tourneys: no timer fires and no bot is asked any more, and
+    in a cluster its tables go to the other processes at once. Called by gunicorn as its
+    worker exits (``worker_exit`` in gunicorn.conf.py), before the interpreter shuts the bot
+    pool down, and again, harmlessly, at exit."""
+    if app.extensions.get("spades.closed"):
+        return
+    app.extensions["spades.closed"] = True
+    app.extensions["spades.tourneys"].close()
+    app.extensions["spades.tables"].close()
+
