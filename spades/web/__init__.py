@@ -205,4 +205,3 @@ def close_app(app: Flask) -> None:
     app.extensions["spades.closed"] = True
     app.extensions["spades.tourneys"].close()
     app.extensions["spades.tables"].close()
-
