@@ -14,10 +14,10 @@ every trick and once bid, and a few tens of thousands more times to fit the gift
 2. **Nils.** The same deal is bid by the fitted model (numbers only), except that one seat
    with a weak hand (predicted under 4 tricks) bids nil in 60% of the deals that have one,
    or about one deal in six a seat bids blind nil, and the hand is played out in bidding
-   mode (the partner covers, the opponents attack). A logistic model of ``bidmodel.nil_features`` (Newton's method over
-   the counts) gives a nil's chance; the blind nils give the blind nil's. The deals
-   without a nil measure how many of the tricks over a made contract come in as bags
-   (``duck``: the rest are ducked).
+   mode (the partner covers, the opponents attack). A logistic model of
+   ``bidmodel.nil_features`` (Newton's method over the counts) gives a nil's chance; the
+   blind nils give the blind nil's. The deals without a nil measure how many of the
+   tricks over a made contract come in as bags (``duck``: the rest are ducked).
 3. **Bids.** Every seat's cards of step 1 are bid by the model as a team's first bidder
    (no other bid known, no score); the tricks of the hands that bid n give the
    distribution a partner reads from a bid of n. Contracts are made more often in a
@@ -28,8 +28,8 @@ every trick and once bid, and a few tens of thousands more times to fit the gift
    (a few rounds on fresh deals, each halfway to the new fit).
 
 Everything is pure Python on the seeded ``random.Random``; 200,000 hands take about six
-minutes on one core of the project machine. ``build`` is the same work as a function (the tests fit a tiny model
-with it and check that its shape is the shipped one's).
+minutes on one core of the project machine. ``build`` is the same work as a function
+(the tests fit a tiny model with it and check that its shape is the shipped one's).
 
 Imports: ``spades.cards``, ``spades.rules_config`` and the bots' own modules.
 """

@@ -11,9 +11,9 @@ database; N scripted persons each start a practice table at ``--level`` from the
 page and open its WebSocket. A person waits for a message on their socket that may
 show their turn (a bid box, a playable hand, the hand's result, the Look button: what a
 page shows), reads the table (``view.json``) and, when it is their turn, takes
-``--think`` seconds over it, then plays: the first legal card, a bid of what the Hard bot's hint would not cost (3, or the
-lowest legal number), Continue between hands, and a new practice table when the match
-is over.
+``--think`` seconds over it, then plays: the first legal card, a bid of what the Hard
+bot's hint would not cost (3, or the lowest legal number), Continue between hands, and a
+new practice table when the match is over.
 
 The wait is timed from the answer to a person's move until the socket message that shows
 their next turn, i.e. the three bots' moves in between (their thinking and the site's
