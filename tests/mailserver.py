@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import time
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -10,6 +9,8 @@ from email.message import EmailMessage
 
 import pytest
 from aiosmtpd.controller import Controller
+
+from spades.web.loadbench import free_port
 
 
 @dataclass
@@ -49,12 +50,6 @@ class Inbox:
 
     def config(self) -> dict:
         return {"SPADES_SMTP_HOST": self.host, "SPADES_SMTP_PORT": self.port}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -24,6 +23,8 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+
+from spades.web.loadbench import free_port
 
 BINARIES = "/usr/lib/postgresql/*/bin"
 
@@ -47,12 +48,6 @@ def _fast_dir() -> str | None:
     return "/dev/shm" if roomy and os.access("/dev/shm", os.W_OK) else None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """A PostgreSQL cluster for this test session: its base URL (user ``postgres``, no password)."""
@@ -68,7 +63,7 @@ def pg_server() -> Iterator[str]:
     base = tempfile.mkdtemp(prefix="spades-pg-", dir=_fast_dir())
     if owner is not None:
         os.chown(base, owner.pw_uid, owner.pw_gid)
-    data, log, port = os.path.join(base, "data"), os.path.join(base, "server.log"), _free_port()
+    data, log, port = os.path.join(base, "data"), os.path.join(base, "server.log"), free_port()
 
     def run(*args: str) -> None:
         done = subprocess.run([*as_user, *args], capture_output=True, text=True)

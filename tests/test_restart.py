@@ -23,15 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from spades.web.loadbench import Server as Gunicorn, free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 DELAY = "2.0"  # seconds between bot moves: long enough, even on a loaded machine, that no bot
 # moves between the last look and the kill
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -178,8 +174,6 @@ def test_the_bot_processes_end_with_the_server(tmp_path, how):
 def test_a_clean_stop_plays_no_fallback_move_for_the_bots_still_waiting(tmp_path):
     """gunicorn stopped (SIGTERM) while Hard bots at several tables wait for the one bot
     process: their turns are left for the next start, never answered with a fallback move."""
-    from spades.web.loadbench import Server as Gunicorn
-
     server = Gunicorn("app:app", tmp_path, "stop", {"SPADES_BOT_WORKERS": "1", "SPADES_LOG_LEVEL": "info"})
     server.start()
     try:
