@@ -9,6 +9,7 @@ import dataclasses
 import itertools
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -102,6 +103,33 @@ def test_a_failed_save_changes_nothing_and_the_table_and_its_watchers_go_on(svc,
     monkeypatch.setattr(store, "commit", real)
     svc.act(code, who, "3", v["version"])  # the same click again goes through
     assert seen[-1] == v["version"] + 1  # and the watcher heard of it
+
+
+def test_a_bot_move_that_could_not_be_saved_is_thought_about_again(svc, store, monkeypatch):
+    real = store.commit
+    refused: list[int] = []
+
+    def locked_once_for_a_bot(ops):
+        if threading.current_thread().name == "table-scheduler" and not refused:
+            refused.append(len(ops))
+            raise sqlite3.OperationalError("database is locked")
+        return real(ops)
+
+    monkeypatch.setattr(store, "commit", locked_once_for_a_bot)
+    code = svc.create_practice(PEOPLE[0].id, "Ann", Rules(), "easy")
+    deadline = time.monotonic() + 20
+    moved_since = None
+    while time.monotonic() < deadline:
+        v = svc.snapshot(code, PEOPLE[0].id).view
+        if refused and moved_since is None:
+            moved_since = v["version"]
+        if moved_since is not None and v["version"] >= moved_since + 3:
+            break  # the bots play on after the save that failed
+        if v["to_act"] == 0:
+            svc.act(code, PEOPLE[0], "3" if v["phase"] == "bidding" else v["legal"][0], v["version"])
+        time.sleep(0.02)
+    assert refused, "no bot move was refused"
+    assert v["version"] >= moved_since + 3, f"the table stalled at version {v['version']}, to act {v['to_act']}"
 
 
 def test_every_side_command_goes_through_the_one_handler(store, pool):

@@ -24,7 +24,10 @@ the local pool. Either way the think limit plays the fallback move for a decisio
 answered in time (a worker that died with it, say). When a timer comes due the scheduler delivers a
 command to the table, through the same path as a person's: a bot's move, the move for a
 person whose clock ran out (``Timeout``), a hold running out. A delivery made stale by a
-newer move is refused by the table and simply dropped, so nothing fires twice.
+newer move is refused by the table and simply dropped, so nothing fires twice. A delivery
+that left the table still wanting the same turn (its save failed, or it lost a race the
+table recovered from) is asked again after ``RETRY_S``, doubling each time up to
+``RETRY_MAX_S``, so a table never waits for a turn nobody is thinking about.
 
 Imports: stdlib, ``spades.bots``, ``spades.clocks`` and ``spades.tables`` values.
 """
@@ -57,6 +60,8 @@ TURN_SLOT_S = 0.3  # a queued decision should be answered about this long after 
 MIN_BUDGET_S = 0.02  # the least a Hard bot thinks, however long the queue
 URGENT_HEAD_START_S = 2.0  # a decision with a person waiting goes ahead of others this much older
 REPORT_S = 10.0
+RETRY_S = 0.5  # a turn whose delivery did not move the table is asked again after this ...
+RETRY_MAX_S = 30.0  # ... doubling each time up to this
 
 
 def think_budget(base: float, waiting: int, workers: int) -> float:
@@ -102,6 +107,7 @@ class _Job:
     deadline: float  # monotonic: play the fallback after this
     taken: bool = False  # being delivered
     budget: float | None = None  # the thinking budget it started with
+    retry: float = RETRY_S  # the wait before asking again, should its delivery not move the table
 
 
 class Scheduler:
@@ -184,11 +190,12 @@ class Scheduler:
         """Forget ``code``'s timers (the table left memory)."""
         self.plan(code, Plan())
 
-    def _start(self, code: str, turn: BotTurn, delay: float) -> None:
+    def _start(self, code: str, turn: BotTurn, delay: float, retry: float = RETRY_S) -> None:
         """Think about ``turn`` (caller holds the condition)."""
         future: cf.Future = cf.Future()
         now = self._mono()
-        job = _Job(code, turn, future, not_before=now + delay, deadline=now + delay + self.think_limit)
+        job = _Job(code, turn, future, not_before=now + delay, deadline=now + delay + self.think_limit,
+                   retry=retry)
         self._jobs[code] = job
         heapq.heappush(self._answers, (job.deadline, next(self._n), code))
         future.add_done_callback(lambda _f: self._answered(job))
@@ -364,6 +371,19 @@ class Scheduler:
                 with self._cond:
                     if self._jobs.get(code) is job:
                         del self._jobs[code]
+                        self._again(code, job)
+
+    def _again(self, code: str, job: _Job) -> None:
+        """``job`` was delivered but the table did not move on from its turn (no newer plan
+        replaced it): ask again, later each time (caller holds the condition)."""
+        plan = self._plans.get(code)
+        if self._stopped or plan is None:
+            return
+        for turn in (plan.bot, plan.clock_turn):
+            if turn is not None and turn.key == job.turn.key:
+                log.warning("seat %d at %s is still to play; asking again in %.1f s", turn.seat, code, job.retry)
+                self._start(code, turn, job.retry, min(RETRY_MAX_S, 2 * job.retry))
+                return
 
     # -- for tests and the benchmark -------------------------------------------------
     def idle(self) -> bool:
