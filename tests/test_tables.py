@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import random
+import time
 
 import pytest
 
@@ -58,7 +59,9 @@ def play_to_the_end(svc, code: str, seed: int):
     """Seat 0 bids 3 and plays random legal cards, the bots the rest, until the match ends."""
     rng = random.Random(seed)
     snap = svc.snapshot(code, ME.id)
+    deadline = time.monotonic() + 60
     while not snap.view["finished"]:
+        assert time.monotonic() < deadline, f"the table stalled: {snap.view}"
         assert svc.wait_idle()
         snap = svc.snapshot(code, ME.id)
         if snap.view["to_act"] == 0:
