@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import random
 import time
 
@@ -31,8 +32,11 @@ def make(store, pool):
     """``make(**settings)``: a table service on ``store``; each is closed before the store is."""
     made: list[TableService] = []
 
+    seeds = (f"tables-{n}" for n in itertools.count())  # the same deals on every run
+
     def make_service(**kw) -> TableService:
         kw.setdefault("play_delays", INSTANT)
+        kw.setdefault("new_seed", lambda: next(seeds))
         kw.setdefault("pool", pool)
         made.append(TableService(store, **kw))
         return made[-1]
@@ -56,7 +60,8 @@ def until_my_turn_to_play(svc: TableService, code: str, rng: random.Random):
 
 
 def play_to_the_end(svc, code: str, seed: int):
-    """Seat 0 bids 3 and plays random legal cards, the bots the rest, until the match ends."""
+    """Seat 0 bids 3, plays random legal cards and deals the next hand when the score is
+    level after the last one; the bots play the rest, until the match ends."""
     rng = random.Random(seed)
     snap = svc.snapshot(code, ME.id)
     deadline = time.monotonic() + 60
@@ -64,8 +69,10 @@ def play_to_the_end(svc, code: str, seed: int):
         assert time.monotonic() < deadline, f"the table stalled: {snap.view}"
         assert svc.wait_idle()
         snap = svc.snapshot(code, ME.id)
-        if snap.view["to_act"] == 0:
-            v = snap.view
+        v = snap.view
+        if v["phase"] == "hand_over" and not v["finished"]:  # level after the last hand: one more
+            svc.act(code, ME, "deal", v["version"])
+        elif v["to_act"] == 0:
             svc.act(code, ME, 3 if v["phase"] == "bidding" else rng.choice(v["legal"]), v["version"])
     return snap
 
