@@ -25,9 +25,9 @@ answered in time (a worker that died with it, say). When a timer comes due the s
 command to the table, through the same path as a person's: a bot's move, the move for a
 person whose clock ran out (``Timeout``), a hold running out. A delivery made stale by a
 newer move is refused by the table and simply dropped, so nothing fires twice. A delivery
-that left the table still wanting the same turn (its save failed, or it lost a race the
-table recovered from) is asked again after ``RETRY_S``, doubling each time up to
-``RETRY_MAX_S``, so a table never waits for a turn nobody is thinking about.
+that left the table still wanting the same turn (its save failed, say) is asked again
+after ``RETRY_S``, doubling each time up to ``RETRY_MAX_S``, so a table never waits for a
+turn nobody is thinking about.
 
 Imports: stdlib, ``spades.bots``, ``spades.clocks`` and ``spades.tables`` values.
 """
