@@ -24,10 +24,10 @@ the local pool. Either way the think limit plays the fallback move for a decisio
 answered in time (a worker that died with it, say). When a timer comes due the scheduler delivers a
 command to the table, through the same path as a person's: a bot's move, the move for a
 person whose clock ran out (``Timeout``), a hold running out. A delivery made stale by a
-newer move is refused by the table and simply dropped, so nothing fires twice. A delivery
-that left the table still wanting the same turn (its save failed, say) is asked again
-after ``RETRY_S``, doubling each time up to ``RETRY_MAX_S``, so a table never waits for a
-turn nobody is thinking about.
+newer move is refused by the table and simply dropped, so nothing fires twice. A move
+the table could not take (its save failed, say) is asked again while the table still
+wants that turn, after ``RETRY_S``, doubling each time up to ``RETRY_MAX_S``, so a table
+never waits for a turn nobody is thinking about.
 
 Imports: stdlib, ``spades.bots``, ``spades.clocks`` and ``spades.tables`` values.
 """
@@ -230,10 +230,16 @@ class Scheduler:
             args = (job.turn.view, job.turn.level, job.turn.seed, job.budget)
             try:
                 inner = remote.submit(bots.choose, *args) if remote is not None else self.submit(bots.choose, *args)
+            except cf.BrokenExecutor as e:  # broken again at once: the fallback move is played
+                self._in_flight -= 1
+                job.future.set_exception(e)
+                continue
             except RuntimeError:
-                # the pool refuses new work: the process is exiting (the interpreter shuts
-                # pools down before the app's own close). Nothing more is answered here; the
-                # turns still waiting are asked again on the next start, not given fallbacks.
+                # the pool refuses new work: it was shut down, or the process is exiting (the
+                # interpreter shuts pools down before the app's own close). Nothing more is
+                # answered here; the turns still waiting are asked again on the next start,
+                # not given fallbacks.
+                log.warning("the bot pool takes no more work: the scheduler stops")
                 self._in_flight -= 1
                 self._stopped = True
                 self._cond.notify_all()
@@ -351,6 +357,7 @@ class Scheduler:
                     self._cond.notify_all()
 
     def _fire(self, code: str, who: Who, command: Command, job: _Job | None) -> None:
+        failed = False  # the table could not take it (a failed save, say): ask again
         try:
             attempts = [command]
             if job is not None and isinstance(command, Move) and command.action != str(job.turn.view["legal"][0]):
@@ -365,16 +372,18 @@ class Scheduler:
                     log.warning("bot at %s answered %r: %s", code, attempt, e)
                 except Exception:
                     log.exception("%s at %s failed", type(command).__name__, code)
+                    failed = True
                     return
         finally:
             if job is not None:
                 with self._cond:
                     if self._jobs.get(code) is job:
                         del self._jobs[code]
-                        self._again(code, job)
+                        if failed:
+                            self._again(code, job)
 
     def _again(self, code: str, job: _Job) -> None:
-        """``job`` was delivered but the table did not move on from its turn (no newer plan
+        """The table could not take ``job``'s move and still wants that turn (no newer plan
         replaced it): ask again, later each time (caller holds the condition)."""
         plan = self._plans.get(code)
         if self._stopped or plan is None:
