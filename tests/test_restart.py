@@ -103,12 +103,12 @@ def test_sigkill_mid_hand_and_the_match_resumes_at_the_same_card(tmp_path):
         code = browser.url.rsplit("/", 1)[1]
         v = wait_for_turn(browser, server.url, code, -1)
         browser.post(f"{server.url}/g/{code}/act", action="bid", bid="3", version=v["version"])
-        while True:  # play until two tricks are done, then once more
+        while True:  # play until two tricks are done, then on until a bot is to move after our card
             v = wait_for_turn(browser, server.url, code, v["version"])
             browser.post(f"{server.url}/g/{code}/act", action=v["legal"][0], version=v["version"])
-            if len(v["tricks"]) >= 2:
-                break
-        before = browser.view(server.url, code)  # just after our card: the bots are about to move
+            before = browser.view(server.url, code)  # just after our card
+            if len(v["tricks"]) >= 2 and before["to_act"] != 0:
+                break  # the bots are about to move (not our lead, after a trick we took)
         server.kill()
     finally:
         if server.proc.poll() is None:
