@@ -4,6 +4,7 @@ with a new partner."""
 
 from __future__ import annotations
 
+import itertools
 
 import pytest
 
@@ -19,7 +20,9 @@ HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
 
 @pytest.fixture
 def svc(tmp_path, pool):
-    service = TableService(Store(str(tmp_path / "f.db")), pool=pool, play_delays=INSTANT)
+    seeds = (f"friends-{n}" for n in itertools.count())  # the same deals on every run
+    service = TableService(Store(str(tmp_path / "f.db")), pool=pool, play_delays=INSTANT,
+                           new_seed=lambda: next(seeds))
     yield service
     service.close()
 
