@@ -103,3 +103,30 @@ def test_four_people_a_bot_team_a_knockout_round_and_live_standings(live_server,
     finally:
         for c in contexts:
             c.close()
+
+
+def test_what_a_person_types_to_register_stays_when_the_page_changes_live(live_server, browser):
+    contexts = [browser.new_context() for _ in range(2)]
+    ann, bo = (c.new_page() for c in contexts)
+    try:
+        ann.goto(live_server + "/t/new")
+        ann.get_by_label("Name of the tourney").fill("Tuesday cup")
+        who(ann, "Ann")
+        ann.get_by_role("button", name="Create the tourney").click()
+        ann.wait_for_url(re.compile(r"/t/[A-Z2-9]{6}$"))
+        bo.goto(ann.url)
+        expect(bo.locator("body.live")).to_have_count(1, timeout=10000)
+        expect(bo.locator(".tourney-status")).to_contain_text("0 of")
+        who(bo, "Bo")  # Bo is still typing when Ann registers
+        who(ann, "Ann")
+        ann.get_by_role("button", name=re.compile("Register alone")).click()
+        expect(ann.locator(".my-team")).to_contain_text("You are registered")
+        expect(bo.locator(".tourney-status")).to_contain_text("1 of")  # Bo's page heard of it
+        expect(bo.get_by_label("Your name")).to_have_value("Bo")  # and kept what Bo typed
+        expect(bo.locator(f"input[name=emoji][value='{EMOJI['Bo']}']")).to_be_checked()
+        bo.get_by_role("button", name=re.compile("Register alone")).click()
+        expect(bo.locator(".my-team")).to_contain_text("You are registered")
+        expect(bo.locator(".team-list")).to_contain_text("Bo")
+    finally:
+        for c in contexts:
+            c.close()
