@@ -1,8 +1,9 @@
 """Three friends in real Chromium, each in their own browser context (their own cookie):
 the host creates a table for three, one friend joins by the link and one by typing the
-code, everyone sees the room change live, the host picks a partner and starts; the third
-plays on the other team beside a bot. They play a hand by clicking, everyone presses
-Continue, and on the next hand the host deals without waiting."""
+code, everyone sees the room change live (the options the host is changing stay as they
+are), the host picks a partner and starts; the third plays on the other team beside a
+bot. They play a hand by clicking, everyone presses Continue, and on the next hand the
+host deals without waiting."""
 
 from __future__ import annotations
 
@@ -67,6 +68,10 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         ann.wait_for_url(re.compile(rf"/g/{code}$"))
         expect(host.locator("#room")).to_contain_text("Ann")  # pushed to the host, live
 
+        # the host is changing the options when Bob arrives: the push keeps their choice
+        host.locator("details.options summary").click()
+        host.locator("details.options label:has(input[name=speed][value='slow'])").click()
+
         # Bob types the code (in lower case) on the home page
         bob.goto(live_server + "/")
         bob.get_by_label("Have a code?").fill(code.lower())
@@ -77,6 +82,9 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         bob.wait_for_url(re.compile(rf"/g/{code}$"))
         expect(host.locator("#room")).to_contain_text("Bob")
         expect(ann.locator("#room")).to_contain_text("Bob")  # and to Ann
+        expect(host.locator("details.options")).to_have_attribute("open", "")
+        expect(host.locator("details.options input[name=speed][value='slow']")).to_be_checked()
+        host.locator("details.options summary").click()  # closed again, nothing saved
 
         # the host picks Bob as partner: Ann, live, is told she is on the other team
         expect(bob.locator("body.live")).to_have_count(1, timeout=10000)
