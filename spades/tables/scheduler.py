@@ -60,7 +60,7 @@ TURN_SLOT_S = 0.3  # a queued decision should be answered about this long after 
 MIN_BUDGET_S = 0.02  # the least a Hard bot thinks, however long the queue
 URGENT_HEAD_START_S = 2.0  # a decision with a person waiting goes ahead of others this much older
 REPORT_S = 10.0
-RETRY_S = 0.5  # a turn whose delivery did not move the table is asked again after this ...
+RETRY_S = 0.5  # a move the table could not take is asked again after this ...
 RETRY_MAX_S = 30.0  # ... doubling each time up to this
 
 
@@ -107,7 +107,7 @@ class _Job:
     deadline: float  # monotonic: play the fallback after this
     taken: bool = False  # being delivered
     budget: float | None = None  # the thinking budget it started with
-    retry: float = RETRY_S  # the wait before asking again, should its delivery not move the table
+    retry: float = RETRY_S  # the wait before asking again, should the table not take its move
 
 
 class Scheduler:
