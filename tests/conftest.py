@@ -1,6 +1,6 @@
 """Shared fixtures: an app on a database in tmp_path with instant bots, its test client,
 a live server on a random port for browser tests, Debian's Chromium for Playwright, and a
-loopback SMTP server (``smtp``, from ``mailserver``). A test module overrides
+loopback SMTP server (``smtp``, from ``servers``). A test module overrides
 ``app_config`` to add settings (the SMTP server, say) to its app."""
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ from collections.abc import Iterator
 import pytest
 from werkzeug.serving import make_server
 
-from mailserver import smtp, unused_port  # noqa: F401  (fixtures)
-
 from spades.web import create_app
 
-pytest_plugins = ["pgserver", "redisserver"]  # PostgreSQL and Redis servers (tests/pgserver.py, tests/redisserver.py)
+pytest_plugins = ["servers"]  # Redis, PostgreSQL and SMTP servers, free ports (tests/servers.py)
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 

@@ -20,7 +20,7 @@ from spades.storage import SeatRow, Store
 
 @pytest.fixture
 def store(database) -> Iterator[Store]:
-    """On each engine (``database``: tests/pgserver.py)."""
+    """On each engine (``database``: tests/servers.py)."""
     s = Store(database)
     yield s
     s.close()

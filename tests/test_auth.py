@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import csrf_of, start_practice
-from mailserver import smtp  # noqa: F401 - the fixture
+from servers import smtp  # noqa: F401 - the fixture
 
 HX = {"HX-Request": "true"}
 
@@ -226,7 +226,7 @@ def _outbox_in_tmp(app, tmp_path):
 
 
 def test_mail_that_cannot_be_sent_is_said_not_a_500(app, client):
-    from spades.web.loadbench import free_port
+    from servers import free_port
     app.config.update({"SPADES_SMTP_HOST": "127.0.0.1", "SPADES_SMTP_PORT": free_port()})
     r = ask(client, "ivy@example.com")
     assert r.status_code == 503 and "could not be sent" in error_of(r)

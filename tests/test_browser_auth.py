@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from mailserver import smtp  # noqa: F401 - the fixture
+from servers import smtp  # noqa: F401 - the fixture
 
 CODE_RE = re.compile(r"\b(\d{6})\b")
 

@@ -25,7 +25,7 @@ import pytest
 import redis
 from playwright.sync_api import Page, expect
 
-from redisserver import free_port
+from servers import free_port
 from spades.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ import itertools
 import pytest
 
 from conftest import INSTANT, csrf_of, start_practice
-from mailserver import smtp  # noqa: F401 - the fixture
+from servers import smtp  # noqa: F401 - the fixture
 from spades.web import create_app
 from test_auth import HX, ask, sign_in
 

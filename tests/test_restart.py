@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from spades.web.loadbench import Server as Gunicorn, free_port
+from servers import Gunicorn, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DELAY = "2.0"  # seconds between bot moves: long enough, even on a loaded machine, that no bot

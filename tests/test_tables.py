@@ -21,7 +21,7 @@ ME = Player("me")
 
 @pytest.fixture
 def store(database):
-    """The service's store, on each engine (``database``: tests/pgserver.py)."""
+    """The service's store, on each engine (``database``: tests/servers.py)."""
     s = Store(database)
     yield s
     s.close()

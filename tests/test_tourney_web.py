@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import csrf_of
-from mailserver import smtp  # noqa: F401 - the fixture
+from servers import smtp  # noqa: F401 - the fixture
 from test_post_junk import NASTY
 
 
