@@ -1,11 +1,14 @@
-"""The benchmark scripts still run against today's code (their figures are not checked)."""
+"""The benchmark scripts still run against today's code (their figures are not checked).
 
-from spades.bench import EngineRunner
-from spades.web import bench as web_bench
+The benchmarks are the top-level ``bench`` package (run from the repository, as the test
+command runs pytest); no other test imports it."""
+
+from bench import render
+from bench.engine import EngineRunner
 
 
 def test_the_web_benchmark_plays_through_hand_ends(capsys):
-    web_bench.main(["--moves", "60", "--pages", "3"])  # 60 cards: past the first hand's end
+    render.main(["--moves", "60", "--pages", "3"])  # 60 cards: past the first hand's end
     out = capsys.readouterr().out
     assert "table page render: median" in out and "over 60 cards" in out
 

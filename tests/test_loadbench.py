@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # where ``python -m bench.load`` runs
 
 
 def test_the_load_benchmark_plays_both_phases_and_holds_idle_sockets():
     # its own process, as it is run: the benchmark's client has an event loop of its own
-    out = subprocess.run([sys.executable, "-m", "spades.web.bench", "load", "--tables", "2", "--seconds", "2",
+    out = subprocess.run([sys.executable, "-m", "bench.load", "--tables", "2", "--seconds", "2",
                           "--idle-sockets", "20", "--one-address", "5"],
-                         capture_output=True, text=True, timeout=300)
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 2, lines

@@ -1,6 +1,6 @@
 """A bare WebSocket fan-out app: the yardstick the load benchmark holds the site against.
 
-    gunicorn -c gunicorn.conf.py spades.web.barews:app
+    gunicorn -c gunicorn.conf.py bench.barews:app
 
 Served by the site's own server settings, it does the least a table must do per move and
 nothing else: no session, no database, no rendering, no rules.
@@ -28,7 +28,7 @@ import threading
 from flask import Flask, Response
 from flask_sock import Sock
 
-from .live import compress_each_message_alone
+from spades.web.live import compress_each_message_alone
 
 FRAME_BYTES = int(os.environ.get("BAREWS_FRAME_BYTES", "6000"))
 ANSWER_BYTES = int(os.environ.get("BAREWS_ANSWER_BYTES", "6000"))

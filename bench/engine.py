@@ -1,10 +1,10 @@
-"""Benchmarks that print figures (never timed tests).
+"""Engine speed against OpenSpiel: a benchmark that prints figures (never a timed test).
 
-``python -m spades.bench engine [--seconds S] [--rounds R]`` plays random full hands
+``python -m bench.engine [--seconds S] [--rounds R]`` plays random full hands
 (every bid and card chosen at random among the legal ones) through the engine's API and,
 in the same run, through OpenSpiel's ``spades`` game driven from Python, alternating the
-two in short slices within each round so that a noisy, shared machine disturbs both alike. It prints each round,
-then as its last line one JSON object:
+two in short slices within each round so that a noisy, shared machine disturbs both
+alike. It prints each round, then as its last line one JSON object:
 ``{"engine_hands_per_s": X, "openspiel_hands_per_s": Y, "ratio": X/Y}`` (medians of the
 rounds). OpenSpiel's hand includes its 52 chance moves of the deal; the engine's hand
 includes its seeded shuffle and the scoring of the hand.
@@ -21,8 +21,8 @@ import statistics
 import sys
 import time
 
-from .rules import MATCH_OVER, Match
-from .rules_config import Rules
+from spades.rules import MATCH_OVER, Match
+from spades.rules_config import Rules
 
 
 class EngineRunner:
@@ -95,11 +95,10 @@ def bench_engine(seconds: float, rounds: int, slice_s: float = 0.25) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m spades.bench")
-    sub = parser.add_subparsers(dest="what", required=True)
-    e = sub.add_parser("engine", help="engine hands per second against OpenSpiel's spades")
-    e.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
-    e.add_argument("--rounds", type=int, default=5)
+    parser = argparse.ArgumentParser(prog="python -m bench.engine",
+                                     description="engine hands per second against OpenSpiel's spades")
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     try:
         import pyspiel  # noqa: F401

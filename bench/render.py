@@ -1,10 +1,6 @@
-"""Benchmarks (not tests): a table page's render and a card play's round trip, in process;
-the load benchmark of the site as its users meet it (``spades.web.loadbench``); and the
-computer players' capacity, a person's wait at many bot tables (``spades.web.botbench``).
+"""A benchmark (not a test): a table page's render and a card play's round trip, in process.
 
-    python -m spades.web.bench [--moves N]
-    python -m spades.web.bench load [--tables 200] [--seconds 20]
-    python -m spades.web.bench bots [--tables 1 4 16 64] [--level hard]
+    python -m bench.render [--moves 300] [--pages 200]
 
 A table with four people is played on a temporary database through the real app (Flask
 test clients, the table service, SQLite). Each seat has a live subscriber rendering its
@@ -13,13 +9,12 @@ fragments exactly as the WebSocket would. Printed, as medians in milliseconds:
 - ``round trip``: one move's POST (htmx) until its response AND every seat's fragments
   are rendered (publishing happens before the POST returns, after the move is committed).
 
-Imports: the web layer, the table service and the core.
+Imports: the web layer, the table service, storage and the core (``spades``).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import concurrent.futures as cf
 import dataclasses
 import random
@@ -28,24 +23,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..rules_config import Rules
-from ..storage import SeatRow
-from ..tables import Player
-from . import create_app
-from .hub import Published
+from spades.rules_config import Rules
+from spades.storage import SeatRow
+from spades.tables import Player
+from spades.web import create_app
+from spades.web.hub import Published
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["bots"]:
-        from .botbench import main as bots
-
-        return bots(argv[1:])
-    if argv[:1] == ["load"]:
-        from .loadbench import main as load
-
-        return load(argv[1:])
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.render", description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=300, help="moves to time (default 300)")
     parser.add_argument("--pages", type=int, default=200, help="page renders to time (default 200)")
     args = parser.parse_args(argv)

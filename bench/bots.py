@@ -1,9 +1,9 @@
 """Capacity benchmark of the computer players (not a test): how long a person waits for
 their turn while N practice tables of bots play at once.
 
-    python -m spades.web.bench bots [--tables 1 4 16 64] [--level hard] [--think 2 0]
-                                    [--seconds 40] [--warmup 10] [--bot-workers N]
-    python -m spades.web.bench bots --through-redis 1 2 [--decisions 300] [--budget 0.1]
+    python -m bench.bots [--tables 1 4 16 64] [--level hard] [--think 2 0]
+                         [--seconds 40] [--warmup 10] [--bot-workers N]
+    python -m bench.bots --through-redis 1 2 [--decisions 300] [--budget 0.1]
 
 For each number of tables and each thinking time of the persons, the site starts as in
 production (``gunicorn -c gunicorn.conf.py app:app``, bots' play delay 0) on a fresh
@@ -31,8 +31,9 @@ processes (``python -m spades.bots.worker --processes N``); ``--decisions`` Hard
 queue with twice as many in flight as workers. One JSON line per count: decisions a second;
 then each count's ratio to the first.
 
-Imports: the standard library, aiohttp, the load benchmark's servers and person, and (for
-``--through-redis``) the bots' queue and the core.
+Imports: the standard library, aiohttp, the load clients' person (``bench.client``), the
+benchmarks' servers (``bench.servers``), and (for ``--through-redis``) the bots' queue and
+the core.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ from pathlib import Path
 
 import aiohttp
 
-from .loadbench import EMOJIS, SEVERE, Person, Server, log, percentile, raise_open_files, table_address
+from .client import EMOJIS, Person, log, percentile, table_address
+from .servers import SEVERE, RedisServer, Server, raise_open_files
 
 FALLBACK = "playing a fallback move"
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})")  # logging's asctime
@@ -172,10 +174,10 @@ async def run(base: str, tables: int, level: str, think: float, seconds: float, 
 def decision_views(count: int) -> list[dict]:
     """Seat views of real decisions (bids and cards, more than one legal action), from
     deals played by Normal bots."""
-    from .. import bots
-    from ..rules import BIDDING, PLAYING, Match, parse_action
-    from ..rules_config import Rules
-    from ..views import seat_view
+    from spades import bots
+    from spades.rules import BIDDING, PLAYING, Match, parse_action
+    from spades.rules_config import Rules
+    from spades.views import seat_view
 
     views: list[dict] = []
     for n in itertools.count():
@@ -192,9 +194,8 @@ def decision_views(count: int) -> list[dict]:
 
 
 def through_redis(counts: list[int], decisions: int, budget: float) -> None:
-    from ..bots import choose
-    from ..bots.worker import WORKERS, BotQueue, live_workers
-    from .loadbench import RedisServer
+    from spades.bots import choose
+    from spades.bots.worker import WORKERS, BotQueue, live_workers
 
     views = decision_views(decisions)
     rates: dict[int, float] = {}
@@ -240,7 +241,7 @@ def through_redis(counts: list[int], decisions: int, budget: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m spades.web.bench bots", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 4, 16, 64])
     parser.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
     parser.add_argument("--think", type=float, nargs="+", default=[2.0, 0.0],
@@ -292,3 +293,7 @@ def main(argv: list[str] | None = None) -> None:
                     "errors": stats.errors + sum(1 for line in text.splitlines() if SEVERE.search(line)),
                 }
                 print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()
