@@ -1,0 +1,345 @@
+"""The schema's migrations, one list for both engines, and the two ways of applying them.
+
+``MIGRATIONS``: functions of a ``Schema`` (tables, columns, indexes), applied in the order
+they are registered, each once, and recorded by their function's name: a migration is
+never renamed, reordered or changed once released, so every database from before opens
+with nothing lost. ``SqliteSchema`` builds them with sqlite-utils, as it always has here,
+and ``sqlite_migrations`` records them as sqlite-utils' ``Migrations`` do (table
+``_sqlite_migrations``, set ``spades``); ``PgSchema`` writes the same tables in portable
+DDL (TEXT, BIGINT and DOUBLE PRECISION, an ``id`` primary key an identity). The engines
+(``spades.storage.engines``) decide when to apply them.
+
+Imports: stdlib and sqlite-utils only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations as SqliteMigrations
+
+
+class Schema(Protocol):
+    """What a migration does, on either engine. ``engine``: ``"sqlite"`` or ``"postgresql"``
+    (for the rare statement written twice, a trigger). Column types are ``str``, ``int``
+    and ``float``; ``foreign_keys`` are (column, other table, its column)."""
+
+    engine: str
+
+    def create_table(self, name: str, columns: dict[str, type], pk: str | tuple[str, ...], *,
+                     not_null: Iterable[str] = (), defaults: dict[str, Any] | None = None,
+                     foreign_keys: Iterable[tuple[str, str, str]] = ()) -> None: ...
+
+    def add_column(self, table: str, column: str, type_: type, not_null_default: Any = None) -> None: ...
+
+    def create_index(self, table: str, columns: list[str], *, unique: bool = False) -> None: ...
+
+    def execute(self, sql: str) -> None: ...
+
+
+Migration = Callable[[Schema], None]
+MIGRATIONS: list[Migration] = []
+MIGRATION_SET = "spades"  # the name migrations are recorded under
+
+
+def migration(fn: Migration) -> Migration:
+    """Register a migration, named by its function: they apply in the order registered."""
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def m001_tables_matches_seats_actions(s: Schema) -> None:
+    s.create_table("players", {"id": str, "name": str, "emoji": str, "created": float}, pk="id")
+    s.create_table("tables", {"code": str, "created": float, "host": str, "options": str, "status": str}, pk="code")
+    s.create_table(
+        "matches",
+        {"id": int, "table_code": str, "number": int, "seed": str, "rules": str,
+         "version": int, "created": float, "finished": int, "winner": int},
+        pk="id", foreign_keys=[("table_code", "tables", "code")],
+    )
+    s.create_index("matches", ["table_code", "number"], unique=True)
+    s.create_table(
+        "seats", {"table_code": str, "seat": int, "kind": str, "player_id": str, "name": str},
+        pk=("table_code", "seat"), foreign_keys=[("table_code", "tables", "code")],
+    )
+    s.create_index("seats", ["player_id"])
+    # Append-only: one row per accepted move; (match_id, version) is the move's identity,
+    # so a move can never be stored twice.
+    s.create_table(
+        "actions", {"match_id": int, "version": int, "seat": int, "action": str, "at": float},
+        pk=("match_id", "version"), foreign_keys=[("match_id", "matches", "id")],
+    )
+
+
+@migration
+def m002_lobby(s: Schema) -> None:
+    """Rooms where friends gather before a match: who joined, in which order, and the
+    host's choice of partner. ``seats.emoji``: the emoji each person chose for the table."""
+    s.add_column("seats", "emoji", str, not_null_default="")
+    # partner: a member number, 0 for a bot, NULL while the host has not chosen
+    s.create_table("rooms", {"code": str, "partner": int, "started": float}, pk="code",
+                   foreign_keys=[("code", "tables", "code")])
+    # number: join order within the room (1 is the creator); state: in, left or removed
+    s.create_table(
+        "room_members",
+        {"table_code": str, "number": int, "player_id": str, "name": str, "emoji": str,
+         "state": str, "joined": float},
+        pk=("table_code", "number"), foreign_keys=[("table_code", "tables", "code")],
+    )
+    s.create_index("room_members", ["table_code", "player_id"], unique=True)
+    s.create_index("room_members", ["player_id"])
+
+
+# m002_lobby (the play-with-friends issue) goes above this line: migrations apply in the
+# order they are registered.
+@migration
+def m003_accounts(s: Schema) -> None:
+    """Accounts, sign-in codes and ratings.
+
+    ``users.id`` IS the account's canonical player id (the ``pid`` a signed-in session
+    carries), so seats need no second key. ``session_gen`` is bumped by "sign out on every
+    device"; a session whose copy differs is cleared. ``login_codes`` keeps only an HMAC of
+    each code. ``seats.left_player_id``: the person who left that seat for good when a bot
+    took it over (the row then has ``kind = 'bot'``); records count only ``kind = 'human'``
+    seats, so a game someone left never counts toward the leaver's record.
+    """
+    s.create_table(
+        "users", {"id": str, "email": str, "name": str, "emoji": str, "created": float, "session_gen": int},
+        pk="id", not_null={"email", "session_gen"}, defaults={"session_gen": 0},
+    )
+    s.create_index("users", ["email"], unique=True)
+    s.create_table(
+        "login_codes",
+        {"id": int, "email": str, "code_hash": str, "created": float, "expires": float,
+         "tries": int, "used": int, "voided": int},
+        pk="id", defaults={"tries": 0, "used": 0, "voided": 0},
+    )
+    s.create_index("login_codes", ["email", "id"])
+    s.add_column("seats", "left_player_id", str)
+    s.create_index("seats", ["left_player_id"])
+    s.create_table("ratings", {"player_id": str, "mu": float, "sigma": float, "matches": int, "updated": float},
+                   pk="player_id")
+    # one row per finished match already counted in the ratings (each match rates once)
+    s.create_table("rated_matches", {"match_id": int, "at": float}, pk="match_id",
+                   foreign_keys=[("match_id", "matches", "id")])
+
+
+@migration
+def m004_match_seats(s: Schema) -> None:
+    """Who sat where in each finished match, frozen when it finished (``match_seats``).
+
+    ``seats`` holds a table's seating now; a rematch may rearrange it (a new partner), so
+    a person's record reads finished matches from here. A trigger copies the seats the
+    moment a match's ``finished`` turns 1: a seat left to a bot during the match is
+    frozen as the bot's (``kind = 'bot'``, ``left_player_id`` = who left)."""
+    s.create_table(
+        "match_seats",
+        {"match_id": int, "seat": int, "kind": str, "player_id": str, "left_player_id": str, "name": str},
+        pk=("match_id", "seat"), foreign_keys=[("match_id", "matches", "id")],
+    )
+    s.create_index("match_seats", ["player_id"])
+    if s.engine == "sqlite":
+        s.execute("""
+        CREATE TRIGGER match_seats_on_finish AFTER UPDATE OF finished ON matches
+        WHEN NEW.finished = 1 AND OLD.finished = 0
+        BEGIN
+            INSERT OR IGNORE INTO match_seats (match_id, seat, kind, player_id, left_player_id, name)
+            SELECT NEW.id, seat, kind, player_id, left_player_id, name FROM seats WHERE table_code = NEW.table_code;
+        END""")
+    else:
+        s.execute("""
+        CREATE FUNCTION match_seats_on_finish() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO match_seats (match_id, seat, kind, player_id, left_player_id, name)
+            SELECT NEW.id, seat, kind, player_id, left_player_id, name FROM seats WHERE table_code = NEW.table_code
+            ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END $$""")
+        s.execute("CREATE TRIGGER match_seats_on_finish AFTER UPDATE OF finished ON matches FOR EACH ROW "
+                  "WHEN (NEW.finished = 1 AND OLD.finished = 0) EXECUTE FUNCTION match_seats_on_finish()")
+    # matches finished before this migration: their table's seating now is the best we know
+    s.execute("INSERT INTO match_seats (match_id, seat, kind, player_id, left_player_id, name) "
+              "SELECT m.id, s.seat, s.kind, s.player_id, s.left_player_id, s.name FROM matches m "
+              "JOIN seats s ON s.table_code = m.table_code WHERE m.finished = 1 ON CONFLICT DO NOTHING")
+
+
+@migration
+def m005_clocks(s: Schema) -> None:
+    """Clocks (``spades.clocks``), kept here so they survive a restart and fire once.
+
+    ``clocks``: the deadline (epoch seconds) of the seat to act in a match, one row per
+    match, for the version it was set at: a move at any other version makes it stale.
+    ``seat_clocks``: each seat's record with the clock during a match (timeouts in a row,
+    ever timed out, autopilot). ``holds``: a seat whose player's last connection closed,
+    held ``until``; ``fired`` once a bot took the seat over (until the player is back)."""
+    s.create_table("clocks", {"match_id": int, "seat": int, "version": int, "deadline": float},
+                   pk="match_id", foreign_keys=[("match_id", "matches", "id")])
+    s.create_index("clocks", ["deadline"])
+    s.create_table(
+        "seat_clocks", {"match_id": int, "seat": int, "timeouts_in_row": int, "timed_out": int, "autopilot": int},
+        pk=("match_id", "seat"), foreign_keys=[("match_id", "matches", "id")])
+    s.create_table("holds", {"table_code": str, "seat": int, "dropped_at": float, "until": float, "fired": int},
+                   pk=("table_code", "seat"), foreign_keys=[("table_code", "tables", "code")])
+    s.create_index("holds", ["until"])
+
+
+@migration
+def m006_signins(s: Schema) -> None:
+    """One row per signed-in session (``sid``, kept in the signed cookie): signing out ends
+    that row, so a copy of the cookie is signed out too. Sessions from before carry no sid
+    and are signed out once."""
+    s.create_table("signins", {"sid": str, "user_id": str, "created": float, "ended": float}, pk="sid",
+                   foreign_keys=[("user_id", "users", "id")])
+    s.create_index("signins", ["user_id"])
+
+
+@migration
+def m007_code_askers(s: Schema) -> None:
+    """A sign-in code belongs to the browser that asked for it (``asker``, a random id kept
+    in that browser's session): only it may try the code, and asking again voids only its
+    own earlier code, so a stranger can neither burn nor void a person's code. Codes from
+    before have no asker and can no longer be used."""
+    s.add_column("login_codes", "asker", str, not_null_default="")
+    s.create_index("login_codes", ["email", "asker", "id"])
+
+
+@migration
+def m008_tourneys(s: Schema) -> None:
+    """Tourneys (``spades.tourney.service``): one row each, with the engine's state as its
+    JSON (``engine``: the knockout bracket, or the Swiss rounds); the teams (``token``: the
+    link a first player sends the partner; ``state``: in, removed, dropped, merged); the
+    people and bot partners in them (a person is in at most one team of a tourney);
+    every pairing with its due time, its table and its result (``hands`` NULL until it
+    has one; 0 for a walkover or a no-show); and who pressed Ready for which pairing."""
+    s.create_table(
+        "tourneys",
+        {"code": str, "name": str, "format": str, "rounds": int, "team_limit": int, "start_at": float,
+         "checkin_s": float, "listed": int, "bot_fill": int, "director": str, "status": str, "created": float,
+         "started": float, "finished": float, "seed": str, "engine": str, "note": str},
+        pk="code", not_null={"name", "format", "status"})
+    s.create_index("tourneys", ["status"])
+    s.create_table(
+        "tourney_teams",
+        {"tourney_code": str, "id": int, "token": str, "solo": int, "bot": int, "state": str, "note": str,
+         "seed": int, "created": float},
+        pk=("tourney_code", "id"), foreign_keys=[("tourney_code", "tourneys", "code")])
+    s.create_index("tourney_teams", ["tourney_code", "token"], unique=True)
+    s.create_table(
+        "tourney_players",
+        {"tourney_code": str, "team_id": int, "slot": int, "player_id": str, "name": str, "emoji": str,
+         "bot": int, "checked_in": float, "joined": float},
+        pk=("tourney_code", "team_id", "slot"), foreign_keys=[("tourney_code", "tourneys", "code")])
+    # a person is in at most one team of a tourney (bots have no player id: NULLs never clash)
+    s.create_index("tourney_players", ["tourney_code", "player_id"], unique=True)
+    s.create_index("tourney_players", ["player_id"])
+    s.create_table(
+        "tourney_matches",
+        {"tourney_code": str, "round": int, "slot": int, "team_a": int, "team_b": int, "target": int,
+         "due": float, "table_code": str, "winner": int, "score_a": int, "score_b": int, "hands": int,
+         "walkover": int, "note": str, "done": float},
+        pk=("tourney_code", "round", "slot"), foreign_keys=[("tourney_code", "tourneys", "code")])
+    s.create_index("tourney_matches", ["table_code"])
+    s.create_table(
+        "tourney_ready", {"tourney_code": str, "round": int, "slot": int, "player_id": str, "at": float},
+        pk=("tourney_code", "round", "slot", "player_id"), foreign_keys=[("tourney_code", "tourneys", "code")])
+
+
+class SqliteSchema:
+    """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
+
+    engine = "sqlite"
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def create_table(self, name: str, columns: dict[str, type], pk: str | tuple[str, ...], *,
+                     not_null: Iterable[str] = (), defaults: dict[str, Any] | None = None,
+                     foreign_keys: Iterable[tuple[str, str, str]] = ()) -> None:
+        self.db.table(name).create(columns, pk=pk, not_null=set(not_null) or None, defaults=defaults,
+                                   foreign_keys=list(foreign_keys) or None)
+
+    def add_column(self, table: str, column: str, type_: type, not_null_default: Any = None) -> None:
+        self.db.table(table).add_column(column, type_, not_null_default=not_null_default)
+
+    def create_index(self, table: str, columns: list[str], *, unique: bool = False) -> None:
+        self.db.table(table).create_index(columns, unique=unique)
+
+    def execute(self, sql: str) -> None:
+        self.db.execute(sql)
+
+
+_PG_TYPES = {str: "TEXT", int: "BIGINT", float: "DOUBLE PRECISION"}
+
+
+def _name(identifier: str) -> str:
+    return f'"{identifier}"'
+
+
+def _literal(value: Any) -> str:
+    """A default value as SQL (the migrations' defaults are numbers and strings)."""
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+class PgSchema:
+    """``Schema`` on PostgreSQL: the same tables in portable DDL (an ``id`` primary key of
+    type int is an identity column, as SQLite's INTEGER PRIMARY KEY numbers rows itself),
+    indexes named as sqlite-utils names them."""
+
+    engine = "postgresql"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn  # a psycopg connection, in the transaction that applies the migrations
+
+    def create_table(self, name: str, columns: dict[str, type], pk: str | tuple[str, ...], *,
+                     not_null: Iterable[str] = (), defaults: dict[str, Any] | None = None,
+                     foreign_keys: Iterable[tuple[str, str, str]] = ()) -> None:
+        keys = (pk,) if isinstance(pk, str) else tuple(pk)
+        required, defaults = set(not_null), defaults or {}
+        parts = []
+        for column, type_ in columns.items():
+            part = f"{_name(column)} {_PG_TYPES[type_]}"
+            if keys == (column,) == ("id",) and type_ is int:
+                part += " GENERATED BY DEFAULT AS IDENTITY"
+            if column in required:
+                part += " NOT NULL"
+            if column in defaults:
+                part += f" DEFAULT {_literal(defaults[column])}"
+            parts.append(part)
+        parts.append(f"PRIMARY KEY ({', '.join(map(_name, keys))})")
+        parts += [f"FOREIGN KEY ({_name(c)}) REFERENCES {_name(t)} ({_name(o)})" for c, t, o in foreign_keys]
+        self.execute(f"CREATE TABLE {_name(name)} ({', '.join(parts)})")
+
+    def add_column(self, table: str, column: str, type_: type, not_null_default: Any = None) -> None:
+        default = "" if not_null_default is None else f" NOT NULL DEFAULT {_literal(not_null_default)}"
+        self.execute(f"ALTER TABLE {_name(table)} ADD COLUMN {_name(column)} {_PG_TYPES[type_]}{default}")
+
+    def create_index(self, table: str, columns: list[str], *, unique: bool = False) -> None:
+        index = _name(f"idx_{table}_{'_'.join(columns)}")
+        self.execute(f"CREATE {'UNIQUE ' if unique else ''}INDEX {index} ON {_name(table)} "
+                     f"({', '.join(map(_name, columns))})")
+
+    def execute(self, sql: str) -> None:
+        self.conn.execute(sql)  # as written: no placeholders (a function body has its own $ and %)
+
+
+def sqlite_migrations() -> SqliteMigrations:
+    """``MIGRATIONS`` as sqlite-utils applies and records them (``_sqlite_migrations``)."""
+    runner = SqliteMigrations(MIGRATION_SET)
+    for fn in MIGRATIONS:
+        runner(name=fn.__name__)(_on_sqlite(fn))
+    return runner
+
+
+def _on_sqlite(fn: Migration) -> Callable[[Database], None]:
+    """The migration as sqlite-utils calls it: with the database, not a ``Schema``."""
+
+    def apply(db: Database) -> None:
+        fn(SqliteSchema(db))
+
+    apply.__name__ = fn.__name__
+    return apply

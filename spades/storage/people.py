@@ -1,0 +1,304 @@
+"""People and accounts: players (the name and emoji a browser last chose), accounts and
+their sessions, sign-in codes, profiles, ratings, and the reads a person's record and
+figures are made from (``spades.accounts``, ``spades.stats``).
+
+Imports: stdlib and the storage package's ``base``, ``rows``, ``core`` and ``tourneys``
+(signing in moves a person's registrations too).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from .base import Db
+from .core import StoreCore
+from .rows import LoginCodeRow, MatchInfo, PlayerGame, PlayerMatch, UserRow
+from .tourneys import move_registrations
+
+# a match's last move, for a person's matches in the order they were played
+_LAST_MOVE = "(SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move"
+
+
+def upsert_player(db: Db, player_id: str, name: str, emoji: str) -> None:
+    """Keep the name and emoji a player last chose (to prefill the next join form)."""
+    db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
+               [player_id, name, emoji, time.time()])
+
+
+def _user(rows: Iterable[dict[str, Any]]) -> UserRow | None:
+    for r in rows:
+        return UserRow(r["id"], r["email"], r["name"] or "", r["emoji"] or "", r["created"], r["session_gen"])
+    return None
+
+
+def _user_by_email(db: Db, email: str) -> UserRow | None:
+    return _user(db.query("SELECT * FROM users WHERE email = ?", [email]))
+
+
+def _is_account(db: Db, player_id: str) -> bool:
+    return bool(list(db.query("SELECT 1 FROM users WHERE id = ?", [player_id])))
+
+
+def _match_info(r: dict[str, Any], finished: bool) -> MatchInfo:
+    return MatchInfo(r["id"], r["number"], r["seed"], json.loads(r["rules"]), r["version"], finished, r["winner"],
+                     r["created"], r["last_move"])
+
+
+class PeopleStore(StoreCore):
+    """Players, accounts, sign-in codes and sessions, profiles, ratings, records."""
+
+    # -- players ---------------------------------------------------------------------
+    def ensure_player(self, player_id: str, name: str = "You", emoji: str = "") -> None:
+        """Create the player row if missing (an anonymous browser, known by its cookie)."""
+        with self.transaction() as db:
+            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                       [player_id, name, emoji, time.time()])
+
+    def remember_player(self, player_id: str, name: str, emoji: str) -> None:
+        """Keep the name and emoji a player last chose (to prefill the next join form)."""
+        with self.transaction() as db:
+            upsert_player(db, player_id, name, emoji)
+
+    def known_player(self, player_id: str) -> tuple[str, str] | None:
+        """(name, emoji) a player last chose, or None."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT name, emoji FROM players WHERE id = ?", [player_id]))
+        return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
+
+    def save_profile(self, player_id: str, name: str, emoji: str) -> None:
+        """Set a player's name and emoji (and the account's, when it is one)."""
+        with self.transaction() as db:
+            upsert_player(db, player_id, name, emoji)
+            db.execute("UPDATE users SET name = ?, emoji = ? WHERE id = ?", [name, emoji, player_id])
+
+    # -- accounts and sessions -------------------------------------------------------
+    def user_by_email(self, email: str) -> UserRow | None:
+        """The account with this (lowercased) email, or None."""
+        with self._reading() as db:
+            return _user_by_email(db, email)
+
+    def user(self, user_id: str) -> UserRow | None:
+        with self._reading() as db:
+            return _user(db.query("SELECT * FROM users WHERE id = ?", [user_id]))
+
+    def is_account(self, player_id: str) -> bool:
+        """Whether this player id is an account's (an anonymous cookie must never carry one)."""
+        with self._reading() as db:
+            return _is_account(db, player_id)
+
+    def session_gen(self, user_id: str) -> int | None:
+        """The account's session generation; None for an unknown account."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT session_gen FROM users WHERE id = ?", [user_id]))
+        return rows[0]["session_gen"] if rows else None
+
+    def bump_session_gen(self, user_id: str) -> int:
+        """Invalidate every session of the account (sign out on every device); the new number."""
+        with self.transaction() as db:
+            db.execute("UPDATE users SET session_gen = session_gen + 1 WHERE id = ?", [user_id])
+            db.execute("UPDATE signins SET ended = ? WHERE user_id = ? AND ended IS NULL", [time.time(), user_id])
+        return self.session_gen(user_id) or 0
+
+    def start_signin(self, sid: str, user_id: str) -> None:
+        """A signed-in session begins."""
+        with self.transaction() as db:
+            db.execute("INSERT INTO signins (sid, user_id, created) VALUES (?, ?, ?)", [sid, user_id, time.time()])
+
+    def end_signin(self, sid: str) -> None:
+        """A signed-in session is over (signed out), whoever holds a copy of its cookie."""
+        with self.transaction() as db:
+            db.execute("UPDATE signins SET ended = ? WHERE sid = ? AND ended IS NULL", [time.time(), sid])
+
+    def signin_live(self, sid: str, user_id: str) -> bool:
+        """Whether that session of that account has not been signed out."""
+        with self._reading() as db:
+            return bool(list(db.query("SELECT 1 FROM signins WHERE sid = ? AND user_id = ? AND ended IS NULL",
+                                      [sid, user_id])))
+
+    # -- sign-in codes ---------------------------------------------------------------
+    def new_login_code(self, email: str, asker: str, code_hash: str, now: float, ttl: float) -> int:
+        """Store a new code's hash for ``email`` asked by ``asker``, voiding that asker's
+        earlier one (never another asker's); its row id."""
+        with self.transaction() as db:
+            db.execute("UPDATE login_codes SET voided = 1 WHERE email = ? AND asker = ? AND used = 0 AND voided = 0",
+                       [email, asker])
+            [row] = db.query("INSERT INTO login_codes (email, asker, code_hash, created, expires, tries, used, voided) "
+                             "VALUES (?, ?, ?, ?, ?, 0, 0, 0) RETURNING id", [email, asker, code_hash, now, now + ttl])
+            return int(row["id"])
+
+    def latest_login_code(self, email: str, asker: str) -> LoginCodeRow | None:
+        with self._reading() as db:
+            rows = list(db.query("SELECT * FROM login_codes WHERE email = ? AND asker = ? ORDER BY id DESC LIMIT 1",
+                                 [email, asker]))
+        if not rows:
+            return None
+        r = rows[0]
+        return LoginCodeRow(r["id"], r["email"], r["code_hash"], r["created"], r["expires"], r["tries"],
+                            bool(r["used"]), bool(r["voided"]))
+
+    def spend_login_try(self, code_id: int, max_tries: int) -> int | None:
+        """Count one try against a live code, atomically; the tries so far, or None when the
+        code is used, voided or out of tries (then nothing is counted)."""
+        with self.transaction() as db:
+            cur = db.execute("UPDATE login_codes SET tries = tries + 1 "
+                             "WHERE id = ? AND used = 0 AND voided = 0 AND tries < ?", [code_id, max_tries])
+            if cur.rowcount != 1:
+                return None
+            return next(iter(db.query("SELECT tries FROM login_codes WHERE id = ?", [code_id])))["tries"]
+
+    def use_login_code(self, code_id: int) -> bool:
+        """Mark the code used; False if it already was (two tabs racing with the same code)."""
+        with self.transaction() as db:
+            cur = db.execute("UPDATE login_codes SET used = 1 WHERE id = ? AND used = 0 AND voided = 0", [code_id])
+            return cur.rowcount == 1
+
+    def sign_in(self, email: str, new_id: str, anon_pid: str | None, name: str, emoji: str,
+                now: float) -> tuple[UserRow, list[str]]:
+        """The account for ``email`` (created with id ``new_id``, ``name`` and ``emoji`` when
+        new), with the anonymous player ``anon_pid``'s rows moved to it, all in one
+        transaction. Returns the account and the codes of the tables whose seats moved.
+
+        Moved: seats and finished matches' seats (``player_id`` and ``left_player_id``),
+        ``tables.host``, room memberships, tourney registrations, ready marks and
+        directing, and the rating when the account has none. A table where the account
+        already sits keeps the anonymous seat as it is (one person must not hold two seats
+        at one table).
+        New tables keyed by player id must be added here."""
+        with self.transaction() as db:
+            user = _user_by_email(db, email)
+            if user is None:
+                # DO NOTHING: one address signing in twice at once (PostgreSQL runs the two side by
+                # side) makes one account, which the second sign-in then reads
+                made = db.execute("INSERT INTO users (id, email, name, emoji, created, session_gen) "
+                                  "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT DO NOTHING", [new_id, email, name, emoji, now])
+                if made.rowcount == 1:
+                    db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
+                               "ON CONFLICT DO NOTHING", [new_id, name, emoji, now])
+                    user = UserRow(new_id, email, name, emoji, now, 0)
+                else:
+                    user = _user_by_email(db, email)
+                    assert user is not None
+            moved: list[str] = []
+            if anon_pid and anon_pid != user.id and not _is_account(db, anon_pid):
+                moved = [r["table_code"] for r in db.query(
+                    "SELECT DISTINCT table_code FROM seats WHERE player_id = ? AND table_code NOT IN "
+                    "(SELECT table_code FROM seats WHERE player_id = ?)", [anon_pid, user.id])]
+                _move_player(db, anon_pid, user.id)
+            return user, moved
+
+    # -- records and ratings ---------------------------------------------------------
+    def player_games(self, player_id: str) -> list[PlayerGame]:
+        """Every table where this person holds a seat now (``kind = 'human'``: a seat left to
+        a bot is not theirs any more), newest first."""
+        games = []
+        with self._reading() as db:
+            for r in list(db.query("SELECT s.table_code, s.seat, t.status, t.options, t.created FROM seats s "
+                                   "JOIN tables t ON t.code = s.table_code "
+                                   "WHERE s.player_id = ? AND s.kind = 'human' ORDER BY t.created DESC", [player_id])):
+                seats = list(db.query("SELECT kind, name FROM seats WHERE table_code = ? ORDER BY seat",
+                                      [r["table_code"]]))
+                games.append(PlayerGame(r["table_code"], r["seat"], r["status"], json.loads(r["options"] or "{}"),
+                                        r["created"], tuple(s["name"] for s in seats), tuple(s["kind"] for s in seats)))
+        return games
+
+    def player_matches(self, player_id: str) -> list[PlayerMatch]:
+        """Every match this person played a seat of: finished ones as seated when they
+        finished (``match_seats``), the one going on as seated now; oldest first."""
+        with self._reading() as db:
+            rows = list(db.query(
+                f"SELECT ms.seat, m.*, {_LAST_MOVE} FROM match_seats ms JOIN matches m ON m.id = ms.match_id "
+                "WHERE ms.player_id = ? AND ms.kind = 'human' "
+                f"UNION ALL SELECT s.seat, m.*, {_LAST_MOVE} FROM seats s "
+                "JOIN matches m ON m.table_code = s.table_code "
+                "WHERE s.player_id = ? AND s.kind = 'human' AND m.finished = 0 "
+                "ORDER BY created, id", [player_id, player_id]))
+        return [PlayerMatch(r["table_code"], r["seat"], _match_info(r, bool(r["finished"]))) for r in rows]
+
+    def unrated_matches(self) -> list[tuple[int, str]]:
+        """(match id, table code) of finished matches not yet rated, in the order they finished."""
+        with self._reading() as db:
+            return [(r["id"], r["table_code"]) for r in db.query(
+                "SELECT m.id, m.table_code, (SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS done "
+                "FROM matches m WHERE m.finished = 1 AND m.id NOT IN (SELECT match_id FROM rated_matches) "
+                "ORDER BY done, m.id")]
+
+    def finished_match(self, code: str, number: int | None = None) -> tuple[MatchInfo, tuple[str, ...]] | None:
+        """Finished match ``number`` of a table (its latest finished one when None), with
+        the seat names as they were when it finished; None when there is none."""
+        which = "" if number is None else "AND m.number = ? "
+        with self._reading() as db:
+            rows = list(db.query(
+                f"SELECT m.*, {_LAST_MOVE} FROM matches m WHERE m.table_code = ? AND m.finished = 1 "
+                f"{which}ORDER BY m.number DESC LIMIT 1", [code] if number is None else [code, number]))
+            if not rows:
+                return None
+            r = rows[0]
+            names = tuple(s["name"] for s in db.query(
+                "SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat", [r["id"]]))
+        return _match_info(r, True), names
+
+    def match_seating(self, match_id: int) -> tuple[tuple[str, str | None], ...]:
+        """(kind, player id) of each seat of a finished match, in seat order."""
+        with self._reading() as db:
+            return tuple((r["kind"], r["player_id"]) for r in db.query(
+                "SELECT kind, player_id FROM match_seats WHERE match_id = ? ORDER BY seat", [match_id]))
+
+    def match_winner(self, match_id: int) -> int | None:
+        with self._reading() as db:
+            rows = list(db.query("SELECT winner FROM matches WHERE id = ?", [match_id]))
+        return rows[0]["winner"] if rows else None
+
+    def ratings(self, player_ids: list[str]) -> dict[str, tuple[float, float, int]]:
+        """(mu, sigma, matches rated) of each id that has a rating."""
+        if not player_ids:
+            return {}
+        marks = ",".join("?" * len(player_ids))
+        with self._reading() as db:
+            return {r["player_id"]: (r["mu"], r["sigma"], r["matches"]) for r in db.query(
+                f"SELECT * FROM ratings WHERE player_id IN ({marks})", list(player_ids))}
+
+    def rating_rank(self, player_id: str) -> tuple[int, int]:
+        """(rank, rated people): 1 + how many people (not bots, rated as ``bot:…``) are
+        rated higher by mu - 3 sigma; (0, n) when this player has no rating."""
+        people = "player_id NOT LIKE 'bot:%'"
+        with self._reading() as db:
+            row = next(iter(db.query(
+                f"SELECT (SELECT COUNT(*) FROM ratings WHERE {people}) AS n, "
+                f"(SELECT 1 + COUNT(*) FROM ratings o, ratings me WHERE me.player_id = ? AND o.{people} "
+                "AND o.mu - 3 * o.sigma > me.mu - 3 * me.sigma) AS r, "
+                "(SELECT COUNT(*) FROM ratings WHERE player_id = ?) AS known", [player_id, player_id])))
+        return (row["r"] if row["known"] else 0), row["n"]
+
+    def save_ratings(self, match_id: int, new: dict[str, tuple[float, float]]) -> bool:
+        """Store the ratings after one match, once: False (nothing written) if that match was
+        already rated (two requests rating at the same moment)."""
+        now = time.time()
+        with self.transaction() as db:
+            cur = db.execute("INSERT INTO rated_matches (match_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                             [match_id, now])
+            if cur.rowcount != 1:
+                return False
+            for pid, (mu, sigma) in new.items():
+                db.execute("INSERT INTO ratings (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 1, ?) "
+                           "ON CONFLICT(player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                           "matches = ratings.matches + 1, updated = excluded.updated", [pid, mu, sigma, now])
+            return True
+
+
+def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
+    """An anonymous player's rows become the account's (see ``PeopleStore.sign_in``)."""
+    db.execute("UPDATE seats SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
+               "(SELECT table_code FROM seats WHERE player_id = ?)", [user_id, anon_pid, user_id])
+    db.execute("UPDATE seats SET left_player_id = ? WHERE left_player_id = ?", [user_id, anon_pid])
+    db.execute("UPDATE match_seats SET player_id = ? WHERE player_id = ?", [user_id, anon_pid])
+    db.execute("UPDATE match_seats SET left_player_id = ? WHERE left_player_id = ?", [user_id, anon_pid])
+    db.execute("UPDATE tables SET host = ? WHERE host = ?", [user_id, anon_pid])
+    db.execute("UPDATE room_members SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
+               "(SELECT table_code FROM room_members WHERE player_id = ?)", [user_id, anon_pid, user_id])
+    db.execute("UPDATE ratings SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
+               "(SELECT 1 FROM ratings WHERE player_id = ?)", [user_id, anon_pid, user_id])
+    move_registrations(db, anon_pid, user_id)

@@ -1,0 +1,115 @@
+"""Rooms: a table waiting for players (status ``waiting``, no seats, no match yet), who
+joined it in which order (``room_members``), and the host's choice of partner (``rooms``).
+
+Imports: stdlib and the storage package's ``base``, ``rows``, ``core`` and ``tables`` (a
+room that starts becomes a table with seats and a first match).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from .base import Conflict, Db
+from .core import StoreCore
+from .rows import MemberRow, RoomRow, SeatRow
+from .tables import insert_match, insert_seats
+
+
+def _create(db: Db, code: str, host: str, options: dict, name: str, emoji: str) -> None:
+    now = time.time()
+    db.execute("INSERT INTO tables (code, created, host, options, status) VALUES (?, ?, ?, ?, 'waiting')",
+               [code, now, host, json.dumps(options)])
+    db.execute("INSERT INTO rooms (code, partner, started) VALUES (?, NULL, NULL)", [code])
+    db.execute("INSERT INTO room_members (table_code, number, player_id, name, emoji, state, joined) "
+               "VALUES (?, 1, ?, ?, ?, 'in', ?)", [code, host, name, emoji, now])
+
+
+def _join(db: Db, code: str, player_id: str, name: str, emoji: str) -> int:
+    """Add (or bring back) a member at the end of the join order; a member already in only
+    updates name and emoji. The member number."""
+    rows = list(db.query("SELECT number, state FROM room_members WHERE table_code = ? AND player_id = ?",
+                         [code, player_id]))
+    if rows and rows[0]["state"] == "in":
+        db.execute("UPDATE room_members SET name = ?, emoji = ? WHERE table_code = ? AND number = ?",
+                   [name, emoji, code, rows[0]["number"]])
+        return rows[0]["number"]
+    number = next(iter(db.query("SELECT COALESCE(MAX(number), 0) + 1 AS n FROM room_members "
+                                "WHERE table_code = ?", [code])))["n"]
+    if rows:  # back after leaving: to the end of the join order
+        db.execute("UPDATE room_members SET number = ?, name = ?, emoji = ?, state = 'in', joined = ? "
+                   "WHERE table_code = ? AND player_id = ?", [number, name, emoji, time.time(), code, player_id])
+    else:
+        db.execute("INSERT INTO room_members (table_code, number, player_id, name, emoji, state, joined) "
+                   "VALUES (?, ?, ?, ?, ?, 'in', ?)", [code, number, player_id, name, emoji, time.time()])
+    return number
+
+
+class RoomStore(StoreCore):
+    """Rooms: their reads and writes."""
+
+    def create_room(self, code: str, host: str, options: dict, name: str, emoji: str) -> None:
+        """A table waiting for players (no seats, no match yet) with its creator as member 1.
+        Raises Duplicate (a sqlite3.IntegrityError) when the code is taken."""
+        with self.transaction() as db:
+            _create(db, code, host, options, name, emoji)
+
+    def join_room(self, code: str, player_id: str, name: str, emoji: str) -> int:
+        """Add (or bring back) a member at the end of the join order; a member already in
+        only updates name and emoji. Returns the member number."""
+        with self.transaction() as db:
+            return _join(db, code, player_id, name, emoji)
+
+    def update_room(self, code: str, *, host: str | None = None, partner: int | None | str = "keep",
+                    member: tuple[int, str] | None = None, close: bool = False, options: dict | None = None) -> None:
+        """One change to a waiting room, in one transaction: a new host, the partner choice
+        (``None`` clears it), a member's new state (number, state), closing the room, the
+        table's options."""
+        with self.transaction() as db:
+            if options is not None:
+                db.execute("UPDATE tables SET options = ? WHERE code = ? AND status = 'waiting'",
+                           [json.dumps(options), code])
+            if member is not None:
+                db.execute("UPDATE room_members SET state = ? WHERE table_code = ? AND number = ?",
+                           [member[1], code, member[0]])
+            if host is not None:
+                db.execute("UPDATE tables SET host = ? WHERE code = ?", [host, code])
+            if partner != "keep":
+                db.execute("UPDATE rooms SET partner = ? WHERE code = ?", [partner, code])
+            if close:
+                db.execute("UPDATE tables SET status = 'closed' WHERE code = ? AND status = 'waiting'", [code])
+
+    def start_room(self, code: str, seats: list[SeatRow], seed: str, rules: dict) -> None:
+        """Seat everyone and start the first match of a waiting table. Raises Conflict when
+        it is not waiting any more (started twice, or closed)."""
+        now = time.time()
+        with self.transaction() as db:
+            cur = db.execute("UPDATE tables SET status = 'playing' WHERE code = ? AND status = 'waiting'", [code])
+            if cur.rowcount != 1:
+                raise Conflict(f"table {code} is not waiting")
+            db.execute("UPDATE rooms SET started = ? WHERE code = ?", [now, code])
+            insert_seats(db, code, seats)
+            insert_match(db, code, 1, seed, rules, now)
+
+    def load_room(self, code: str) -> RoomRow | None:
+        """Any table seen from its room (a practice table has no members), or None."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT t.*, r.partner FROM tables t LEFT JOIN rooms r ON r.code = t.code "
+                                 "WHERE t.code = ?", [code]))
+            if not rows:
+                return None
+            t = rows[0]
+            members = tuple(MemberRow(r["number"], r["player_id"], r["name"], r["emoji"], r["state"])
+                            for r in db.query("SELECT * FROM room_members WHERE table_code = ? ORDER BY number",
+                                              [code]))
+            seated = tuple(r["player_id"] for r in db.query(
+                "SELECT player_id FROM seats WHERE table_code = ? AND kind = 'human' ORDER BY seat", [code]))
+        return RoomRow(t["code"], t["host"], json.loads(t["options"]), t["status"], t["partner"], members, seated)
+
+    def player_rooms(self, player_id: str) -> list[str]:
+        """Codes of the rooms this person is in that are still waiting to start, newest first."""
+        with self._reading() as db:
+            return [r["code"] for r in db.query(
+                "SELECT t.code FROM room_members m JOIN tables t ON t.code = m.table_code "
+                "WHERE m.player_id = ? AND m.state = 'in' AND t.status = 'waiting' ORDER BY t.created DESC",
+                [player_id])]

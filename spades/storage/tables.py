@@ -1,0 +1,228 @@
+"""Tables and their moves: a table (``tables``) is where matches are played; each match
+(``matches``) keeps its seed and rules, and its moves in ``actions``, append-only, one row
+per version; ``seats`` says who sits where now. State is never stored, only rebuilt:
+replaying a match's actions in order gives the exact state back (``spades.tables``).
+Writes to a table that plays are row operations (``SaveMove``, ``NewMatch``, ``TakeSeat``
+...), committed with the rest of the table's change.
+
+Imports: stdlib and the storage package's ``base``, ``rows``, ``core`` and ``people``
+(a person taking a seat is remembered by that name).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Conflict, Db
+from .core import StoreCore
+from .people import upsert_player
+from .rows import MatchRow, SeatRow, TableRow
+
+
+def insert_seats(db: Db, code: str, seats: Iterable[SeatRow]) -> None:
+    """A new table's seats."""
+    for s in seats:
+        db.execute("INSERT INTO seats (table_code, seat, kind, player_id, name, emoji) VALUES (?, ?, ?, ?, ?, ?)",
+                   [code, s.seat, s.kind, s.player_id, s.name, s.emoji])
+
+
+def insert_match(db: Db, code: str, number: int, seed: str, rules: dict, now: float) -> None:
+    """Match ``number`` of a table, at version 0 (a sqlite3.IntegrityError if it exists)."""
+    db.execute("INSERT INTO matches (table_code, number, seed, rules, version, created, finished, winner) "
+               "VALUES (?, ?, ?, ?, 0, ?, 0, NULL)", [code, number, seed, json.dumps(rules), now])
+
+
+@dataclass(frozen=True, slots=True)
+class SaveMove:
+    """An accepted move: its action row and the match's new version (a lost race: Conflict)."""
+
+    match_id: int
+    version: int
+    seat: int | None
+    action: str
+    finished: bool = False
+    winner: int | None = None
+
+    def apply(self, db: Db) -> None:
+        # the guard on the version is what makes two writers of one match take turns
+        cur = db.execute("UPDATE matches SET version = ?, finished = ?, winner = ? WHERE id = ? AND version = ?",
+                         [self.version, int(self.finished), self.winner, self.match_id, self.version - 1])
+        if cur.rowcount != 1:
+            raise Conflict(f"match {self.match_id} is not at version {self.version - 1}")
+        db.execute("INSERT INTO actions (match_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                   [self.match_id, self.version, self.seat, self.action, time.time()])
+        if self.finished:
+            db.execute("UPDATE tables SET status = 'finished' WHERE code = "
+                       "(SELECT table_code FROM matches WHERE id = ?)", [self.match_id])
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat:
+    """A person leaves for good: the seat becomes a bot's, with ``left_player_id`` saying
+    who left (and their hold is over); ``host`` hosts from now on."""
+
+    code: str
+    seat: int
+    player_id: str
+    emoji: str
+    host: str | None
+
+    def apply(self, db: Db) -> None:
+        db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ?, emoji = ? "
+                   "WHERE table_code = ? AND seat = ?", [self.player_id, self.emoji, self.code, self.seat])
+        db.execute("UPDATE tables SET host = ? WHERE code = ?", [self.host, self.code])
+        db.execute("DELETE FROM holds WHERE table_code = ? AND seat = ?", [self.code, self.seat])
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """A person joining late takes a bot's seat, and is remembered by that name and emoji
+    (Conflict if it is not a bot's any more)."""
+
+    code: str
+    seat: int
+    player_id: str
+    name: str
+    emoji: str
+
+    def apply(self, db: Db) -> None:
+        cur = db.execute("UPDATE seats SET kind = 'human', player_id = ?, name = ?, emoji = ?, "
+                         "left_player_id = NULL WHERE table_code = ? AND seat = ? AND kind = 'bot'",
+                         [self.player_id, self.name, self.emoji, self.code, self.seat])
+        if cur.rowcount != 1:
+            raise Conflict(f"seat {self.seat} at {self.code} is not a bot's")
+        upsert_player(db, self.player_id, self.name, self.emoji)
+
+
+@dataclass(frozen=True, slots=True)
+class PutOptions:
+    """The table's options, changed while it plays (watching on or off, say)."""
+
+    code: str
+    options: dict
+
+    def apply(self, db: Db) -> None:
+        db.execute("UPDATE tables SET options = ? WHERE code = ?", [json.dumps(self.options), self.code])
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A rematch: match ``number`` starts (Conflict if it exists); ``seats`` when they change."""
+
+    code: str
+    number: int
+    seed: str
+    rules: dict
+    seats: tuple[SeatRow, ...] | None = None
+
+    def apply(self, db: Db) -> None:
+        # a unique key taken is Duplicate (an IntegrityError) at the statement on both engines
+        try:
+            insert_match(db, self.code, self.number, self.seed, self.rules, time.time())
+            for s in self.seats or ():
+                db.execute("UPDATE seats SET kind = ?, player_id = ?, name = ?, emoji = ? "
+                           "WHERE table_code = ? AND seat = ?",
+                           [s.kind, s.player_id, s.name, s.emoji, self.code, s.seat])
+            db.execute("UPDATE tables SET status = 'playing' WHERE code = ?", [self.code])
+        except sqlite3.IntegrityError:
+            raise Conflict(f"match {self.number} of {self.code} already exists") from None
+
+
+class TableStore(StoreCore):
+    """Tables, matches, seats and moves: the reads, and the writes of their own."""
+
+    def create_table(self, code: str, host: str | None, options: dict, seats: list[SeatRow],
+                     seed: str, rules: dict) -> None:
+        """A new table with its seats and its first match. Raises Duplicate (a
+        sqlite3.IntegrityError) when the code is taken."""
+        now = time.time()
+        with self.transaction() as db:
+            db.execute("INSERT INTO tables (code, created, host, options, status) VALUES (?, ?, ?, ?, 'playing')",
+                       [code, now, host, json.dumps(options)])
+            insert_seats(db, code, seats)
+            insert_match(db, code, 1, seed, rules, now)
+
+    def new_match(self, code: str, number: int, seed: str, rules: dict) -> None:
+        """Start match ``number`` at a table (a rematch). Raises Conflict if it exists."""
+        self.commit([NewMatch(code, number, seed, rules)])
+
+    def rematch_seats(self, code: str, number: int, seed: str, rules: dict, seats: list[SeatRow]) -> None:
+        """Start match ``number`` with the seats rearranged (a new partner), in one
+        transaction. Raises Conflict if that match exists."""
+        self.commit([NewMatch(code, number, seed, rules, tuple(seats))])
+
+    def append_action(self, match_id: int, version: int, seat: int | None, action: str,
+                      finished: bool = False, winner: int | None = None) -> None:
+        """Store one accepted move and the match's new version in one transaction.
+        Raises Conflict unless the stored version is ``version - 1`` (a lost race)."""
+        self.commit([SaveMove(match_id, version, seat, action, finished, winner)])
+
+    def leave_seat(self, code: str, seat: int, player_id: str, emoji: str, host: str | None) -> None:
+        """The person in ``seat`` leaves the match for good: the seat becomes a bot's, with
+        ``left_player_id`` saying who left; ``host`` is the table's host from now on."""
+        self.commit([LeaveSeat(code, seat, player_id, emoji, host)])
+
+    def take_seat(self, code: str, seat: int, player_id: str, name: str, emoji: str) -> None:
+        """A person takes a bot's seat at a table that has started (and is remembered by
+        that name and emoji). Raises Conflict if the seat is not a bot's."""
+        self.commit([TakeSeat(code, seat, player_id, name, emoji)])
+
+    def put_options(self, code: str, options: dict) -> None:
+        self.commit([PutOptions(code, options)])
+
+    def load_table(self, code: str) -> TableRow | None:
+        """The table and its current (latest) match, or None for an unknown code."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT * FROM tables WHERE code = ?", [code]))
+            if not rows:
+                return None
+            t = rows[0]
+            seats = tuple(SeatRow(r["seat"], r["kind"], r["player_id"], r["name"], r.get("emoji") or "")
+                          for r in db.query("SELECT * FROM seats WHERE table_code = ? ORDER BY seat", [code]))
+            m = next(iter(db.query("SELECT * FROM matches WHERE table_code = ? ORDER BY number DESC LIMIT 1",
+                                   [code])))
+        match = MatchRow(m["id"], m["number"], m["seed"], json.loads(m["rules"]), m["version"], bool(m["finished"]))
+        return TableRow(t["code"], t["host"], json.loads(t["options"]), t["status"], seats, match)
+
+    def actions(self, match_id: int) -> list[tuple[int, int | None, str]]:
+        """A match's moves in order: (version, seat, action text)."""
+        with self._reading() as db:
+            return [(r["version"], r["seat"], r["action"]) for r in db.query(
+                "SELECT version, seat, action FROM actions WHERE match_id = ? ORDER BY version", [match_id])]
+
+    def unfinished_tables(self) -> list[str]:
+        """Codes of tables whose current match is still being played (resumed on start-up)."""
+        with self._reading() as db:
+            return [r["code"] for r in db.query("SELECT code FROM tables WHERE status = 'playing'")]
+
+    def table_exists(self, code: str) -> bool:
+        with self._reading() as db:
+            return bool(list(db.query("SELECT 1 FROM tables WHERE code = ?", [code])))
+
+    def table_status(self, code: str) -> str | None:
+        with self._reading() as db:
+            rows = list(db.query("SELECT status FROM tables WHERE code = ?", [code]))
+        return rows[0]["status"] if rows else None
+
+    def table_options(self, code: str) -> dict:
+        with self._reading() as db:
+            rows = list(db.query("SELECT options FROM tables WHERE code = ?", [code]))
+        return json.loads(rows[0]["options"] or "{}") if rows else {}
+
+    def left_seats(self, code: str) -> frozenset[int]:
+        """Seats a person left for good (a bot plays them)."""
+        with self._reading() as db:
+            return frozenset(r["seat"] for r in db.query(
+                "SELECT seat FROM seats WHERE table_code = ? AND kind = 'bot' AND left_player_id IS NOT NULL",
+                [code]))
+
+    def stats(self) -> dict[str, Any]:
+        """Row counts (for diagnostics and tests)."""
+        with self._reading() as db:
+            return {name: next(iter(db.query(f"SELECT COUNT(*) AS n FROM {name}")))["n"]
+                    for name in ("players", "tables", "matches", "seats", "actions")}
