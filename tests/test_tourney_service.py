@@ -20,10 +20,9 @@ from conftest import FakeClock
 
 from spades.storage import Store
 from spades.tables import EMOJIS, Player, Refused, TableService
-from spades.tourney import TourneyError
-from spades.tourney.service import (AlreadyRegistered, BadEntry, BadTeamLink, NotDirector, NothingToReady,
-                                    RegistrationClosed, TourneyFull, TourneyNotFound, TourneyOver, TourneyService,
-                                    TourneyView)
+from spades.tourney import (AlreadyRegistered, BadEntry, BadTeamLink, NotDirector, NothingToReady, RegistrationClosed,
+                            TourneyError, TourneyFull, TourneyNotFound, TourneyOver, TourneyService, TourneyView,
+                            page_channel)
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 ONE_HAND = {"end": "hands", "hands": 1}  # tests only: every match is one hand
@@ -530,10 +529,10 @@ def test_a_team_token_is_shown_to_its_members_only_and_the_director_sees_the_dir
 
 
 # -- reads and notices ---------------------------------------------------------------------
-def test_listing_shows_listed_tourneys_by_status_and_subscribers_hear_every_change(svc, clock):
+def test_listing_shows_listed_tourneys_by_status_and_the_bus_hears_every_change(svc, clock):
     tables, tourneys = svc
     heard: list[str] = []
-    tourneys.subscribe(heard.append)
+    tables.bus.listen_pages(heard.append)  # the page channels the socket hub listens to
     public = tourneys.create(DIRECTOR, "Public", team_limit=2)
     hidden = tourneys.create(DIRECTOR, "By link", team_limit=2, listed=False)
     later = tourneys.create(DIRECTOR, "Later", team_limit=4, start_at=clock.now + 7200)
@@ -544,12 +543,14 @@ def test_listing_shows_listed_tourneys_by_status_and_subscribers_hear_every_chan
     assert [s.code for s in upcoming] == [sooner, later, public]  # soonest first, no start time last
     assert [s.places for s in upcoming] == [1, 0, 2]
     assert hidden not in [s.code for s in upcoming + running + finished]
+    made_then_entered = [public, hidden, later, sooner, public, public, public, public, sooner]
+    assert heard == [page_channel(c) for c in made_then_entered]
     heard.clear()
     tourneys.start(public, DIRECTOR)
-    assert heard == [public]
+    assert heard == [page_channel(public)]
     assert [(s.code, s.places) for s in tourneys.listing().running] == [(public, 2)]
     ready_all(tourneys, public, everyone(teams))
-    assert heard.count(public) >= 2  # the Ready marks, the last making the table
+    assert heard.count(page_channel(public)) >= 2  # the Ready marks, the last making the table
     view = play_out(tables, tourneys, public, everyone(teams))
     assert view.status == "finished"
     assert [s.code for s in tourneys.listing().finished] == [public]

@@ -43,7 +43,7 @@ _SERVICE_NAMES = (
     "TourneyService", "TourneyView", "TeamView", "PersonView", "MatchView", "TableView", "RoundView",
     "RankView", "StandingView", "WalkoverView", "Listing", "TourneySummaryView", "TourneyNotFound",
     "NotDirector", "RegistrationClosed", "TourneyFull", "AlreadyRegistered", "BadTeamLink",
-    "NothingToReady", "BadEntry", "TourneyOver",
+    "NothingToReady", "BadEntry", "TourneyOver", "page_channel", "channel_tourney",
 )
 
 

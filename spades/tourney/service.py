@@ -8,6 +8,10 @@ and Ready marks), opens a table for each pairing through the table service, and 
 the table service's bus when a tourney table's match is over. Every change is one
 transaction, made under one lock (the service is the tourneys' only writer in a process).
 
+Every change is announced on the table service's bus, outside every lock:
+``Bus.publish_page`` on the tourney's page channel (``page_channel``), which the socket
+hub of every process hears and redraws the tourney's page for its sockets.
+
 How things move (``docs/tourneys.md`` has every rule and decision):
 - Commands (register, ready, start, remove, cancel, add a bot team) check, write, then run
   ``_advance``: whatever became due happens at once (a start at its time, new pairings,
@@ -62,7 +66,8 @@ __all__ = [
     "RankView", "StandingView", "WalkoverView", "Listing", "TourneySummaryView",
     "TourneyNotFound", "NotDirector", "RegistrationClosed", "TourneyFull", "AlreadyRegistered",
     "BadTeamLink", "NothingToReady", "BadEntry", "TourneyOver",
-    "FORMATS", "READY_WINDOW_S", "CHECKIN_S", "MAX_TEAMS", "MAX_ROUNDS", "BOT_NAME",
+    "FORMATS", "READY_WINDOW_S", "CHECKIN_S", "MAX_TEAMS", "MAX_ROUNDS", "BOT_NAME", "page_channel",
+    "channel_tourney",
 ]
 
 log = logging.getLogger(__name__)
@@ -77,6 +82,26 @@ TOURNEY_CODE_LENGTH = 6
 BOT_NAME = "Bot"  # a solo's bot partner
 BOT_TEAM_NAMES = ("Rex", "Bea", "Kit", "Max", "Ivy", "Zed", "Lou", "Ada", "Ned", "Uma", "Gus", "Flo")
 LEVEL = "normal"  # the bots of tourney tables, and the bot teams' level
+CHANNEL_PREFIX = "t/"  # a page channel never looks like a table code (the socket hub's rule)
+
+
+def page_channel(code: str) -> str:
+    """The bus's page channel of a tourney: ``Bus.publish_page`` on it after every change,
+    so every socket on the tourney's page, in any process, redraws its live part.
+
+    >>> page_channel("ABCDEF")
+    't/ABCDEF'
+    """
+    return CHANNEL_PREFIX + code
+
+
+def channel_tourney(channel: str) -> str | None:
+    """The tourney's code of a page channel, or None for another page's channel.
+
+    >>> channel_tourney("t/ABCDEF"), channel_tourney("room/X")
+    ('ABCDEF', None)
+    """
+    return channel[len(CHANNEL_PREFIX):] if channel.startswith(CHANNEL_PREFIX) else None
 
 
 # -- refusals ------------------------------------------------------------------------------
@@ -416,9 +441,6 @@ class TourneyService:
         # one writer: every change of every tourney (with several processes, the lock is
         # the cluster's, so one process at a time changes tourneys)
         self._lock = tables.cluster.shared_lock("tourneys") if tables.cluster is not None else threading.RLock()
-        self._subscribers: dict[int, Callable[[str], None]] = {}
-        self._next_token = 1
-        self._sub_lock = threading.Lock()
         # tourneys whose tables finished, for the worker (the bus calls us under a table's lock)
         self._queue: list[str] = []
         self._busy = False
@@ -474,19 +496,6 @@ class TourneyService:
                     return not (self._queue or self._busy)
                 self._cond.wait(left)
         return True
-
-    def subscribe(self, callback: Callable[[str], None]) -> int:
-        """``callback(code)`` after every change of a tourney (registration, ready, a table
-        made, a result, start, cancel), outside every lock; returns a token to unsubscribe."""
-        with self._sub_lock:
-            token = self._next_token
-            self._next_token += 1
-            self._subscribers[token] = callback
-            return token
-
-    def unsubscribe(self, token: int) -> None:
-        with self._sub_lock:
-            self._subscribers.pop(token, None)
 
     def tick(self, now: float | None = None) -> None:
         """Everything time-based, for every tourney not over: a start at its time, walkovers
@@ -1071,14 +1080,9 @@ class TourneyService:
                     self._cond.notify_all()
 
     def _notify(self, code: str) -> None:
-        with self._sub_lock:
-            subscribers = list(self._subscribers.items())
-        for token, callback in subscribers:
-            try:
-                callback(code)
-            except Exception:
-                log.exception("tourney subscriber %s failed on %s; dropped", token, code)
-                self.unsubscribe(token)
+        """Tell every page of the tourney, in every process, that it changed (outside every
+        lock: in one process the socket hub's listener runs in this thread)."""
+        self.tables.bus.publish_page(page_channel(code))
 
 
 # -- the view ------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from ..storage import Store
 from ..tables import EMOJIS, Change, Player, Refused, TableService
 from ..tables.scheduler import process_pool
 from .model import TourneyError
-from .service import TourneyService
+from .service import TourneyService, channel_tourney
 
 __all__ = ["Autoplay", "simulate", "main", "parser"]
 
@@ -56,11 +56,11 @@ def _choose(view: dict) -> int | str:
 class Autoplay:
     """The people of a simulated tourney, played by bots through the public commands.
 
-    Hears the table service's bus (under a table's lock, so it only queues work) and the
-    tourney service's changes; ``workers`` run the work: a person's move (the Normal bot
-    thinks in ``think``, a process pool, or in the worker itself when None), Continue
-    after a hand, Ready for a match that became due. Counts the tourney tables playing at
-    once (``max_tables``)."""
+    Hears the table service's bus (under a table's lock, so it only queues work): the
+    tables' changes and the tourneys' page channels. ``workers`` run the work: a
+    person's move (the Normal bot thinks in ``think``, a process pool, or in the worker
+    itself when None), Continue after a hand, Ready for a match that became due. Counts
+    the tourney tables playing at once (``max_tables``)."""
 
     def __init__(self, tables: TableService, tourneys: TourneyService, people: list[str],
                  workers: cf.Executor, think: cf.Executor | None = None) -> None:
@@ -75,12 +75,13 @@ class Autoplay:
         self._readying: set[str] = set()  # tourneys with a Ready round queued
         self._teams: dict[str, dict[int, list[str]]] = {}  # tourney: team id -> its people
         self._lock = threading.Lock()
+        self._closed = False
         self._bus = tables.bus.subscribe(self._on_table)
-        self._sub = tourneys.subscribe(self._on_tourney)
+        tables.bus.listen_pages(self._on_page)
 
     def close(self) -> None:
+        self._closed = True  # the bus keeps its page listeners: this one ignores what comes
         self.tables.bus.unsubscribe(self._bus)
-        self.tourneys.unsubscribe(self._sub)
 
     # -- tables ------------------------------------------------------------------------
     def _on_table(self, change: Change) -> None:
@@ -127,7 +128,10 @@ class Autoplay:
                 return  # dealt already (everyone was ready)
 
     # -- the tourney -------------------------------------------------------------------
-    def _on_tourney(self, code: str) -> None:
+    def _on_page(self, channel: str) -> None:
+        code = channel_tourney(channel)
+        if code is None or self._closed:
+            return
         with self._lock:
             if code in self._readying:
                 return  # a Ready round for this tourney is queued already: it reads the latest view
@@ -198,7 +202,7 @@ def simulate(teams: int, format: str, rounds: int | None = None, solos: int = 0,
             people = _register(tourneys, code, teams, solos)
             auto = Autoplay(tables, tourneys, people, runners, think)
             changed = threading.Event()
-            token = tourneys.subscribe(lambda _code: changed.set())
+            tables.bus.listen_pages(lambda _channel: changed.set())  # the bus goes with this run
             tourneys.start(code, DIRECTOR)
             end = time.monotonic() + timeout
             while True:
@@ -210,7 +214,6 @@ def simulate(teams: int, format: str, rounds: int | None = None, solos: int = 0,
                 changed.wait(1.0)  # as the app does: a tick a second, and a look after each change
                 changed.clear()
                 tourneys.tick()
-            tourneys.unsubscribe(token)
             auto.close()
             result = {
                 "format": format,

@@ -4,9 +4,10 @@ Watch link, the director's controls) and ``/t/<CODE>/team/<TOKEN>`` (the partner
 
 Every control is a plain form answered with a 303 back to the page (a refusal is its
 sentence, flashed); the page's live part (``tourney/_live.html``) is pushed again over
-the WebSocket ``/t/<CODE>/ws`` after every change of the tourney (the socket hub's page
-channel ``t/<CODE>``), so registrations, Ready marks, new tables, scores and results show
-without a reload. A person whose table has just been made is taken to it by the page
+the WebSocket ``/t/<CODE>/ws`` after every change of the tourney (the tourney service
+announces it on the table service's bus, page channel ``t/<CODE>``, which the socket hub
+of every process hears), so registrations, Ready marks, new tables, scores and results
+show without a reload. A person whose table has just been made is taken to it by the page
 (``data-go``, once per table).
 
 Imports: Flask, ``spades.tourney`` (the service and its views), ``spades.tables`` (names)
@@ -22,7 +23,7 @@ from flask import Blueprint, Flask, abort, current_app, flash, get_flashed_messa
     request, session, url_for
 
 from ..tables import EMOJIS, BadPlayer, check_emoji, clean_name
-from ..tourney.service import TourneyError, TourneyNotFound, TourneyService, TourneyView
+from ..tourney.service import TourneyError, TourneyNotFound, TourneyService, TourneyView, page_channel
 from .hub import CSRF_MARK, Connection, Hub
 from .identity import csrf_token, player_id
 from .live import close_with, origin_allowed, pump, sock
@@ -266,7 +267,7 @@ def socket(ws, code: str) -> None:
     hub: Hub = app.extensions["spades.hub"]
     conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
                       queue_size=app.config["SOCKET_QUEUE"], ws=ws)
-    refusal = hub.open_page(conn, f"t/{code}", lambda pid: live_html(code, pid, CSRF_MARK))
+    refusal = hub.open_page(conn, page_channel(code), lambda pid: live_html(code, pid, CSRF_MARK))
     if refusal:
         close_with(ws, refusal)
         return
@@ -275,7 +276,4 @@ def socket(ws, code: str) -> None:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    # through the bus: with several processes, every process's sockets on the page hear it
-    bus = app.extensions["spades.tables"].bus
-    app.extensions["spades.tourneys"].subscribe(lambda code: bus.publish_page(f"t/{code}"))
     app.jinja_env.filters.setdefault("clock_time", lambda ts: dt.datetime.fromtimestamp(ts).strftime("%H:%M"))
