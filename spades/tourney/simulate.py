@@ -38,7 +38,8 @@ from ..storage import Store
 from ..tables import EMOJIS, Change, Player, Refused, TableService
 from ..tables.scheduler import process_pool
 from .model import TourneyError
-from .service import TourneyService, channel_tourney
+from .service import TourneyService
+from .views import channel_tourney
 
 __all__ = ["Autoplay", "simulate", "main", "parser"]
 

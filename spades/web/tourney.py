@@ -23,7 +23,9 @@ from flask import Blueprint, Flask, abort, current_app, flash, get_flashed_messa
     request, session, url_for
 
 from ..tables import EMOJIS, BadPlayer, check_emoji, clean_name
-from ..tourney.service import TourneyError, TourneyNotFound, TourneyService, TourneyView, page_channel
+from ..tourney.errors import TourneyError, TourneyNotFound
+from ..tourney.service import TourneyService
+from ..tourney.views import TourneyView, page_channel
 from .hub import CSRF_MARK, Connection, Hub
 from .identity import csrf_token, player_id
 from .live import close_with, origin_allowed, pump, sock
