@@ -35,7 +35,7 @@ from typing import Any
 
 from .. import bots
 from ..storage import Store
-from ..tables import EMOJIS, Change, Player, Refused, TableService
+from ..tables import EMOJIS, Change, Player, Refused, Snapshot, TableService
 from ..tables.scheduler import process_pool
 from .model import TourneyError
 from .service import TourneyService
@@ -87,7 +87,7 @@ class Autoplay:
     # -- tables ------------------------------------------------------------------------
     def _on_table(self, change: Change) -> None:
         snap = change.snapshots.get(None) if change.snapshots else None
-        if snap is None or not snap.tourney:
+        if not isinstance(snap, Snapshot) or not snap.tourney:  # a room's pictures belong to no tourney
             return
         view = snap.view
         with self._lock:

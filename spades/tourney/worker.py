@@ -27,7 +27,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..storage import Store
-from ..tables import Bus, Change
+from ..tables import Bus, Change, Snapshot
 from .transitions import Transitions
 from .views import page_channel
 
@@ -114,9 +114,9 @@ class Worker:
 
     def _on_change(self, change: Change) -> None:
         """A table changed (called under its lock): a finished tourney table queues its tourney."""
-        snaps = change.snapshots
-        snap = snaps.get(None) if snaps else None
-        if snap is None or not snap.tourney or not snap.view.get("finished"):
+        snap = change.snapshots.get(None) if change.snapshots else None
+        # a room's change carries room pictures, which belong to no tourney
+        if not isinstance(snap, Snapshot) or not snap.tourney or not snap.view.get("finished"):
             return
         with self._cond:
             if self._stopped:
