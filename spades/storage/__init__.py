@@ -31,7 +31,7 @@ transaction is its statement alone. ``Store.close`` closes the pool.
 
 Transactions. Every write is one transaction (``Store.transaction``); a nested one, in
 the same thread or greenlet, is a savepoint of the outer one. A change is a list of row
-operations (``SaveMove``, ``PutClock``, ``PutTourney`` ...): frozen values
+operations (``SaveMove``, ``PutClock``, ``JoinRoom``, ``PutTourney`` ...): frozen values
 whose ``apply(db)`` writes through the connection it is handed. ``Store.commit`` applies
 a list in one transaction, all or nothing: the table service's whole change. An op never
 opens a transaction of its own nor calls back into ``Store``. SQLite: one process
@@ -64,8 +64,8 @@ from __future__ import annotations
 from .base import Conflict, Db, Duplicate, Op
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
-from .people import PeopleStore
-from .rooms import RoomStore
+from .people import PeopleStore, RememberPlayer
+from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
     LoginCodeRow,
     MatchInfo,
@@ -106,11 +106,11 @@ class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore):
 
 
 __all__ = [
-    "MIGRATIONS", "MIGRATION_SET", "ClearHold", "Conflict", "Db", "DropTourneyPlayer", "Duplicate",
-    "FireHold", "LeaveSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow", "Migration",
+    "MIGRATIONS", "MIGRATION_SET", "ClearHold", "Conflict", "CreateRoom", "Db", "DropTourneyPlayer", "Duplicate",
+    "FireHold", "JoinRoom", "LeaveSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow", "Migration",
     "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutHold", "PutOptions", "PutSeatClock",
-    "PutTourney", "PutTourneyMatch", "PutTourneyPlayer", "PutTourneyReady", "PutTourneyTeam",
-    "RoomRow", "Schema", "SaveMove", "SeatRow", "Store", "TableRow", "TakeSeat", "TourneyData",
-    "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow",
+    "PutTourney", "PutTourneyMatch", "PutTourneyPlayer", "PutTourneyReady", "PutTourneyTeam", "RememberPlayer",
+    "RoomRow", "Schema", "SaveMove", "SeatRow", "StartRoom", "Store", "TableRow", "TakeSeat", "TourneyData",
+    "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",
     "UserRow", "migration",
 ]

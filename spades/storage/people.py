@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from .base import Db
@@ -27,6 +28,18 @@ def upsert_player(db: Db, player_id: str, name: str, emoji: str) -> None:
     db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
                "ON CONFLICT(id) DO UPDATE SET name = excluded.name, emoji = excluded.emoji",
                [player_id, name, emoji, time.time()])
+
+
+@dataclass(frozen=True, slots=True)
+class RememberPlayer:
+    """The name and emoji a player last chose (to prefill the next join form)."""
+
+    player_id: str
+    name: str
+    emoji: str
+
+    def apply(self, db: Db) -> None:
+        upsert_player(db, self.player_id, self.name, self.emoji)
 
 
 def _user(rows: Iterable[dict[str, Any]]) -> UserRow | None:
@@ -60,8 +73,7 @@ class PeopleStore(StoreCore):
 
     def remember_player(self, player_id: str, name: str, emoji: str) -> None:
         """Keep the name and emoji a player last chose (to prefill the next join form)."""
-        with self.transaction() as db:
-            upsert_player(db, player_id, name, emoji)
+        self.commit([RememberPlayer(player_id, name, emoji)])
 
     def known_player(self, player_id: str) -> tuple[str, str] | None:
         """(name, emoji) a player last chose, or None."""

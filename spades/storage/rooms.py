@@ -1,17 +1,23 @@
 """Rooms: a table waiting for players (status ``waiting``, no seats, no match yet), who
 joined it in which order (``room_members``), and the host's choice of partner (``rooms``).
+A room's writes are row operations (``CreateRoom``, ``JoinRoom``, ``UpdateRoom``,
+``StartRoom``), committed with ``Store.commit`` like a table's change; ``RoomStore`` keeps
+the reads and the methods that commit one op each.
 
-Imports: stdlib and the storage package's ``base``, ``rows``, ``core`` and ``tables`` (a
-room that starts becomes a table with seats and a first match).
+Imports: stdlib and the storage package's ``base``, ``rows``, ``core``, ``people`` and
+``tables`` (a room that starts becomes a table with seats and a first match).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 
 from .base import Conflict, Db
 from .core import StoreCore
+from .people import upsert_player
 from .rows import MemberRow, RoomRow, SeatRow
 from .tables import insert_match, insert_seats
 
@@ -45,8 +51,91 @@ def _join(db: Db, code: str, player_id: str, name: str, emoji: str) -> int:
     return number
 
 
+@dataclass(frozen=True, slots=True)
+class CreateRoom:
+    """A table waiting for players with its creator ``host`` as member 1, who is also
+    remembered by that name and emoji (Duplicate, a sqlite3.IntegrityError, when the code
+    is taken)."""
+
+    code: str
+    host: str
+    options: dict
+    name: str
+    emoji: str
+
+    def apply(self, db: Db) -> None:
+        _create(db, self.code, self.host, self.options, self.name, self.emoji)
+        upsert_player(db, self.host, self.name, self.emoji)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRoom:
+    """Someone joins a room: added (or brought back) at the end of the join order, or, when
+    already in, only their name and emoji change; either way they are remembered by that
+    name and emoji."""
+
+    code: str
+    player_id: str
+    name: str
+    emoji: str
+
+    def apply(self, db: Db) -> None:
+        _join(db, self.code, self.player_id, self.name, self.emoji)
+        upsert_player(db, self.player_id, self.name, self.emoji)
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateRoom:
+    """One change to a waiting room: a new ``host``, the ``partner`` choice (a member
+    number, 0 for a bot, None to clear it, ``"keep"`` to leave it), a ``member``'s new state
+    (number, state), the table's ``options``, ``close`` the room. The options change and
+    the closing apply only while the table is waiting."""
+
+    code: str
+    _: KW_ONLY
+    host: str | None = None
+    partner: int | None | str = "keep"
+    member: tuple[int, str] | None = None
+    options: dict | None = None
+    close: bool = False
+
+    def apply(self, db: Db) -> None:
+        if self.options is not None:
+            db.execute("UPDATE tables SET options = ? WHERE code = ? AND status = 'waiting'",
+                       [json.dumps(self.options), self.code])
+        if self.member is not None:
+            db.execute("UPDATE room_members SET state = ? WHERE table_code = ? AND number = ?",
+                       [self.member[1], self.code, self.member[0]])
+        if self.host is not None:
+            db.execute("UPDATE tables SET host = ? WHERE code = ?", [self.host, self.code])
+        if self.partner != "keep":
+            db.execute("UPDATE rooms SET partner = ? WHERE code = ?", [self.partner, self.code])
+        if self.close:
+            db.execute("UPDATE tables SET status = 'closed' WHERE code = ? AND status = 'waiting'", [self.code])
+
+
+@dataclass(frozen=True, slots=True)
+class StartRoom:
+    """Everyone takes their seat and the first match starts (Conflict when the table is not
+    waiting any more: started twice, or closed)."""
+
+    code: str
+    seats: Sequence[SeatRow]
+    seed: str
+    rules: dict
+
+    def apply(self, db: Db) -> None:
+        now = time.time()
+        cur = db.execute("UPDATE tables SET status = 'playing' WHERE code = ? AND status = 'waiting'", [self.code])
+        if cur.rowcount != 1:
+            raise Conflict(f"table {self.code} is not waiting")
+        db.execute("UPDATE rooms SET started = ? WHERE code = ?", [now, self.code])
+        insert_seats(db, self.code, self.seats)
+        insert_match(db, self.code, 1, self.seed, self.rules, now)
+
+
 class RoomStore(StoreCore):
-    """Rooms: their reads and writes."""
+    """Rooms' reads, and one method per room write (each commits its op)."""
 
     def create_room(self, code: str, host: str, options: dict, name: str, emoji: str) -> None:
         """A table waiting for players (no seats, no match yet) with its creator as member 1.
@@ -65,31 +154,12 @@ class RoomStore(StoreCore):
         """One change to a waiting room, in one transaction: a new host, the partner choice
         (``None`` clears it), a member's new state (number, state), closing the room, the
         table's options."""
-        with self.transaction() as db:
-            if options is not None:
-                db.execute("UPDATE tables SET options = ? WHERE code = ? AND status = 'waiting'",
-                           [json.dumps(options), code])
-            if member is not None:
-                db.execute("UPDATE room_members SET state = ? WHERE table_code = ? AND number = ?",
-                           [member[1], code, member[0]])
-            if host is not None:
-                db.execute("UPDATE tables SET host = ? WHERE code = ?", [host, code])
-            if partner != "keep":
-                db.execute("UPDATE rooms SET partner = ? WHERE code = ?", [partner, code])
-            if close:
-                db.execute("UPDATE tables SET status = 'closed' WHERE code = ? AND status = 'waiting'", [code])
+        self.commit([UpdateRoom(code, host=host, partner=partner, member=member, options=options, close=close)])
 
     def start_room(self, code: str, seats: list[SeatRow], seed: str, rules: dict) -> None:
         """Seat everyone and start the first match of a waiting table. Raises Conflict when
         it is not waiting any more (started twice, or closed)."""
-        now = time.time()
-        with self.transaction() as db:
-            cur = db.execute("UPDATE tables SET status = 'playing' WHERE code = ? AND status = 'waiting'", [code])
-            if cur.rowcount != 1:
-                raise Conflict(f"table {code} is not waiting")
-            db.execute("UPDATE rooms SET started = ? WHERE code = ?", [now, code])
-            insert_seats(db, code, seats)
-            insert_match(db, code, 1, seed, rules, now)
+        self.commit([StartRoom(code, tuple(seats), seed, rules)])
 
     def load_room(self, code: str) -> RoomRow | None:
         """Any table seen from its room (a practice table has no members), or None."""
