@@ -18,7 +18,8 @@ from spades import bots
 from spades.clocks import SeatClock, tourney_timeout_card
 from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
-from spades.tables import EMOJIS, NotSeated, Player, Stale, TableService, Timeout, bot_seed
+from spades.tables import (EMOJIS, Closing, Join, Leave, NotSeated, PickPartner, Player, Stale, Start, TableService,
+                           TakeOver, Timeout, bot_seed)
 from spades.tables.values import TOURNEY_BREAK_S
 from watch import watch
 
@@ -98,11 +99,11 @@ def advance(svc: TableService, pool: ManualPool, clock: FakeClock, seconds: floa
 def start(svc: TableService, pool: ManualPool, rules: Rules) -> str:
     """The host, Ari (partner, across) and Bo at a table for friends, started and settled."""
     code = svc.create_room(HOST.id, "Hana", EMOJIS[0], rules, "easy", 3)
-    svc.join(code, ARI.id, "Ari", EMOJIS[1])
-    svc.join(code, BO.id, "Bo", EMOJIS[2])
+    svc.handle(code, Player(ARI.id), Join("Ari", EMOJIS[1]))
+    svc.handle(code, Player(BO.id), Join("Bo", EMOJIS[2]))
     number = next(m.number for m in svc.room_snapshot(code, ARI.id).members if m.me)
-    svc.pick_partner(code, HOST.id, number)
-    svc.start(code, HOST.id)
+    svc.handle(code, Player(HOST.id), PickPartner(number))
+    svc.handle(code, Player(HOST.id), Start())
     settle(svc, pool)
     return code
 
@@ -204,7 +205,7 @@ def test_three_timeouts_in_a_row_put_the_seat_on_autopilot_until_take_over(svc, 
     bot_plays(svc, pool, code, 2)
     assert svc.seat_clock(code, 2).timeouts_in_row == 3  # bot moves are not timeouts
 
-    svc.take_over(code, ARI.id)
+    svc.handle(code, Player(ARI.id), TakeOver())
     assert not svc.snapshot(code, ARI.id).autopilot
     v = until_turn(svc, pool, code, 2)
     assert svc.store.clock(match_id(svc, code))[:2] == (2, v["version"])  # her clock runs again
@@ -303,13 +304,13 @@ def test_the_clock_keeps_running_while_a_seat_is_held(svc, pool, clock):
 def test_a_page_closing_on_purpose_is_held_10_s(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="relaxed"))
     token = connect(svc, code, ARI)
-    svc.closing(code, ARI.id)  # the beacon before the socket closes
+    svc.handle(code, Player(ARI.id), Closing())  # the beacon before the socket closes
     token()
     assert svc.store.holds(code)[2][1] == clock.now + 10
     token = connect(svc, code, BO)
     token()  # the socket closes first, then the beacon comes
     clock.now += 3
-    svc.closing(code, BO.id)
+    svc.handle(code, Player(BO.id), Closing())
     assert svc.store.holds(code)[1][1] == clock.now - 3 + 10
     advance(svc, pool, clock, 7)
     assert svc.snapshot(code, HOST.id).presence[:3] == ("", "bot", "bot")
@@ -318,7 +319,7 @@ def test_a_page_closing_on_purpose_is_held_10_s(svc, pool, clock):
 def test_a_closing_notice_from_a_page_that_stays_is_forgotten(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="relaxed"))
     token = connect(svc, code, ARI)
-    svc.closing(code, ARI.id)  # another tab closed, this one stays
+    svc.handle(code, Player(ARI.id), Closing())  # another tab closed, this one stays
     clock.now += 30
     token()
     assert svc.store.holds(code)[2][1] == clock.now + 60
@@ -328,7 +329,7 @@ def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, p
     code = start(svc, pool, Rules(tempo="relaxed"))
     told = []
     watch(svc, code, HOST.id, told.append)
-    svc.leave_table(code, ARI.id)
+    svc.handle(code, Player(ARI.id), Leave())
     row = svc.store.db.execute("SELECT kind, player_id, left_player_id FROM seats WHERE table_code = ? AND seat = 2",
                                [code]).fetchone()
     assert row == ("bot", None, "ari")
@@ -346,7 +347,7 @@ def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, p
 
 def test_a_leaving_host_passes_the_role_to_the_partner(svc, pool):
     code = start(svc, pool, Rules(tempo="relaxed"))
-    svc.leave_table(code, HOST.id)
+    svc.handle(code, Player(HOST.id), Leave())
     assert svc.snapshot(code, ARI.id).host_seat == 2
 
 

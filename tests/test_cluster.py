@@ -20,7 +20,7 @@ from spades.storage import SeatRow, Store
 from spades.rules import IllegalAction
 from spades.tables import EMOJIS, BadAction, NotSeated, Player, Stale, TableService
 from spades.tables.cluster import Cluster, decode, encode
-from spades.tables.values import Change, Event, Reseat, Snapshot
+from spades.tables import Change, Event, Join, Reseat, Snapshot
 from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
@@ -155,8 +155,8 @@ def test_a_room_change_reaches_the_other_process_as_each_persons_picture(nodes):
     a, b = nodes
     code = a.create_room("host", "Hana", "🦊", Rules(), "easy", 2)
     pictures = []
-    b.bus.subscribe(lambda change: change.code == code and pictures.append(change.room("host")))
-    a.join(code, "guest", "Gus", "🐼")
+    b.bus.subscribe(lambda change: change.code == code and pictures.append(change.snapshot_for("host")))
+    a.handle(code, Player("guest"), Join("Gus", "🐼"))
     assert wait_for(lambda: pictures and len(pictures[-1].members) == 2)
     assert pictures[-1].is_host
 
@@ -194,7 +194,8 @@ def test_two_people_taking_the_last_place_through_two_processes_cannot_both_get_
     def join(node, pid):
         start.wait()
         try:
-            results.append(node.join(code, pid, pid.title(), "🐼"))
+            node.handle(code, Player(pid), Join(pid.title(), "🐼"))
+            results.append("room")
         except Exception as e:  # the refusal a person would read
             results.append(type(e).__name__)
 

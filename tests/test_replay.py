@@ -18,7 +18,7 @@ from conftest import start_practice
 
 from spades import Rules, replay_report
 from spades.replays import END, StepError, bid_words, load, outcome, score_sheet
-from spades.tables import EMOJIS, Player, Stale
+from spades.tables import EMOJIS, Player, Rematch, Stale
 from spades.views import result_json
 from spades.records import from_record
 
@@ -344,7 +344,7 @@ def test_an_earlier_match_after_a_rematch_stays_open(app, client, service):
     before = client.get(f"/g/{code}/record").get_data(as_text=True)
     first_step = client.get(f"/g/{code}/replay?hand=1&trick=3").get_data(as_text=True)
     version = client.get(f"/g/{code}/view.json").get_json()["version"]
-    service.rematch(code, Player(ANN), version)
+    service.handle(code, Player(ANN), Rematch(version))
     assert not client.get(f"/g/{code}/view.json").get_json()["finished"]
 
     r = client.get(f"/g/{code}/replay?hand=1&trick=3")  # the latest finished match: number 1

@@ -17,7 +17,8 @@ from conftest import FakeClock
 
 from spades.rules_config import Rules
 from spades.storage import SaveMove, SeatRow, Store
-from spades.tables import EMOJIS, Busy, NotSaved, Player, Stale, TableService, command_name
+from spades.tables import (EMOJIS, Busy, Closing, Leave, NotSaved, Player, Rematch, Stale, TableService, TakeOver,
+                           command_name)
 from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
@@ -143,13 +144,13 @@ def test_every_side_command_goes_through_the_one_handler(store, pool):
     try:
         code = four_people(store, rules=Rules(tempo="relaxed", end="hands", hands=1, mode="no_bidding"))
         close = watch(svc, code, PEOPLE[2].id, lambda snap: None)  # connected
-        svc.closing(code, PEOPLE[2].id)  # the page says it is closing ...
+        svc.handle(code, Player(PEOPLE[2].id), Closing())  # the page says it is closing ...
         close()  # ... and its socket closes: disconnected, a short hold
         clock.now += 11
         svc.wake()
         assert svc.wait_idle()  # the hold ran out: a bot plays seat 2
         assert svc.snapshot(code, None).presence[2] == "bot"
-        svc.take_over(code, PEOPLE[2].id)
+        svc.handle(code, Player(PEOPLE[2].id), TakeOver())
         while not svc.snapshot(code, None).view["finished"]:
             who, v = to_act(svc, code)
             if v["phase"] == "hand_over":  # never with one hand; kept for other rules
@@ -158,9 +159,9 @@ def test_every_side_command_goes_through_the_one_handler(store, pool):
                 continue
             svc.act(code, who, v["legal"][0], v["version"])
         version = svc.snapshot(code, None).view["version"]
-        svc.rematch(code, PEOPLE[0], version, partner=1)
+        svc.handle(code, PEOPLE[0], Rematch(version, 1))
         assert [s.player_id for s in svc.seats(code)] == ["p0", "p2", "p1", "p3"]  # the new partner across
-        svc.leave_table(code, PEOPLE[3].id)
+        svc.handle(code, Player(PEOPLE[3].id), Leave())
     finally:
         svc.close()
     for name in ("connected", "closing", "disconnected", "hold_expired", "take_over", "move", "rematch", "leave"):
@@ -199,7 +200,7 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(svc, store):
     assert not svc.in_memory(code)  # over, and nobody connected
     again = svc.snapshot(code, PEOPLE[0].id)  # back from the database
     assert again.view == v and not svc.in_memory(code)  # a look does not keep it either
-    assert svc.rematch(code, PEOPLE[0], v["version"]).match_number == 2
+    assert svc.handle(code, PEOPLE[0], Rematch(v["version"])).match_number == 2
 
 
 def test_one_hint_at_a_time_for_each_person(store):

@@ -12,7 +12,7 @@ import pytest
 from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
-from spades.tables import BadAction, NotSeated, Player, Stale, TableNotFound, TableService
+from spades.tables import BadAction, NotSeated, Player, Rematch, Stale, TableNotFound, TableService
 from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
@@ -172,8 +172,8 @@ def test_rematch_starts_a_new_match_at_the_same_table(make):
     svc = make()
     code = svc.create_practice(ME.id, "Ann", Rules(end="hands", hands=1), "easy")
     with pytest.raises(IllegalAction):
-        svc.rematch(code, ME)
+        svc.handle(code, ME, Rematch(None))
     snap = play_to_the_end(svc, code, seed=4)
     assert svc.record(code, ME.id)["hands"][0]["deal"][1]  # complete once finished
-    new = svc.rematch(code, ME, snap.view["version"])
+    new = svc.handle(code, ME, Rematch(snap.view["version"]))
     assert new.match_number == 2 and not new.view["finished"] and new.view["hand_number"] == 1

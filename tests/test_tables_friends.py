@@ -11,7 +11,7 @@ import pytest
 from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
-from spades.tables import BOT_PARTNER, EMOJIS, NotHost, Player, TableService
+from spades.tables import BOT_PARTNER, EMOJIS, Join, NotHost, PickPartner, Player, Rematch, Start, TableService
 from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
@@ -30,12 +30,12 @@ def svc(tmp_path, pool):
 def room(svc: TableService, *, hands: int = 2, partner: Player | None = ARI) -> str:
     """Host, Ari and Bo at a no-bidding table of ``hands`` hands, started."""
     code = svc.create_room(HOST.id, "Hana", EMOJIS[0], Rules(mode="no_bidding", end="hands", hands=hands), "easy", 3)
-    svc.join(code, ARI.id, "Ari", EMOJIS[1])
-    svc.join(code, BO.id, "Bo", EMOJIS[2])
+    svc.handle(code, Player(ARI.id), Join("Ari", EMOJIS[1]))
+    svc.handle(code, Player(BO.id), Join("Bo", EMOJIS[2]))
     if partner is not None:
         number = next(m.number for m in svc.room_snapshot(code, partner.id).members if m.me)
-        svc.pick_partner(code, HOST.id, number)
-    svc.start(code, HOST.id)
+        svc.handle(code, Player(HOST.id), PickPartner(number))
+    svc.handle(code, Player(HOST.id), Start())
     return code
 
 
@@ -95,8 +95,8 @@ def test_only_the_host_starts_a_rematch_and_may_pick_a_new_partner(svc):
     view = play_hand(svc, code)
     assert view["finished"]
     with pytest.raises(NotHost):
-        svc.rematch(code, ARI, view["version"])
-    snap = svc.rematch(code, HOST, view["version"], partner=1)  # Bo, on the left, comes across
+        svc.handle(code, ARI, Rematch(view["version"]))
+    snap = svc.handle(code, HOST, Rematch(view["version"], 1))  # Bo, on the left, comes across
     seats = svc.seats(code)
     assert [s.player_id for s in seats] == ["host", "ari", "bo", None]
     assert snap.match_number == 2 and not snap.view["finished"]
@@ -107,28 +107,28 @@ def test_only_the_host_starts_a_rematch_and_may_pick_a_new_partner(svc):
 def test_a_rematch_with_a_bot_as_partner(svc):
     code = room(svc, hands=1)
     view = play_hand(svc, code)
-    svc.rematch(code, HOST, view["version"], partner=3)  # the bot on the right comes across
+    svc.handle(code, HOST, Rematch(view["version"], 3))  # the bot on the right comes across
     assert [s.kind for s in svc.seats(code)] == ["human", "human", "bot", "human"]
     assert svc.snapshot(code, "ari").seat == 3  # Ari moved to the other team
 
 
 def test_a_bot_partner_room(svc):
     code = svc.create_room(HOST.id, "Hana", EMOJIS[0], Rules(), "easy", 3)
-    svc.join(code, ARI.id, "Ari", EMOJIS[1])
-    svc.pick_partner(code, HOST.id, BOT_PARTNER)
-    svc.start(code, HOST.id)
+    svc.handle(code, Player(ARI.id), Join("Ari", EMOJIS[1]))
+    svc.handle(code, Player(HOST.id), PickPartner(BOT_PARTNER))
+    svc.handle(code, Player(HOST.id), Start())
     assert [s.kind for s in svc.seats(code)] == ["human", "human", "bot", "bot"]
 
 
 def test_a_room_survives_a_restart(svc, pool, tmp_path):
     code = svc.create_room(HOST.id, "Hana", EMOJIS[0], Rules(), "easy", 4)
-    svc.join(code, ARI.id, "Ari", EMOJIS[1])
-    svc.pick_partner(code, HOST.id, 2)
+    svc.handle(code, Player(ARI.id), Join("Ari", EMOJIS[1]))
+    svc.handle(code, Player(HOST.id), PickPartner(2))
     again = TableService(svc.store, pool=pool, play_delays=INSTANT)
     try:
         snap = again.room_snapshot(code, ARI.id)
         assert [(m.name, m.seat, m.me) for m in snap.members] == [("Hana", 0, False), ("Ari", 2, True)]
-        again.start(code, HOST.id)
+        again.handle(code, Player(HOST.id), Start())
         assert again.snapshot(code, ARI.id).seat == 2
     finally:
         again.close()

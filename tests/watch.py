@@ -15,10 +15,12 @@ def watch(svc: TableService, code: str, player_id: str | None,
     code = code.upper()
 
     def deliver(change: Change) -> None:
-        if change.code != code or change.snapshots is None or change.seq <= seen[0]:
+        if change.code != code or change.seq <= seen[0]:
             return
         seen[0] = change.seq
-        callback(change.snapshot_for(player_id))
+        picture = change.snapshot_for(player_id)
+        if isinstance(picture, Snapshot):  # a room's pictures come before its table's
+            callback(picture)
 
     token = svc.bus.subscribe(deliver)
     svc.connect(code, player_id or "", deliver)

@@ -1,16 +1,20 @@
 """One actor per table: the one path every command takes.
 
-``TableActor.handle(who, command)``, for every change to a table (a card, Continue, a
-rematch, a socket that closed, a clock that ran out, a bot's answer):
+``TableActor.handle(who, command)``, for every change to a table (joining its room, a
+card, Continue, a rematch, a socket that closed, a clock that ran out, a bot's answer):
 1. take the table's lock (tables never wait for each other);
 2-4. ``decide``: who may do it, a stale version refused with the current view, the change
-   worked out with no I/O (``spades.tables.decide``);
+   worked out with no I/O (``spades.tables.decide`` and the command's handler);
 5. commit the change's rows in ONE transaction; a lost race is refused as stale, and a
    failed save is refused with the table reloaded from the database as it was: memory
    never runs ahead of what a restart would find, and the table's sockets stay;
-6. publish the change on the bus: each seat's snapshot, built here under the lock so it
+6. publish the change on the bus: every picture of it, built here under the lock so it
    is exactly this version (rendering happens elsewhere, outside every lock);
 7. hand the timers the new state wants to the scheduler (``spades.tables.state.plan``).
+
+A table that waits for its people is in its room phase (``RoomState``); the host's Start
+turns it into a playing table (``TableState``) on the same actor: the room's last picture
+(which sends its pages on to the table) is published, then the table's first.
 
 Imports: stdlib, ``spades.storage``, the core and the other ``spades.tables`` modules.
 """
@@ -27,31 +31,41 @@ from ..rules import HAND_OVER, Match, parse_action
 from ..rules_config import Rules
 from ..storage import Conflict, Store
 from .bus import Bus
-from .decide import decide
+from .commands.presence import Started
+from .decide import Decision, decide
 from .errors import NotSaved, NotStarted, Stale, TableNotFound
+from .registry import Command, command_name
+from .rooms import RoomState
 from .scheduler import Scheduler
-from .state import Settings, TableState, plan, presence, snapshot
-from .values import DEAL, Change, Command, Server, Snapshot, Started, Who, command_name
+from .state import Plan, Settings, TableState, plan, presence, snapshot
+from .values import DEAL, NO_TABLE, Change, Server, Who
 
 log = logging.getLogger(__name__)
 
 Observer = Callable[[str, Who, Command], None]
+State = TableState | RoomState
 
 
 class Retired(Exception):
     """This actor left memory; the service loads the table afresh."""
 
 
-def load_state(store: Store, code: str) -> TableState:
-    """The table as stored, its match replayed. Raises TableNotFound, NotStarted."""
+def load_state(store: Store, code: str, rooms: bool = False) -> State:
+    """The table as stored, its match replayed; with ``rooms``, a table still waiting for
+    its people is its room. Raises TableNotFound, NotStarted."""
     status = store.table_status(code)
+    if status is None:
+        raise TableNotFound(NO_TABLE)
     if status == "waiting":
-        raise NotStarted("The game at this table has not started yet.")
+        room = store.load_room(code) if rooms else None
+        if room is None:
+            raise NotStarted("The game at this table has not started yet.")
+        return RoomState(code, room)
     if status == "closed":
         raise TableNotFound("This table was closed before its game started.")
     row = store.load_table(code)
     if row is None:
-        raise TableNotFound("There is no table with that code.")
+        raise TableNotFound(NO_TABLE)
     match = Match(Rules.from_dict(row.match.rules), row.match.seed)
     for version, seat, text in store.actions(row.match.id):
         if text == DEAL:
@@ -81,18 +95,17 @@ class TableActor:
         self.clock = clock
         self.observers = observers
         self.lock = threading.RLock()
-        self.state = load_state(store, code)
+        self.state: State = load_state(store, code, rooms=True)
         # counts on from any earlier owner's changes (a socket keeps only newer ones)
         self.state.seq = time.time_ns() // 1000
         self._break_from(clock())
         self.retired = False
 
-    def handle(self, who: Who, command: Command,
-               prime: Callable[[Change], None] | None = None) -> Snapshot:
-        """Run one command; returns the picture of the seat it concerned. ``prime`` (a new
-        connection) is handed the table as it is after the command, before any later
-        change is published. Raises the refusals of ``decide``, Stale for a lost race,
-        NotSaved for a failed save (nothing changed), Retired."""
+    def handle(self, who: Who, command: Command, prime: Callable[[Change], None] | None = None) -> object:
+        """Run one command; returns the picture of the seat (or, in a room, the person) it
+        concerned. ``prime`` (a new connection) is handed the table as it is after the
+        command, before any later change is published. Raises the refusals of ``decide``,
+        Stale for a lost race, NotSaved for a failed save (nothing changed), Retired."""
         with self.lock:
             if self.retired:
                 raise Retired(self.code)
@@ -100,34 +113,31 @@ class TableActor:
                 observe(self.code, who, command)
             now = self.clock()
             decision = decide(self.state, who, command, now, self.settings)
-            if decision.rows:
-                try:
-                    self.store.commit(decision.rows)
-                except Conflict:
-                    self._recover()
-                    raise Stale(decision.conflict, self.state.match.version) from None
-                except Exception:
-                    log.exception("storing %s at %s failed; the table goes on as stored", command, self.code)
-                    self._recover()
-                    raise NotSaved("The table could not save that just now, so nothing changed. Try again.") from None
-            if decision.reload:  # a new match: its first clock, stored before anyone is told
+            self._commit(command, decision)
+            before = self.state
+            if decision.reload:
                 self._reload()
-                started = decide(self.state, Server(), Started(), now, self.settings)
-                try:
-                    self.store.commit(started.rows)
-                except Exception:  # the match stands; its clock comes with the next change
-                    log.exception("storing the first clock at %s failed", self.code)
-                    self._reload()
+                if decision.begin:
+                    self._begin(now)
             change = None
             if decision.publish:
+                if type(before) is not type(self.state):  # a room that started: its pages move on first
+                    self.state.seq += 1
+                    before.seq = self.state.seq
+                    self.bus.publish(self._change(command_name(command), now, before))
                 self.state.seq += 1
                 change = self._change(command_name(command), now)
             if prime is not None:
                 prime(change or self._change(command_name(command), now))
             if change is not None:
                 self.bus.publish(change)
-            self.scheduler.plan(self.code, plan(self.state, self.settings))
-            return snapshot(self.state, decision.seat, now, self.settings)
+            self.scheduler.plan(self.code, self.timers())
+            return self._picture(who, decision, now)
+
+    def begin(self) -> None:
+        """A match started at a new table: the person to act gets their clock, stored
+        before anyone is told, and its bots start."""
+        self.handle(Server(), Started())
 
     def announce(self, command: str) -> None:
         """Publish the table as it is, naming ``command`` (a table loaded by a new owner)."""
@@ -136,19 +146,63 @@ class TableActor:
             self.bus.publish(self._change(command, self.clock()))
 
     def idle_in_memory(self) -> bool:
-        """Nothing keeps this table in memory: its match is over and nobody is connected."""
+        """Nothing keeps this table in memory: nobody is connected, and its match is over
+        (or, in a room, whatever its status)."""
         with self.lock:
-            return self.state.match.finished and not any(self.state.connections.values())
+            state = self.state
+            done = isinstance(state, RoomState) or state.match.finished
+            return done and not any(state.connections.values())
 
     def retire(self) -> None:
         with self.lock:
             self.retired = True
 
-    def _change(self, command: str, now: float) -> Change:
+    def _commit(self, command: Command, decision: Decision) -> None:
+        """Store the decision's rows in one transaction. Raises Stale (a lost race) or
+        NotSaved, with the table reloaded as stored."""
+        if not decision.rows:
+            return
+        try:
+            self.store.commit(decision.rows)
+        except Conflict:
+            self._recover()
+            raise Stale(decision.conflict, self._version()) from None
+        except Exception:
+            log.exception("storing %s at %s failed; the table goes on as stored", command, self.code)
+            self._recover()
+            raise NotSaved("The table could not save that just now, so nothing changed. Try again.") from None
+
+    def _begin(self, now: float) -> None:
+        """A new match was loaded: its first clock, stored before anyone is told."""
+        if not isinstance(self.state, TableState):
+            return
+        started = decide(self.state, Server(), Started(), now, self.settings)
+        try:
+            self.store.commit(started.rows)
+        except Exception:  # the match stands; its clock comes with the next change
+            log.exception("storing the first clock at %s failed", self.code)
+            self._reload()
+
+    def _version(self) -> int:
+        return self.state.match.version if isinstance(self.state, TableState) else self.state.seq
+
+    def _picture(self, who: Who, decision: Decision, now: float) -> object:
         state = self.state
+        if isinstance(state, RoomState):
+            return state.picture(getattr(who, "id", None))
+        return snapshot(state, decision.seat, now, self.settings)
+
+    def timers(self) -> Plan:
+        """The timers the table wants now (none while it is a room)."""
+        return plan(self.state, self.settings) if isinstance(self.state, TableState) else Plan()
+
+    def _change(self, command: str, now: float, state: State | None = None) -> Change:
+        state = state or self.state
+        if isinstance(state, RoomState):
+            return Change(self.code, state.seq, command, dict(state.pictures()))
         shown = presence(state)
         snaps = {seat: snapshot(state, seat, now, self.settings, shown) for seat in (0, 1, 2, 3, None)}
-        return Change(self.code, state.seq, command, snaps, state.persons())
+        return Change(self.code, state.seq, command, dict(snaps), state.persons())
 
     def _recover(self) -> None:
         """A change was not stored: the table as stored (another writer's move, say) is
@@ -158,26 +212,29 @@ class TableActor:
             return
         self.state.seq += 1
         self.bus.publish(self._change("reloaded", self.clock()))
-        self.scheduler.plan(self.code, plan(self.state, self.settings))
+        self.scheduler.plan(self.code, self.timers())
 
     def _reload(self) -> None:
         """The state as stored, keeping what only this process knows (connections, who is
         ready, pages closing, the last event). A table that cannot even be read retires."""
         old = self.state
         try:
-            fresh = load_state(self.store, self.code)
+            fresh = load_state(self.store, self.code, rooms=True)
         except Exception:
             log.exception("reloading %s failed; it will be loaded afresh", self.code)
             self.retired = True
             return
-        fresh.connections, fresh.event, fresh.seq = old.connections, old.event, old.seq
-        if fresh.match_number == old.match_number:
-            fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
-            fresh.hand_over_at = old.hand_over_at
+        fresh.connections, fresh.seq = old.connections, old.seq
+        if isinstance(fresh, TableState) and isinstance(old, TableState):
+            fresh.event = old.event
+            if fresh.match_number == old.match_number:
+                fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
+                fresh.hand_over_at = old.hand_over_at
         self.state = fresh
         self._break_from(self.clock())
 
     def _break_from(self, now: float) -> None:
         """A table loaded between hands (a restart) starts its break now, if none runs."""
-        if self.state.match.phase == HAND_OVER and self.state.hand_over_at is None:
-            self.state.hand_over_at = now
+        state = self.state
+        if isinstance(state, TableState) and state.match.phase == HAND_OVER and state.hand_over_at is None:
+            state.hand_over_at = now

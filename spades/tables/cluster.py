@@ -26,12 +26,13 @@ table, as always.
 - **The bus across processes** (``ClusterBus``): a change is handed to this process's
   subscribers at once, as before, and published on the Redis channel
   ``spades:changes`` by a sender thread (in order: one thread, one connection). Every
-  other process hands it to its own subscribers; its sockets render it. A room's change
-  carries no pictures (they are personal): the receiving process reads the room from the
-  database. Page channels (a tourney's page) travel on ``spades:pages``.
+  other process hands it to its own subscribers; its sockets render it (a room's change
+  carries each member's picture, as a table's carries each seat's). Page channels (a
+  tourney's page) travel on ``spades:pages``.
 
-Values cross as JSON (``encode``/``decode``) of the table service's own dataclasses,
-named in a fixed registry; never pickle.
+Values cross as JSON (``encode``/``decode``) of the table service's own dataclasses:
+the values of ``spades.tables.values`` and every declared command
+(``spades.tables.registry``); never pickle.
 
 Imports: stdlib, redis, ``spades.storage`` (its row types), ``spades.rules`` (its
 refusal) and the ``spades.tables`` values and errors.
@@ -56,9 +57,10 @@ import redis
 
 from ..rules import IllegalAction
 from ..storage import SeatRow
-from . import errors, values
+from . import commands, errors, registry, values  # noqa: F401 - commands: every command declared
 from .bus import Bus
-from .values import Change, Command, RoomSnapshot, Snapshot, Who
+from .registry import Command
+from .values import Change, Who
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +72,8 @@ FORWARD_S = 5.0  # a forwarded command not answered in this long: the owner coun
 
 # -- values as JSON ------------------------------------------------------------------------
 _TYPES: dict[str, type] = {cls.__name__: cls for cls in (
-    values.Player, values.BotSeat, values.Timeout, values.Server, values.Move, values.Continue, values.DealNow,
-    values.Rematch, values.TakeOver, values.Leave, values.Dismiss, values.BreakOver, values.SetWatching,
-    values.SitDown, values.Connected, values.Disconnected, values.Closing, values.HoldExpired, values.Started,
-    values.Resume, values.Reseat, values.Event, values.Snapshot, SeatRow)}
+    values.Player, values.BotSeat, values.Timeout, values.Server, values.Event, values.Snapshot, values.Member,
+    values.RoomSnapshot, SeatRow, *(d.cls for d in registry.every()))}
 _ERRORS: dict[str, type[Exception]] = {cls.__name__: cls for cls in (
     errors.Refused, errors.TableNotFound, errors.NotStarted, errors.NotSeated, errors.NotSaved, errors.Busy,
     errors.BadAction, errors.NotHost, errors.NotWatchable, errors.TableClosed, errors.TableFull, errors.Removed,
@@ -120,14 +120,12 @@ def decode(obj: Any) -> Any:
 
 def encode_change(change: Change, origin: str) -> str:
     return json.dumps({"origin": origin, "code": change.code, "seq": change.seq, "command": change.command,
-                       "snapshots": encode(change.snapshots), "persons": encode(change.persons),
-                       "room": change.room is not None}, separators=(",", ":"))
+                       "snapshots": encode(change.snapshots), "persons": encode(change.persons)},
+                      separators=(",", ":"))
 
 
-def decode_change(data: dict, room: Callable[[str], Callable[[str | None], RoomSnapshot]]) -> Change:
-    code = data["code"]
-    return Change(code, data["seq"], data["command"], decode(data["snapshots"]), decode(data["persons"]),
-                  room(code) if data["room"] else None)
+def decode_change(data: dict) -> Change:
+    return Change(data["code"], data["seq"], data["command"], decode(data["snapshots"]), decode(data["persons"]))
 
 
 def encode_error(e: Exception) -> dict:
@@ -179,7 +177,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-Handler = Callable[[str, Who, Command, bool], tuple[Snapshot, Change | None]]
+Handler = Callable[[str, Who, Command, bool], tuple[Any, Change | None]]
 
 
 class Cluster:
@@ -252,7 +250,7 @@ class Cluster:
 
     # -- forwarded commands --------------------------------------------------------------
     def forward(self, owner: str, code: str, who: Who, command: Command,
-                want_change: bool) -> tuple[Snapshot, Change | None]:
+                want_change: bool) -> tuple[Any, Change | None]:
         """Have ``owner`` apply the command; its answer, or its refusal raised here.
         Raises OwnerGone when it does not answer within ``forward_s``."""
         rid = secrets.token_hex(8)
@@ -273,7 +271,7 @@ class Cluster:
             if data["error"] == "NotOwner":
                 raise NotOwner(code)
             raise decode_error(data)
-        change = decode_change(data["change"], _no_room) if data.get("change") else None
+        change = decode_change(data["change"]) if data.get("change") else None
         return decode(data["snapshot"]), change
 
     def serve(self, handler: Handler) -> None:
@@ -384,19 +382,14 @@ class SharedLock:
             self._local.release()
 
 
-def _no_room(code: str) -> Callable[[str | None], RoomSnapshot]:
-    raise AssertionError("a forwarded command answers with a table's change, never a room's")
-
-
 # -- the bus ------------------------------------------------------------------------------------
 class ClusterBus(Bus):
     """The bus of one process in a cluster: local subscribers as before, plus every other
     process's changes from Redis, and this process's changes sent there."""
 
-    def __init__(self, cluster: Cluster, room: Callable[[str], Callable[[str | None], RoomSnapshot]]) -> None:
+    def __init__(self, cluster: Cluster) -> None:
         super().__init__()
         self.cluster = cluster
-        self.room = room
         self._out: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._listening = threading.Event()
         threading.Thread(target=self._send, name="cluster-bus-send", daemon=True).start()
@@ -454,7 +447,7 @@ class ClusterBus(Bus):
             if topic == PAGES:
                 super().publish_page(data["channel"])
             else:
-                super().publish(decode_change(data, self.room))
+                super().publish(decode_change(data))
         except Exception:
             log.exception("a change from another process could not be read")
 

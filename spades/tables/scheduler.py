@@ -48,9 +48,12 @@ from typing import Any
 
 from .. import bots, clocks
 from ..rules import IllegalAction
+from .commands.play import BreakOver, Move
+from .commands.presence import HoldExpired
 from .errors import BadAction, NotSeated, Stale
+from .registry import Command
 from .state import BotTurn, Plan
-from .values import BotSeat, BreakOver, Command, HoldExpired, Move, Server, Timeout, Who
+from .values import BotSeat, Server, Timeout, Who
 
 log = logging.getLogger(__name__)
 

@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent import futures as cf
+from typing import Any
 
 from .. import bots
 from ..bots.worker import BotQueue
@@ -39,20 +40,34 @@ from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
 from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
-from .errors import BadAction, Busy, NotSaved, NotSeated, Removed, TableFull, TableNotFound
-from .rooms import Rooms
+from .commands.play import act_command
+from .commands.presence import Connected, Disconnected, Reseat, Resume
+from .errors import BadAction, Busy, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
+from .registry import Command
+from .rooms import RoomState, check_joinable, room_snapshot
 from .scheduler import Scheduler, process_pool
 from .seating import check_emoji, clean_name
-from .state import Settings, TableState, late_seat, plan
+from .state import Settings, TableState, late_seat
 from .state import snapshot as picture
-from .values import (BOT_EMOJI, CODE_ALPHABET, CODE_LENGTH, DEAL, DEAL_NOW, EMOJIS, LEVELS, PLAY_DELAYS,
-                     PRACTICE_BOTS, Change, Closing, Command, Connected, Continue, DealNow, Disconnected, Dismiss,
-                     Leave, Move, Player, Rematch, Reseat, Resume, RoomSnapshot, Server, SetWatching, SitDown,
-                     Snapshot, Started, TakeOver, Who)
+from .values import (
+    BOT_EMOJI,
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    EMOJIS,
+    LEVELS,
+    MAX_HUMANS,
+    NO_TABLE,
+    PLAY_DELAYS,
+    PRACTICE_BOTS,
+    Change,
+    Player,
+    RoomSnapshot,
+    Server,
+    Snapshot,
+    Who,
+)
 
 log = logging.getLogger(__name__)
-
-NO_TABLE = "There is no table with that code. Check it, or start a new game."
 
 
 class TableService:
@@ -70,12 +85,10 @@ class TableService:
         self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.settings = Settings(dict(PLAY_DELAYS if play_delays is None else play_delays), clock_seconds)
         self.cluster = cluster
-        self.bus = bus or (ClusterBus(cluster, self._room_reader) if cluster is not None else Bus())
+        self.bus = bus or (ClusterBus(cluster) if cluster is not None else Bus())
         self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
                                    think_limit=think_limit, bot_budget=bot_budget,
                                    remote=BotQueue(cluster.url, think_limit) if cluster is not None else None)
-        self.rooms = Rooms(store, self.bus, self.new_seed, on_start=self._started,
-                           lock=(lambda code: cluster.shared_lock(f"room:{code}")) if cluster is not None else None)
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()
         self._observers: list[Observer] = []
@@ -134,12 +147,16 @@ class TableService:
         self._observers.append(observer)
 
     # -- the one path ----------------------------------------------------------------
-    def handle(self, code: str, who: Who, command: Command,
-               prime: Callable[[Change], None] | None = None) -> Snapshot:
-        """Run one command at table ``code`` through its actor; the picture of the seat
-        it concerned. Raises TableNotFound and the refusals of ``spades.tables.decide``,
-        Stale (a lost race), NotSaved (a failed save: nothing changed)."""
+    def handle(self, code: str, who: Who, command: Command, prime: Callable[[Change], None] | None = None) -> Any:
+        """Run one command (``spades.tables.commands``) at table ``code`` through its actor:
+        the one entry point for every change to a table or its room. Returns the picture
+        of the seat it concerned (a ``Snapshot``; in a room, the person's ``RoomSnapshot``).
+        A command with an empty ``seed`` gets a fresh one here (decisions are pure).
+        Raises TableNotFound and the command's refusals, Stale (a lost race), NotSaved (a
+        failed save: nothing changed)."""
         code = code.upper()
+        if getattr(command, "seed", None) == "":
+            command = dataclasses.replace(command, seed=self.new_seed())  # type: ignore[type-var]
         for _ in range(3):
             if self.cluster is not None and code not in self._actors:
                 owner = self.cluster.claim(code)
@@ -183,14 +200,14 @@ class TableService:
                 self._actors[code] = actor
                 loaded = True
         with actor.lock:
-            self.scheduler.plan(code, plan(actor.state, self.settings))
+            self.scheduler.plan(code, actor.timers())
         if loaded and self.cluster is not None and not adopting:
             actor.announce("loaded")
         return actor
 
     # -- several processes -----------------------------------------------------------
     def _forward(self, owner: str, code: str, who: Who, command: Command,
-                 prime: Callable[[Change], None] | None) -> Snapshot:
+                 prime: Callable[[Change], None] | None) -> Any:
         """The command, applied by the process that owns the table."""
         assert self.cluster is not None
         snap, change = self.cluster.forward(owner, code, who, command, prime is not None)
@@ -199,7 +216,7 @@ class TableService:
         return snap
 
     def _serve_forwarded(self, code: str, who: Who, command: Command,
-                         want_change: bool) -> tuple[Snapshot, Change | None]:
+                         want_change: bool) -> tuple[Any, Change | None]:
         """A command another process forwarded here: applied if this process still owns
         the table. Raises NotOwner, and the command's refusals."""
         assert self.cluster is not None
@@ -230,13 +247,11 @@ class TableService:
                 adopted.append(code)
         return adopted
 
-    def _room_reader(self, code: str) -> Callable[[str | None], RoomSnapshot]:
-        """A room's personal pictures, read here (a room's change from another process)."""
-        return lambda player_id: self.rooms.snapshot(code, player_id)
-
     def _started(self, code: str) -> None:
-        """A match started at a new table: it loads, the first clock runs, its bots start."""
-        self.handle(code, Server(), Started())
+        """A match started at a new table: it loads here, the first clock runs, its bots start."""
+        if self.cluster is not None:
+            self.cluster.claim(code)  # a new code: nobody else owns it
+        self._actor(code).begin()
 
     def _let_go(self, code: str, actor: TableActor) -> None:
         """A finished table nobody is connected to leaves memory."""
@@ -261,6 +276,8 @@ class TableService:
         for _ in range(3):
             actor = self._actor(code)
             with actor.lock:
+                if isinstance(actor.state, RoomState):
+                    raise NotStarted("The game at this table has not started yet.")
                 if not actor.retired:
                     result = fn(actor.state)
                     break
@@ -274,58 +291,18 @@ class TableService:
         """Whether this process holds the table in memory now."""
         return code.upper() in self._actors
 
-    # -- commands --------------------------------------------------------------------
+    # -- commands ------------------------------------------------------------------------
     def act(self, code: str, who: Who, action: object, expected_version: int | None = None) -> Snapshot:
-        """A move: a card, bid, ``"look"``, ``"deal"`` (Continue: ready for the next hand,
-        dealt once every person is) or ``"deal_now"`` (the host deals without waiting).
-        Raises TableNotFound, NotSeated, NotHost, Stale, BadAction, IllegalAction, NotSaved."""
-        if action == DEAL:
-            command: Command = Continue(expected_version)
-        elif action == DEAL_NOW:
-            command = DealNow(expected_version)
-        else:
-            command = Move(str(action), expected_version)
-        return self.handle(code, who, command)
+        """A move by its text: a card, bid, ``"look"``, ``"deal"`` (Continue: ready for the
+        next hand, dealt once every person is) or ``"deal_now"`` (the host deals without
+        waiting). Raises TableNotFound, NotSeated, NotHost, Stale, BadAction,
+        IllegalAction, NotSaved."""
+        return self.handle(code, who, act_command(str(action), expected_version))
 
-    def rematch(self, code: str, who: Player, expected_version: int | None = None,
-                partner: int | None = None) -> Snapshot:
-        """The host starts a new match at the same table; ``partner`` (seat 1, 2 or 3 as
-        seen from the host) sits across this time. Raises TableNotFound, NotSeated,
-        NotHost, Stale, IllegalAction, BadAction."""
-        return self.handle(code, who, Rematch(expected_version, partner, self.new_seed()))
-
-    def take_over(self, code: str, player_id: str) -> Snapshot:
-        """The player takes their seat back from the bot. Raises TableNotFound, NotSeated."""
-        return self.handle(code, Player(player_id), TakeOver())
-
-    def leave_table(self, code: str, player_id: str) -> None:
-        """The player leaves the match for good: a bot plays their seat from now on.
-        Raises TableNotFound, NotSeated."""
-        self.handle(code, Player(player_id), Leave())
-
-    def set_watching(self, code: str, player_id: str, on: bool) -> Snapshot:
-        """The host lets people without a seat watch, or stops them (their open pages are
-        closed). Raises TableNotFound, NotSeated, NotHost."""
-        return self.handle(code, Player(player_id), SetWatching(on))
-
-    def dismiss(self, code: str, player_id: str) -> Snapshot:
-        """The player puts away the notice addressed to them. Raises TableNotFound, NotSeated."""
-        return self.handle(code, Player(player_id), Dismiss())
-
-    def closing(self, code: str, player_id: str) -> None:
-        """The player's page said it is closing on purpose. Raises TableNotFound."""
-        self.handle(code, Player(player_id), Closing())
-
-    def connect(self, code: str, player_id: str, prime: Callable[[Change], None]) -> str:
-        """A page's live connection opened: ``prime`` gets the table (or the room) as it is,
-        before any later change is published. Returns ``"room"`` or ``"table"``.
-        Raises TableNotFound."""
-        code = code.upper()
-        if self.status(code) == "waiting":
-            self.rooms.connect(code, prime)
-            return "room"
+    def connect(self, code: str, player_id: str, prime: Callable[[Change], None]) -> None:
+        """A page's live connection opened: ``prime`` gets the table (or its room) as it
+        is, before any later change is published. Raises TableNotFound, NotWatchable."""
         self.handle(code, Player(player_id), Connected(), prime)
-        return "table"
 
     def disconnect(self, code: str, player_id: str) -> None:
         """A table connection closed (the seat's last one starts its hold)."""
@@ -339,13 +316,13 @@ class TableService:
         at sign-in): tables in memory take their new owners at once; ``renamed`` maps the
         old player id to the new one. Tables not in memory read their seats when loaded."""
         pairs = tuple((renamed or {}).items())
-        for code in codes:
+        rooms = [room for new in (renamed or {}).values() for room in self.store.player_rooms(new)]
+        for code in [*codes, *rooms]:
             code = code.upper()
             if code not in self._actors and (self.cluster is None or self.cluster.owners([code])[0] is None):
                 continue
-            fresh = self.store.load_table(code)
-            if fresh is not None:
-                self.handle(code, Server(), Reseat(fresh.seats, fresh.host, pairs))
+            fresh = self.store.load_table(code) if code not in rooms else None
+            self.handle(code, Server(), Reseat(fresh.seats if fresh else (), fresh.host if fresh else None, pairs))
 
     # -- tables ----------------------------------------------------------------------
     def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "") -> str:
@@ -462,26 +439,31 @@ class TableService:
             with self._hint_lock:
                 self._hinting.discard(player_id)
 
-    # -- rooms -----------------------------------------------------------------------
+    # -- rooms ---------------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
         """A table for ``humans`` people (2-4) that waits for them, with its creator as host.
         Returns the join code. Raises BadAction, BadPlayer."""
-        return self.rooms.create(player_id, name, emoji, rules, level, humans, self._new_code)
+        if level not in LEVELS:
+            raise BadAction(f"level must be one of {', '.join(LEVELS)}")
+        if not 2 <= humans <= MAX_HUMANS:
+            raise BadAction("A table with friends is for 2 to 4 people.")
+        name, emoji = clean_name(name), check_emoji(emoji)
+        options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
+        self.store.remember_player(player_id, name, emoji)
+        return self._new_code(lambda code: self.store.create_room(code, player_id, options, name, emoji))
 
     def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
-        """What this person sees of the room. Raises TableNotFound."""
-        return self.rooms.snapshot(code.upper(), player_id)
-
-    def join(self, code: str, player_id: str, name: str, emoji: str) -> str:
-        """Join a table by its code with a name and an emoji: the room while it waits
-        (``"room"``), or, once its match has started, a bot's seat (``"table"``; see
-        ``SitDown``). Raises TableNotFound, TableClosed, TableFull, Removed, BadPlayer."""
+        """What this person sees of the room (whatever its status). Raises TableNotFound."""
         code = code.upper()
-        if self.status(code) != "playing":
-            return self.rooms.join(code, player_id, name, emoji)
-        self.joinable(code, player_id)
-        self.handle(code, Player(player_id), SitDown(clean_name(name), check_emoji(emoji)))
-        return "table"
+        actor = self._actors.get(code)
+        if actor is not None:
+            with actor.lock:
+                if isinstance(actor.state, RoomState):
+                    return actor.state.picture(player_id)
+        row = self.store.load_room(code)
+        if row is None:
+            raise TableNotFound(NO_TABLE)
+        return room_snapshot(row, 0, player_id)
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
         """The table as its join form shows it, if this player may join it (or is in it).
@@ -490,28 +472,16 @@ class TableService:
         row = self.store.load_room(code)
         if row is None:
             raise TableNotFound(NO_TABLE)
-        if row.status != "playing" or player_id in row.seated:
-            return self.rooms.joinable(code, player_id)
+        if player_id in row.seated:
+            return row
+        if row.status != "playing":
+            check_joinable(row, player_id)
+            return row
         if any(m.player_id == player_id and m.state == "removed" for m in row.members):
             raise Removed("The host removed you from this table.")
         if self._read(code, late_seat) is None:
             raise TableFull("Every seat for people at this table is taken.")
         return row
-
-    def pick_partner(self, code: str, player_id: str, partner: int) -> None:
-        self.rooms.pick_partner(code.upper(), player_id, partner)
-
-    def remove(self, code: str, player_id: str, number: int) -> None:
-        self.rooms.remove(code.upper(), player_id, number)
-
-    def leave(self, code: str, player_id: str) -> None:
-        self.rooms.leave(code.upper(), player_id)
-
-    def start(self, code: str, player_id: str) -> None:
-        self.rooms.start(code.upper(), player_id)
-
-    def set_options(self, code: str, player_id: str, rules: Rules, level: str) -> None:
-        self.rooms.set_options(code.upper(), player_id, rules, level)
 
     # -- for tests and the benchmarks ------------------------------------------------
     def wake(self) -> None:

@@ -60,6 +60,10 @@ class TableState:
                 return s.seat
         return None
 
+    def status(self) -> str:
+        """``playing`` or ``finished`` (a room is ``waiting``)."""
+        return "finished" if self.match.finished else "playing"
+
     def persons(self) -> tuple[str | None, ...]:
         """Who holds each seat: a person's id, None for a bot."""
         return tuple(s.player_id if s.kind == "human" else None for s in self.row.seats)

@@ -1,16 +1,16 @@
-"""The table service's values: who acts, the commands a table takes, what it tells.
+"""The table service's values: who acts, and what a table tells.
 
-A command is what someone asks of a table; ``who`` is who asks: a person (``Player``),
-the bot playing a seat (``BotSeat``), the clock of a seat that ran out (``Timeout``) or
-the server itself (``Server``: a hold running out, a restart, seats moved at sign-in).
-Every command goes through the same path (``spades.tables.actor``).
+A command (``spades.tables.commands``) is what someone asks of a table; ``who`` is who
+asks: a person (``Player``), the bot playing a seat (``BotSeat``), the clock of a seat
+that ran out (``Timeout``) or the server itself (``Server``: a hold running out, a
+restart, seats moved at sign-in). Every command goes through the same path
+(``spades.tables.actor``); what it changed goes out as a ``Change``.
 
 Imports: the core only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,8 @@ LEVELS = ("easy", "normal", "hard")
 CLOCK_BOT = "normal"  # the level that moves for a person's seat (a timeout, autopilot, a dropped seat)
 TOURNEY_BREAK_S = 20.0  # at a tourney table, the next hand is dealt this long after one ends (or when all are ready)
 CLOSING_WINDOW = 10.0  # a page's "closing" notice counts for a connection that closes this soon after
+NO_TABLE = "There is no table with that code. Check it, or start a new game."
+WATCHING_OFF = "The host has turned watching off for this table."
 
 
 # -- who acts --------------------------------------------------------------------------
@@ -61,139 +63,6 @@ class Server:
 
 
 Who = Player | BotSeat | Timeout | Server
-
-
-# -- commands --------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A bid, a card, ``look`` or blind nil (the action's text), made at ``version``
-    (None: whatever the table's version is)."""
-
-    action: str
-    version: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Continue:
-    """A person is ready for the next hand; it is dealt once every person is."""
-
-    version: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DealNow:
-    """The host deals the next hand without waiting for the others."""
-
-    version: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Rematch:
-    """The host starts a new match; ``partner`` (1-3, seats counted from the host) sits
-    across. ``seed`` is the new match's (drawn by the service: decisions are pure)."""
-
-    version: int | None
-    partner: int | None
-    seed: str
-
-
-@dataclass(frozen=True, slots=True)
-class TakeOver:
-    """A person takes their seat back from the bot playing it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    """A person leaves the match for good: a bot plays their seat from now on."""
-
-
-@dataclass(frozen=True, slots=True)
-class Dismiss:
-    """A person puts away the notice addressed to them (their time ran out, say)."""
-
-
-@dataclass(frozen=True, slots=True)
-class BreakOver:
-    """At a tourney table, the break between hands ran out: the next hand is dealt
-    (``hand``: the (match number, hand number) the break followed)."""
-
-    hand: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class SetWatching:
-    """The host lets people without a seat watch the table, or stops them."""
-
-    on: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SitDown:
-    """A person joins a table whose match has started: they take a bot's seat."""
-
-    name: str
-    emoji: str
-
-
-@dataclass(frozen=True, slots=True)
-class Connected:
-    """A person's page opened a live connection to the table."""
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnected:
-    """One of a person's live connections to the table closed."""
-
-
-@dataclass(frozen=True, slots=True)
-class Closing:
-    """A person's page said it is closing on purpose (the short hold follows)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HoldExpired:
-    """The hold of a dropped seat ran out: a bot plays it until its person is back."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A match just started at the table (the first deal, or a rematch): its first clock."""
-
-
-@dataclass(frozen=True, slots=True)
-class Resume:
-    """The process (re)started: nobody is connected to it yet, so every person counts as
-    dropped (their pages reconnect at once)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reseat:
-    """Seats changed owner in the database (a browser's seats moved to an account at
-    sign-in): the table takes them, and ``renamed`` (old id -> new id) keeps its count of
-    connections."""
-
-    seats: tuple[Any, ...]  # SeatRow
-    host: str | None
-    renamed: tuple[tuple[str, str], ...] = ()
-
-
-Command = (Move | Continue | DealNow | BreakOver | Rematch | TakeOver | Leave | SitDown | SetWatching | Dismiss | Connected
-           | Disconnected | Closing
-           | HoldExpired | Started | Resume | Reseat)
-
-
-def command_name(command: Command) -> str:
-    """The command's name as observers see it: ``move``, ``continue``, ``deal_now``,
-    ``break_over``, ``rematch``, ``take_over``, ``leave``, ``sit_down``, ``set_watching``, ``dismiss``, ``connected``, ``disconnected``, ``closing``,
-    ``hold_expired``, ``started``, ``resume``, ``reseat``."""
-    return _NAMES[type(command)]
-
-
-_NAMES = {Move: "move", Continue: "continue", DealNow: "deal_now", BreakOver: "break_over", Rematch: "rematch", TakeOver: "take_over",
-          Leave: "leave", SitDown: "sit_down", SetWatching: "set_watching", Dismiss: "dismiss", Connected: "connected", Disconnected: "disconnected", Closing: "closing",
-          HoldExpired: "hold_expired", Started: "started", Resume: "resume", Reseat: "reseat"}
 
 
 # -- what a table tells ----------------------------------------------------------------
@@ -268,34 +137,35 @@ class RoomSnapshot:
     is_host: bool
     capacity: int
     version: int  # counts room changes (for tests and stale pages)
+    watchable: bool = True  # a room has no watchers to turn away
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """What the bus carries: table ``code`` changed (its ``seq``-th published change).
+    """What the bus carries: table ``code`` changed (its ``seq``-th published change), and
+    every picture of it that anyone may get, each made once under the table's lock.
 
-    For a table: each seat's snapshot (``snapshots[None]`` is the spectators') and who
-    holds each seat at this change (``persons``: a person's id, None for a bot), so a
-    connection finds its person's seat in the change itself. For a room: ``room`` is a
-    function giving one person's picture of it. ``command`` names what caused it."""
+    A playing table's pictures are by seat (``None``: anyone without a seat, a watcher),
+    with who holds each seat at this change (``persons``: a person's id, None for a bot),
+    so a connection finds its person's seat in the change itself. A room's pictures are by
+    person (each member's own; ``None``: anyone else), with no seats yet. ``command``
+    names what caused it."""
 
     code: str
     seq: int
     command: str
-    snapshots: dict[int | None, Snapshot] | None = None
-    persons: tuple[str | None, ...] = (None, None, None, None)
-    room: Callable[[str | None], RoomSnapshot] | None = None
+    snapshots: dict[Any, Any]  # key -> Snapshot (a table) or RoomSnapshot (a room)
+    persons: tuple[str | None, ...] = ()
 
-    def seat_of(self, player_id: str | None) -> int | None:
-        """The seat this person holds at this change (None: a spectator)."""
+    def key_of(self, player_id: str | None) -> Any:
+        """Which of the pictures is this person's: their seat, their own, or None."""
         if player_id is None:
             return None
         for seat, pid in enumerate(self.persons):
             if pid == player_id:
                 return seat
-        return None
+        return player_id if player_id in self.snapshots else None
 
-    def snapshot_for(self, player_id: str | None) -> Snapshot:
+    def snapshot_for(self, player_id: str | None) -> Any:
         """This person's picture of the table at this change."""
-        assert self.snapshots is not None
-        return self.snapshots[self.seat_of(player_id)]
+        return self.snapshots[self.key_of(player_id)]

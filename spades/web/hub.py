@@ -36,7 +36,7 @@ from typing import Any
 from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
-from .render import render_fragments, render_room, room_context, table_context
+from .render import render_fragments, render_picture, table_context
 
 log = logging.getLogger(__name__)
 
@@ -48,35 +48,28 @@ REANNOUNCE = ("loaded", "resume")
 
 
 class Published:
-    """A change on its way to the connections of its table, rendered at most once per seat
-    (a table) or per person (a room's picture is personal)."""
+    """A change on its way to the connections of its table, rendered at most once per
+    picture (a seat's, the watchers', a room member's)."""
 
     __slots__ = ("change", "_html", "_lock")
+    ordered = True  # a socket never takes an older change after a newer one
 
     def __init__(self, change: Change) -> None:
         self.change = change
         self._html: dict[Any, str] = {}
         self._lock = threading.Lock()
 
-    @property
-    def is_table(self) -> bool:
-        return self.change.snapshots is not None
-
     def html(self, app: Flask, player_id: str | None) -> str:
         """This person's fragments, with the CSRF mark."""
         change = self.change
-        key = change.seat_of(player_id) if self.is_table else player_id
+        key = change.key_of(player_id)
         html = self._html.get(key)
         if html is None:
             with self._lock:
                 html = self._html.get(key)
                 if html is None:
                     with app.app_context():
-                        if self.is_table:
-                            html = render_fragments(table_context(change.snapshot_for(player_id), CSRF_MARK))
-                        else:
-                            assert change.room is not None
-                            html = render_room(room_context(change.room(player_id), CSRF_MARK))
+                        html = render_picture(change.snapshots[key], CSRF_MARK)
                     self._html[key] = html
         return html
 
@@ -85,7 +78,7 @@ class PagePush:
     """A page channel's news: its picture rendered at most once per person."""
 
     __slots__ = ("render", "_html", "_lock")
-    is_table = False
+    ordered = False
 
     def __init__(self, render: Callable[[str | None], str]) -> None:
         self.render = render
@@ -112,7 +105,7 @@ class Connection:
     csrf: str
     queue_size: int = 64
     ws: Any = None
-    kind: str = ""  # "table", "room" or "page", once connected
+    kind: str = ""  # "table" (a table, or its room while it waits) or "page", once connected
     alive: bool = True
     seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
     reason: str = ""
@@ -125,7 +118,7 @@ class Connection:
         """Queue a change for this socket; never blocks (called under a table's lock)."""
         if not self.alive or self.reason:
             return
-        if item.is_table:
+        if item.ordered:
             if item.change.seq <= self.seen:
                 return
             self.seen = item.change.seq
@@ -180,12 +173,12 @@ class Hub:
         item = Published(change)
         with self._lock:
             conns = list(self._by_table.get(change.code, ()))
-            if item.is_table and conns:
+            if conns:
                 self._latest[change.code] = item
         # watching turned off: the pages of people without a seat are closed, with the reason
-        closed = item.is_table and not change.snapshot_for(None).watchable
+        closed = not change.snapshot_for(None).watchable
         for conn in conns:
-            if closed and conn.kind == "table" and change.seat_of(conn.player_id) is None:
+            if closed and change.key_of(conn.player_id) is None:
                 conn.end(WATCHING_OFF)
             else:
                 conn.offer(item)
@@ -208,7 +201,7 @@ class Hub:
         item = Published(change)
         with self._lock:
             latest = self._latest.get(change.code)
-            if item.is_table and latest is not None and latest.change.seq == change.seq:
+            if latest is not None and latest.change.seq == change.seq:
                 item = latest  # the same picture: share its renderings
             self._by_table[conn.code].add(conn)
         conn.offer(item)
@@ -236,8 +229,9 @@ class Hub:
                 self._by_table[conn.code].add(conn)
         if refusal:
             return refusal
+        conn.kind = "table"
         try:
-            conn.kind = self.service.connect(conn.code, conn.player_id, lambda change: self._prime(conn, change))
+            self.service.connect(conn.code, conn.player_id, lambda change: self._prime(conn, change))
         except BaseException:
             self._unregister(conn)
             raise
@@ -310,7 +304,7 @@ class Hub:
         the rendering the sockets got for the same change when there is one."""
         with self._lock:
             latest = self._latest.get(snap.code)
-        if latest is not None and latest.change.seq == snap.seq and latest.change.seat_of(player_id) == snap.seat:
+        if latest is not None and latest.change.seq == snap.seq and latest.change.key_of(player_id) == snap.seat:
             return latest.html(self.app, player_id).replace(CSRF_MARK, csrf)
         return render_fragments(table_context(snap, csrf))
 

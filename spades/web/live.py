@@ -25,12 +25,12 @@ from markupsafe import escape
 from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
-from ..tables import Refused, TableNotFound
+from ..tables import NO_TABLE, Refused, TableNotFound
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .limits import hit_shared
-from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE
-from .table import CODE_RE, normalize_code
+from .lobby import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE
+from .table import normalize_code
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +59,12 @@ def handshake() -> None:
     counts toward the join limit, as on every table address."""
     code = (request.view_args or {}).get("code", "")
     if not CODE_RE.match(code):
-        abort(404, description="There is no table with that code.")
+        abort(404, description=NO_TABLE)
     try:
         current_app.extensions["spades.tables"].status(code.upper())
     except TableNotFound:
         hit_shared(JOIN_LIMIT, "join", JOIN_LIMIT_MESSAGE)
-        abort(404, description="There is no table with that code.")
+        abort(404, description=NO_TABLE)
     if not origin_allowed():
         abort(403, description="This connection did not come from this site.")
     if player_id() is None:

@@ -30,8 +30,8 @@ from markupsafe import Markup
 
 from ..mail import MailError
 from ..rules_config import Rules
-from ..tables import (BOT_PARTNER, EMOJIS, LEVELS, BadAction, BadPlayer, NotHost, NotSeated, Refused, Removed,
-                      TableClosed, TableFull, TableNotFound, check_emoji, clean_name)
+from ..tables import (EMOJIS, LEVELS, NO_TABLE, BadPlayer, Join, NotHost, NotSeated, Player, Refused, Removed,
+                      SetOptions, TableClosed, TableFull, TableNotFound, check_emoji, clean_name)
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .render import room_context
@@ -51,7 +51,6 @@ JOIN_LIMIT = "20 per minute"
 JOIN_LIMIT_MESSAGE = "Too many join attempts. Wait a minute and try again."
 # one counter for every way of trying a code: the link, the home page box, the join form
 join_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE)
-NO_TABLE = "There is no table with that code. Check it, or start a new game."
 
 
 def clean_code(text: str | None) -> str:
@@ -212,8 +211,10 @@ def join_link(code: str):
 def join(code: str):
     code = clean_code(code)
     values = {"name": request.form.get("name", ""), "emoji": request.form.get("emoji", "")}
+    pid = player_id(create=True)
     try:
-        service().join(code, player_id(create=True), values["name"], values["emoji"])
+        service().joinable(code, pid)
+        service().handle(code, Player(pid), Join(values["name"], values["emoji"]))
     except BadPlayer as e:
         return _join_form(code, str(e), 400, values)
     except Refused as e:
@@ -276,26 +277,9 @@ def room_page(code: str, message: str | None = None, status: int = 200, emails: 
                            emails=emails, **ctx), status
 
 
-def _room_action(code: str, do) -> Response | tuple:
-    """Run one room control; 303 back to the room, or the room with the refusal."""
-    code = clean_code(code)
-    pid = player_id()
-    try:
-        if pid is None:
-            raise NotSeated("You are not in this room.")
-        do(code, pid)
-    except (NotHost, NotSeated) as e:
-        return _refusal_page(code, str(e), 403)
-    except TableClosed as e:
-        return _refusal_page(code, str(e), 409)
-    except TableNotFound:
-        abort(404, description=NO_TABLE)
-    except BadAction as e:
-        return _refusal_page(code, str(e), 400)
-    return redirect(f"/g/{code}", 303)
-
-
-def _refusal_page(code: str, message: str, status: int):
+def room_refusal(code: str, message: str, status: int):
+    """The room with the reason a room control was refused (or, once the table has moved
+    on, the refusal page)."""
     try:
         waiting = service().status(code) == "waiting"
     except TableNotFound:
@@ -307,52 +291,26 @@ def _refusal_page(code: str, message: str, status: int):
     return refused(TableClosed(message), code)[0], status
 
 
-def _member_number() -> int:
-    text = request.form.get("member", "")
-    if text == "bot":
-        return BOT_PARTNER
-    if not (text.isascii() and text.isdigit()) or len(text) > 6:
-        abort(400, description="Choose a player in the room.")
-    return int(text)
-
-
-@bp.post("/g/<code>/partner")
-def partner(code: str):
-    number = _member_number()
-    return _room_action(code, lambda c, pid: service().pick_partner(c, pid, number))
-
-
-@bp.post("/g/<code>/remove")
-def remove(code: str):
-    number = _member_number()
-    return _room_action(code, lambda c, pid: service().remove(c, pid, number))
-
-
 @bp.post("/g/<code>/options")
 def options(code: str):
-    """The host changes the table's options before the first deal; everyone in the room sees them."""
-    def change(c: str, pid: str) -> None:
-        chosen = table_options(request.form, people=2)  # a room is for two people or more
-        if isinstance(chosen, str):
-            raise BadAction(chosen)
-        service().set_options(c, pid, *chosen)
-
-    return _room_action(code, change)
-
-
-@bp.post("/g/<code>/start")
-def start(code: str):
-    return _room_action(code, lambda c, pid: service().start(c, pid))
-
-
-@bp.post("/g/<code>/leave")
-def leave(code: str):
-    answer = _room_action(code, lambda c, pid: service().leave(c, pid))
-    if isinstance(answer, Response) and answer.status_code == 303:
-        if session.get("last_table") == clean_code(code):
-            session.pop("last_table")  # the home page must not offer the way back
-        return redirect("/", 303)
-    return answer
+    """The host changes the table's options before the first deal; everyone in the room
+    sees them (the other room controls are routed from their declarations, in
+    ``spades.web.table``)."""
+    code = clean_code(code)
+    chosen = table_options(request.form, people=2)  # a room is for two people or more
+    if isinstance(chosen, str):
+        return room_refusal(code, chosen, 400)
+    pid = player_id()
+    try:
+        if pid is None:
+            raise NotSeated("You are not in this room.")
+        service().handle(code, Player(pid), SetOptions(*chosen))
+    except TableNotFound:
+        abort(404, description=NO_TABLE)
+    except Refused as e:
+        status = 403 if isinstance(e, (NotHost, NotSeated)) else 409 if isinstance(e, TableClosed) else 400
+        return room_refusal(code, str(e), status)
+    return redirect(f"/g/{code}", 303)
 
 
 @bp.post("/g/<code>/invite")
@@ -367,7 +325,7 @@ def invite(code: str):
     except TableNotFound:
         abort(404, description=NO_TABLE)
     if snap is None or snap.me is None or snap.status != "waiting":
-        return _refusal_page(code, "Only people in the room can send invitations.", 403)
+        return room_refusal(code, "Only people in the room can send invitations.", 403)
     addresses = [a for a in re.split(r"[\s,;]+", text) if a]
     if not addresses:
         return room_page(code, "Type an email address to send an invitation to.", 400, text)

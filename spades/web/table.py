@@ -1,12 +1,13 @@
 """The table page and its moves: ``/g/<CODE>``.
 
-Moves arrive as POSTs, from htmx (answered with the table's fragments, out of band) or
-from plain forms without JavaScript (answered with a 303 back to the page, the refusal
-message carried in the session). Every move goes through ``TableService.act``.
-Around the clocks: Take over (``/takeover``, autopilot ends), Leave for good
-(``/leave-table``, a bot takes the seat) and the page's closing notice (``/closing``, sent
-by ``navigator.sendBeacon`` on ``pagehide``, which cannot set headers: the CSRF token comes
-as a form field).
+Commands arrive as POSTs to ``/g/<CODE>/<route>``, one route per command a person sends
+from a page, made from the command's declaration (``spades.tables.registry``): its form
+becomes the command, ``TableService.handle`` runs it, and the answer is the one the
+declaration names. At the table: from htmx the table's fragments, out of band; from plain
+forms without JavaScript a 303 back to the page, the refusal message carried in the
+session. Leave for good goes home; the page's closing notice (sent by
+``navigator.sendBeacon`` on ``pagehide``, which cannot set headers: the CSRF token comes
+as a form field) gets a 204. In the room: a 303 back to it, or the room with the refusal.
 Refusals: illegal move 422, stale version 409 (also a race lost to another move), not
 your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did not
 take 503 (nothing changed; the table goes on). Each answer is the table as it is now.
@@ -17,25 +18,37 @@ Imports: Flask, ``spades.tables`` and the core.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 
-from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, \
-    render_template, request, session
+from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request, session
 
 from ..rules import IllegalAction
-from ..tables import (WATCHING_OFF, BadAction, Busy, NotHost, NotSaved, NotSeated, Player, Snapshot, Stale,
-                      TableNotFound)
+from ..tables import (
+    NO_TABLE,
+    WATCHING_OFF,
+    BadAction,
+    Busy,
+    Declared,
+    NotHost,
+    NotSaved,
+    NotSeated,
+    Player,
+    Refused,
+    Snapshot,
+    Stale,
+    TableClosed,
+    TableNotFound,
+    routed,
+)
+from ..tables.registry import BEACON_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
 from .identity import csrf_token, player_id
 from .limits import limiter
-from .lobby import JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page
+from .lobby import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page, room_refusal
 from .render import render_fragments, table_context
 from .services import hub, service
 
 bp = Blueprint("table", __name__)
 
-CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
-NO_TABLE = "There is no table with that code. Check it, or start a new game."
 
 
 def normalize_code(code: str) -> str:
@@ -99,13 +112,6 @@ def watch(code: str):
     return page(code)
 
 
-def _version() -> int:
-    text = request.form.get("version", "")
-    if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        abort(400, description="The move did not say which version of the table it was made on. Reload the page.")
-    return int(text)
-
-
 def _answer(code: str, message: str | None, status: int, hint: object = None, snap: Snapshot | None = None):
     """The current table for this player (``snap`` when the move just made gave it):
     fragments for htmx, a 303 back for plain forms."""
@@ -118,42 +124,6 @@ def _answer(code: str, message: str | None, status: int, hint: object = None, sn
     if message:
         flash(message)
     return redirect(f"/g/{code}", 303)
-
-
-@bp.post("/g/<code>/act")
-def act(code: str):
-    """A bid, a card, look, blind nil, or Continue (``deal``)."""
-    code = normalize_code(code)
-    version = _version()
-    action = request.form.get("action", "").strip()
-    if action == "bid":
-        action = request.form.get("bid", "").strip()
-    if not action or len(action) > 12:
-        abort(400, description="The move was empty or not understood.")
-    return _perform(code, lambda pid: service().act(code, Player(pid), action, version))
-
-
-def _perform(code: str, call: Callable[[str], object]):
-    """Run a table-service call for this browser's player and answer with the table;
-    a refusal becomes its short message with its status (see the module docstring)."""
-    pid = player_id()
-    if pid is None:
-        return _answer(code, "You have no seat at this table.", 403)
-    try:
-        result = call(pid)
-    except TableNotFound:
-        abort(404, description=NO_TABLE)
-    except BadAction as e:
-        abort(400, description=str(e))
-    except (NotSeated, NotHost) as e:
-        return _answer(code, str(e), 403)
-    except Stale as e:
-        return _answer(code, str(e), 409)
-    except IllegalAction as e:
-        return _answer(code, str(e), 422)
-    except NotSaved as e:
-        return _answer(code, str(e), 503)
-    return _answer(code, None, 200, snap=result if isinstance(result, Snapshot) else None)
 
 
 @bp.post("/g/<code>/hint")
@@ -180,74 +150,61 @@ def hint(code: str):
     return _answer(code, None, 200, hint=value)
 
 
-@bp.post("/g/<code>/rematch")
-def rematch(code: str):
-    """The host starts a new match; ``partner`` (1-3, seats counted from the host) sits across."""
-    code = normalize_code(code)
-    version = _version()
-    text = request.form.get("partner", "")
-    if text not in ("", "1", "2", "3"):
-        abort(400, description="Choose your partner for the rematch.")
-    return _perform(code, lambda pid: service().rematch(code, Player(pid), version, int(text) if text else None))
-
-
-@bp.post("/g/<code>/watching")
-def watching(code: str):
-    """The host lets people without a seat watch (``watch=on``) or stops them (``off``)."""
-    code = normalize_code(code)
-    choice = request.form.get("watch", "")
-    if choice not in ("on", "off"):
-        abort(400, description="Say whether people may watch: on or off.")
-    return _perform(code, lambda pid: service().set_watching(code, pid, choice == "on"))
-
-
-@bp.post("/g/<code>/dismiss")
-def dismiss(code: str):
-    """The player puts away the message addressed to them (their time ran out, say)."""
-    code = normalize_code(code)
-    return _perform(code, lambda pid: service().dismiss(code, pid))
-
-
-@bp.post("/g/<code>/takeover")
-def take_over(code: str):
-    """The player takes their seat back from the bot that played it on autopilot."""
-    code = normalize_code(code)
-    return _perform(code, lambda pid: service().take_over(code, pid))
-
-
-@bp.post("/g/<code>/leave-table")
-def leave_table(code: str):
-    """Leave the match for good (the page asked first): a bot plays the seat from now on."""
-    code = normalize_code(code)
-    pid = player_id()
-    try:
-        if pid is None:
-            raise NotSeated("You have no seat at this table.")
-        service().leave_table(code, pid)
-    except TableNotFound:
+# -- commands posted from a page ---------------------------------------------------------
+def _refused(code: str, e: Refused, room: bool):
+    """A refused command, answered as its page shows refusals (see the module docstring)."""
+    if isinstance(e, TableNotFound):
         abort(404, description=NO_TABLE)
-    except (NotSeated, NotSaved) as e:
-        flash(str(e))
-        return redirect(f"/g/{code}", 303)
-    if session.get("last_table") == code:
-        session.pop("last_table")
-    return redirect("/", 303)
+    status = 403 if isinstance(e, (NotSeated, NotHost)) else 409 if isinstance(e, (Stale, TableClosed)) \
+        else 503 if isinstance(e, NotSaved) else 400
+    if room:
+        return room_refusal(code, str(e), status)
+    if isinstance(e, BadAction):
+        abort(400, description=str(e))
+    return _answer(code, str(e), status)
 
 
-@bp.post("/g/<code>/closing")
-@unknown_codes_limit
-def closing(code: str):
-    """The page is closing on purpose (``pagehide``): a shorter hold for the seat."""
-    code = normalize_code(code)
-    pid = player_id()
-    if pid is not None:
+def _command_view(spec: Declared) -> Callable[[str], object]:
+    """The route of a command a person posts from a page: the form becomes the command,
+    the table's actor runs it, and the page is answered as the declaration says."""
+    room = spec.phase == ROOM
+
+    def view(code: str):
+        code = normalize_code(code)
+        pid = player_id()
         try:
-            service().closing(code, pid)
-        except TableNotFound:
-            abort(404, description=NO_TABLE)
-        except NotSaved:
-            pass  # the connection's close holds the seat anyway
-    return Response(status=204)
+            command = spec.from_form(request.form)
+            if pid is None:
+                raise NotSeated("You are not in this room." if room else "You have no seat at this table.")
+            result = service().handle(code, Player(pid), command)
+        except IllegalAction as e:
+            return _answer(code, str(e), 422)
+        except Refused as e:
+            if spec.answer == BEACON_ANSWER:
+                if isinstance(e, TableNotFound):
+                    abort(404, description=NO_TABLE)
+                return Response(status=204)  # the connection's close holds the seat anyway
+            if spec.answer == HOME_ANSWER and not room and isinstance(e, (NotSeated, NotSaved)):
+                flash(str(e))
+                return redirect(f"/g/{code}", 303)
+            return _refused(code, e, room)
+        if spec.answer == BEACON_ANSWER:
+            return Response(status=204)
+        if spec.answer == HOME_ANSWER:
+            if session.get("last_table") == code:
+                session.pop("last_table")  # the home page must not offer the way back
+            return redirect("/", 303)
+        if spec.answer == ROOM_ANSWER:
+            return redirect(f"/g/{code}", 303)
+        return _answer(code, None, 200, snap=result if isinstance(result, Snapshot) else None)
+
+    view.__doc__ = spec.handler.__doc__
+    return unknown_codes_limit(view) if spec.limited else view
+
+
+for _spec in routed():
+    bp.add_url_rule(f"/g/<code>/{_spec.route}", endpoint=_spec.name, view_func=_command_view(_spec),
+                    methods=["POST"])
 
 
 @bp.get("/g/<code>/record.json")

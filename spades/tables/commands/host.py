@@ -1,0 +1,94 @@
+"""What the host decides at a table: a rematch (with a new partner) and who may watch.
+
+Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ...rules import IllegalAction
+from ...storage import NewMatch, PutOptions
+from ..decide import Decision, check_fresh, person_seat
+from ..errors import BadAction, NotHost
+from ..registry import PERSON, Command, Form, declare, form_version
+from ..state import Settings, TableState
+from ..values import Event, Player, Who
+
+__all__ = ["Rematch", "SetWatching"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Command):
+    """The host starts a new match; ``partner`` (1-3, seats counted from the host) sits
+    across. ``seed`` is the new match's (drawn by the service when empty: decisions are pure)."""
+
+    version: int | None = None
+    partner: int | None = None
+    seed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetWatching(Command):
+    """The host lets people without a seat watch the table, or stops them."""
+
+    on: bool
+
+
+def _rematch_form(form: Form) -> Rematch:
+    """``version`` and ``partner`` (empty: the same partner; 1, 2 or 3)."""
+    version = form_version(form)
+    text = form.get("partner", "")
+    if text not in ("", "1", "2", "3"):
+        raise BadAction("Choose your partner for the rematch.")
+    return Rematch(version, int(text) if text else None)
+
+
+def _watching_form(form: Form) -> SetWatching:
+    """``watch``: ``on`` or ``off``."""
+    choice = form.get("watch", "")
+    if choice not in ("on", "off"):
+        raise BadAction("Say whether people may watch: on or off.")
+    return SetWatching(choice == "on")
+
+
+@declare(Rematch, "rematch", senders=PERSON, route="rematch", form=_rematch_form)
+def rematch(state: TableState, who: Who, command: Rematch, now: float, settings: Settings) -> Decision:
+    """A new match at the same table, same rules, everyone still at it; the host's new
+    partner and the one across swap seats. Raises NotSeated, NotHost, IllegalAction,
+    Stale, BadAction."""
+    seat = person_seat(state, who)
+    assert isinstance(who, Player)
+    if state.row.host is not None and state.row.host != who.id:
+        raise NotHost("Only the host starts a rematch.")
+    if not state.match.finished:
+        raise IllegalAction("The match is not over yet.")
+    check_fresh(state, command.version)
+    if command.partner is not None and command.partner not in (1, 2, 3):
+        raise BadAction("Choose the seat of your new partner: 1, 2 or 3.")
+    seats = list(state.row.seats)
+    across = (seat + 2) % 4
+    if command.partner is not None and (seat + command.partner) % 4 != across:
+        other = (seat + command.partner) % 4
+        seats[across], seats[other] = (dataclasses.replace(seats[other], seat=across),
+                                       dataclasses.replace(seats[across], seat=other))
+    moved = tuple(seats) if seats != list(state.row.seats) else None
+    state.event = Event(seat, "rematch")
+    row = NewMatch(state.code, state.match_number + 1, command.seed, dataclasses.asdict(state.match.rules), moved)
+    return Decision([row], reload=True, begin=True, seat=seat, conflict="A rematch has already started: here it is.")
+
+
+@declare(SetWatching, "set_watching", senders=PERSON, route="watching", form=_watching_form)
+def set_watching(state: TableState, who: Who, command: SetWatching, now: float, settings: Settings) -> Decision:
+    """The host lets people without a seat watch, or stops them (their pages are closed).
+    Raises NotSeated, NotHost."""
+    seat = person_seat(state, who)
+    assert isinstance(who, Player)
+    if state.row.host != who.id:
+        raise NotHost("Only the host decides who may watch.")
+    if state.watchable() == command.on:
+        return Decision(publish=False, seat=seat)
+    options = {**state.row.options, "watch": command.on}
+    state.row = dataclasses.replace(state.row, options=options)
+    return Decision([PutOptions(state.code, options)], seat=seat)

@@ -1,0 +1,165 @@
+"""Playing the match: a bid or a card, Continue between hands, the host's Deal now, and a
+tourney table's break running out.
+
+Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ...cards import NotationError
+from ...clocks import SeatClock
+from ...rules import HAND_OVER, MATCH_OVER, IllegalAction, parse_action
+from ...storage import Op, PutSeatClock, SaveMove
+from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_clock
+from ..errors import BadAction, NotHost, NotSeated, Stale
+from ..registry import MOVERS, PERSON, SERVER, Command, Form, declare, form_version
+from ..state import Settings, TableState
+from ..values import DEAL, DEAL_NOW, BotSeat, Event, Player, Server, Timeout, Who
+
+__all__ = ["Move", "Continue", "DealNow", "BreakOver", "act_command"]
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    """A bid, a card, ``look`` or blind nil (the action's text), made at ``version``
+    (None: whatever the table's version is)."""
+
+    action: str
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Continue(Command):
+    """A person is ready for the next hand; it is dealt once every person is."""
+
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealNow(Command):
+    """The host deals the next hand without waiting for the others."""
+
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BreakOver(Command):
+    """At a tourney table, the break between hands ran out: the next hand is dealt
+    (``hand``: the (match number, hand number) the break followed)."""
+
+    hand: tuple[int, int]
+
+
+def act_command(action: str, version: int | None = None) -> Move | Continue | DealNow:
+    """The command for a move's text: ``deal`` is Continue, ``deal_now`` the host's Deal
+    now, anything else a bid, a card, ``look`` or blind nil."""
+    if action == DEAL:
+        return Continue(version)
+    if action == DEAL_NOW:
+        return DealNow(version)
+    return Move(action, version)
+
+
+def _act_form(form: Form) -> Move | Continue | DealNow:
+    """``action`` (a card, ``look``, ``deal``, ``deal_now``; ``bid`` takes the ``bid``
+    field) and ``version``."""
+    version = form_version(form)
+    action = form.get("action", "").strip()
+    if action == "bid":
+        action = form.get("bid", "").strip()
+    if not action or len(action) > 12:
+        raise BadAction("The move was empty or not understood.")
+    return act_command(action, version)
+
+
+@declare(Move, "move", senders=MOVERS, route="act", form=_act_form)
+def move(state: TableState, who: Who, command: Move, now: float, settings: Settings) -> Decision:
+    """A bid or a card by a person, the bot playing a seat, or a seat's clock that ran out."""
+    try:
+        action: Any = parse_action(command.action)
+    except NotationError as e:
+        raise BadAction(str(e)) from None
+    match = state.match
+    if isinstance(who, Player):
+        seat = person_seat(state, who)
+    elif isinstance(who, BotSeat):
+        seat = who.seat
+        if not state.controlled(seat):
+            raise NotSeated("That seat is not played by a bot.")
+    else:
+        assert isinstance(who, Timeout)
+        seat = who.seat
+        if state.row.seats[seat].kind != "human" or state.controlled(seat):
+            raise NotSeated("A bot plays that seat: it has no clock.")
+    check_fresh(state, command.version)
+    if isinstance(who, Timeout) and (state.clock is None or state.clock[:2] != (seat, match.version)
+                                     or state.clock[2] > now):
+        raise Stale("That seat's time has not run out.", match.version)
+    tricks_before = len(match.tricks)
+    match.apply(seat, action)  # raises IllegalAction, changing nothing
+    won = match.tricks[-1][2] if len(match.tricks) > tricks_before else None
+    text = action.to_json() if hasattr(action, "to_json") else str(action)
+    event = Event(seat, str(text), won, match.phase in (HAND_OVER, MATCH_OVER))
+    before = state.seat_clocks.get(seat, SeatClock())
+    after = before
+    if isinstance(who, Timeout):
+        after = before.after_timeout()
+        event = dataclasses.replace(event, by_clock=True, autopilot=after.autopilot and not before.autopilot)
+        state.notices[seat] = event  # told to its person until they act or put it away
+    elif isinstance(who, Player):
+        after = before.after_own_move()
+        state.notices.pop(seat, None)
+    rows: list[Op] = [SaveMove(state.match_id, match.version, seat, str(action), match.finished, match.winner)]
+    if after != before:
+        state.seat_clocks[seat] = after
+        rows.append(PutSeatClock(state.match_id, seat, after.timeouts_in_row, after.timed_out, after.autopilot))
+    if isinstance(who, Player):  # their own move says they are here (a page without a socket, say)
+        rows += end_hold(state, seat)
+    state.event = event
+    if match.phase == HAND_OVER:
+        state.hand_over_at = now  # a tourney table's break starts
+    rows += sync_clock(state, now, settings)
+    return Decision(rows, seat=seat)
+
+
+@declare(Continue, "continue", senders=PERSON)
+def continue_(state: TableState, who: Who, command: Continue | DealNow, now: float, settings: Settings) -> Decision:
+    """Continue marks the person ready, and deals once every person is; the host's Deal
+    now deals at once. Raises NotSeated, NotHost, Stale, IllegalAction."""
+    match = state.match
+    seat = person_seat(state, who)
+    assert isinstance(who, Player)
+    check_fresh(state, command.version)
+    if match.phase != HAND_OVER:
+        raise IllegalAction("The match is over." if match.finished else "The hand is not over yet.")
+    if isinstance(command, DealNow):
+        if state.row.host != who.id:
+            raise NotHost("Only the host deals without waiting.")
+    else:
+        key = (state.match_number, match.hand_number)
+        if state.ready_for != key:
+            state.ready, state.ready_for = set(), key
+        state.ready.add(seat)
+        state.notices.pop(seat, None)
+        if not state.everyone_ready():
+            state.event = Event(seat, "ready")
+            return Decision(end_hold(state, seat), seat=seat)  # everyone sees who is still reading
+    return Decision(end_hold(state, seat) + deal(state, seat, now, settings), seat=seat)
+
+
+declare(DealNow, "deal_now", senders=PERSON)(continue_)
+
+
+@declare(BreakOver, "break_over", senders=SERVER)
+def break_over(state: TableState, who: Who, command: BreakOver, now: float, settings: Settings) -> Decision:
+    """A tourney table's break between hands ran out: the next hand is dealt, whoever is
+    still reading the last one's score."""
+    match = state.match
+    if not isinstance(who, Server) or not state.tourney() or match.phase != HAND_OVER \
+            or command.hand != (state.match_number, match.hand_number):
+        return Decision(publish=False)  # dealt already (everyone pressed Continue), or not a tourney table
+    return Decision(deal(state, None, now, settings))

@@ -1,0 +1,191 @@
+"""The room: joining a table, and what the host decides before the start (the partner,
+removing someone, the options, the start itself); leaving the room.
+
+Each room command is committed and then the room is read again (``reload``): members are
+numbered by the database. Start seats everyone and fills the empty seats with bots; the
+actor then carries on with the table's first match (``begin``).
+
+Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ...rules_config import Rules
+from ...storage import JoinRoom, Op, SeatRow, StartRoom, TakeSeat, UpdateRoom
+from ..decide import Decision, sync_clock
+from ..errors import BadAction, NotHost, NotSeated, TableClosed, TableFull
+from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, declare
+from ..rooms import RoomState, check_joinable
+from ..seating import check_emoji, clean_name, seat_plan
+from ..state import Settings, TableState, late_seat
+from ..values import BOT_EMOJI, BOT_PARTNER, LEVELS, PRACTICE_BOTS, Event, Player, Who
+
+__all__ = ["Join", "PickPartner", "RemoveMember", "SetOptions", "Start", "LeaveRoom"]
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Command):
+    """A person joins with a name and an emoji: the room while the table waits, or, once
+    its match has started, a bot's seat (with its cards and score)."""
+
+    name: str
+    emoji: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickPartner(Command):
+    """The host's partner: a member's number, or ``BOT_PARTNER``."""
+
+    member: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveMember(Command):
+    """The host removes a member before the start (they cannot come back from this browser)."""
+
+    member: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetOptions(Command):
+    """The host changes the table's rules and the bots' level before the first deal."""
+
+    rules: Rules
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Command):
+    """The host starts the match. ``seed`` is the match's (drawn by the service when empty)."""
+
+    seed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveRoom(Command):
+    """A member leaves the room before the start."""
+
+
+def _member_form(form: Form) -> int:
+    """``member``: a member's number, or ``bot``. Raises BadAction."""
+    text = form.get("member", "")
+    if text == "bot":
+        return BOT_PARTNER
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
+        raise BadAction("Choose a player in the room.")
+    return int(text)
+
+
+def _in_room(state: RoomState, who: Who, host_only: bool) -> tuple[int, list]:
+    """The asking member's number and the members still in. Raises NotSeated, NotHost."""
+    members = state.active()
+    mine = next((m for m in members if isinstance(who, Player) and m.player_id == who.id), None)
+    if mine is None:
+        raise NotSeated("You are not in this room.")
+    if host_only and state.row.host != mine.player_id:
+        raise NotHost("Only the host can do that.")
+    return mine.number, members
+
+
+@declare(Join, "join", senders=PERSON, phase=ANY)
+def join(state: RoomState | TableState, who: Who, command: Join, now: float, settings: Settings) -> Decision:
+    """Join the room, or take a bot's seat at a table that has started. Raises BadPlayer,
+    TableClosed, TableFull, Removed."""
+    assert isinstance(who, Player)
+    name, emoji = clean_name(command.name), check_emoji(command.emoji)
+    if isinstance(state, RoomState):
+        check_joinable(state.row, who.id)  # a member joining again keeps their place, with the new name
+        return Decision([JoinRoom(state.code, who.id, name, emoji)], reload=True)
+    seat = state.seat_of(who.id)
+    if seat is not None:
+        return Decision(publish=False, seat=seat)  # already here
+    if state.match.finished:
+        raise TableClosed("The match at this table is over. Start a new game, or ask for a new code.")
+    seat = late_seat(state)
+    if seat is None:
+        raise TableFull("Every seat for people at this table is taken.")
+    seats = list(state.row.seats)
+    seats[seat] = dataclasses.replace(seats[seat], kind="human", player_id=who.id, name=name, emoji=emoji)
+    state.row = dataclasses.replace(state.row, seats=tuple(seats))
+    state.left.discard(seat)
+    state.event = Event(seat, "joined")
+    rows: list[Op] = [TakeSeat(state.code, seat, who.id, name, emoji)]
+    return Decision(rows + sync_clock(state, now, settings), seat=seat)
+
+
+@declare(PickPartner, "partner", senders=PERSON, phase=ROOM, route="partner",
+         form=lambda form: PickPartner(_member_form(form)), answer=ROOM_ANSWER)
+def pick_partner(state: RoomState, who: Who, command: PickPartner, now: float, settings: Settings) -> Decision:
+    """The host's partner: a member, or a bot. Raises NotHost, NotSeated, BadAction."""
+    mine, members = _in_room(state, who, host_only=True)
+    others = [m.number for m in members if m.number != mine]
+    if command.member == BOT_PARTNER:
+        if len(others) > 2:
+            raise BadAction("Three friends are here and the other team has two seats: "
+                            "pick one of them as your partner, or remove someone first.")
+    elif command.member not in others:
+        raise BadAction("That player is not in the room any more.")
+    return Decision([UpdateRoom(state.code, partner=command.member)], reload=True)
+
+
+@declare(RemoveMember, "remove", senders=PERSON, phase=ROOM, route="remove",
+         form=lambda form: RemoveMember(_member_form(form)), answer=ROOM_ANSWER)
+def remove(state: RoomState, who: Who, command: RemoveMember, now: float, settings: Settings) -> Decision:
+    """The host removes a member before the start. Raises NotHost, NotSeated, BadAction."""
+    mine, members = _in_room(state, who, host_only=True)
+    if command.member == mine:
+        raise BadAction("You cannot remove yourself: leave the room instead.")
+    if command.member not in [m.number for m in members]:
+        raise BadAction("That player is not in the room any more.")
+    partner = None if state.row.partner == command.member else "keep"
+    return Decision([UpdateRoom(state.code, member=(command.member, "removed"), partner=partner)], reload=True)
+
+
+@declare(SetOptions, "options", senders=PERSON, phase=ROOM)
+def set_options(state: RoomState, who: Who, command: SetOptions, now: float, settings: Settings) -> Decision:
+    """The host changes the table's rules and bots' level. Raises NotHost, NotSeated, BadAction."""
+    if command.level not in LEVELS:
+        raise BadAction(f"level must be one of {', '.join(LEVELS)}")
+    _in_room(state, who, host_only=True)
+    options = {**state.row.options, "level": command.level, "rules": dataclasses.asdict(command.rules)}
+    return Decision([UpdateRoom(state.code, options=options)], reload=True)
+
+
+@declare(LeaveRoom, "leave_room", senders=PERSON, phase=ROOM, route="leave", answer=HOME_ANSWER)
+def leave_room(state: RoomState, who: Who, command: LeaveRoom, now: float, settings: Settings) -> Decision:
+    """A member leaves. A leaving host passes the role to the next person in join order (who
+    then picks their own partner); the last one out closes the room. Raises NotSeated."""
+    mine, members = _in_room(state, who, host_only=False)
+    rest = [m for m in members if m.number != mine]
+    if not rest:
+        row = UpdateRoom(state.code, member=(mine, "left"), partner=None, close=True)
+    elif isinstance(who, Player) and state.row.host == who.id:
+        row = UpdateRoom(state.code, member=(mine, "left"), host=rest[0].player_id, partner=None)
+    else:
+        row = UpdateRoom(state.code, member=(mine, "left"), partner=None if state.row.partner == mine else "keep")
+    return Decision([row], reload=True)
+
+
+@declare(Start, "start", senders=PERSON, phase=ROOM, route="start", answer=ROOM_ANSWER)
+def start(state: RoomState, who: Who, command: Start, now: float, settings: Settings) -> Decision:
+    """The host starts the match: everyone takes their seat (without a partner chosen, the
+    first to join sits across; with nobody else, a bot), empty seats become bots, and the
+    first hand is dealt. Raises NotHost, NotSeated."""
+    mine, members = _in_room(state, who, host_only=True)
+    order = [mine] + [m.number for m in members if m.number != mine]
+    partner = state.row.partner
+    if not (partner == BOT_PARTNER or partner in order[1:]):
+        partner = order[1] if len(order) > 1 else BOT_PARTNER
+    by_number = {m.number: m for m in members}
+    seats = [SeatRow(s, "bot", None, PRACTICE_BOTS[s], BOT_EMOJI) for s in range(1, 4)]
+    seats.insert(0, SeatRow(0, "human", by_number[mine].player_id, by_number[mine].name, by_number[mine].emoji))
+    for number, s in seat_plan(order, partner).items():
+        m = by_number[number]
+        seats[s] = SeatRow(s, "human", m.player_id, m.name, m.emoji)
+    rules = Rules.from_dict(state.row.options.get("rules"))
+    state.row = dataclasses.replace(state.row, status="playing")  # every page in the room moves on to the table
+    return Decision([StartRoom(state.code, seats, command.seed, dataclasses.asdict(rules))], reload=True,
+                    begin=True, conflict="The game at this table has already started.")

@@ -1,0 +1,83 @@
+"""A person and their seat: taking it back from the bot, leaving for good, putting a
+notice away.
+
+Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ...clocks import SeatClock
+from ...storage import LeaveSeat, Op, PutSeatClock
+from ..decide import Decision, deal_if_ready, end_hold, person_seat, sync_clock
+from ..registry import HOME_ANSWER, PERSON, Command, declare
+from ..state import Settings, TableState
+from ..values import BOT_EMOJI, Event, Player, Who
+
+__all__ = ["TakeOver", "Leave", "Dismiss"]
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOver(Command):
+    """A person takes their seat back from the bot playing it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Command):
+    """A person leaves the match for good: a bot plays their seat from now on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dismiss(Command):
+    """A person puts away the notice addressed to them (their time ran out, say)."""
+
+
+@declare(TakeOver, "take_over", senders=PERSON, route="takeover")
+def take_over(state: TableState, who: Who, command: TakeOver, now: float, settings: Settings) -> Decision:
+    """The person takes their seat back from the bot (autopilot ends; their clock runs again)."""
+    seat = person_seat(state, who)
+    before = state.seat_clocks.get(seat, SeatClock())
+    if not before.autopilot and not state.holds.get(seat, (0, 0, False))[2]:
+        return Decision(publish=False, seat=seat)  # no bot plays for them: nothing to take back
+    rows: list[Op] = []
+    after = before.after_own_move()
+    if after != before:
+        state.seat_clocks[seat] = after
+        rows.append(PutSeatClock(state.match_id, seat, after.timeouts_in_row, after.timed_out, after.autopilot))
+    rows += end_hold(state, seat)  # pressing a button means they are here
+    state.notices.pop(seat, None)
+    state.event = Event(seat, "take_over")
+    return Decision(rows + sync_clock(state, now, settings), seat=seat)
+
+
+@declare(Leave, "leave", senders=PERSON, route="leave-table", answer=HOME_ANSWER)
+def leave(state: TableState, who: Who, command: Leave, now: float, settings: Settings) -> Decision:
+    """The person leaves for good: a bot plays their seat, and a leaving host passes the
+    role on (the partner first)."""
+    seat = person_seat(state, who)
+    assert isinstance(who, Player)
+    host = state.row.host
+    if host == who.id:
+        others = [state.row.seats[(seat + k) % 4] for k in (2, 1, 3)]
+        host = next((s.player_id for s in others if s.kind == "human"), None)
+    rows: list[Op] = [LeaveSeat(state.code, seat, who.id, BOT_EMOJI, host)]
+    seats = list(state.row.seats)
+    seats[seat] = dataclasses.replace(seats[seat], kind="bot", player_id=None, emoji=BOT_EMOJI)
+    state.row = dataclasses.replace(state.row, seats=tuple(seats), host=host)
+    state.left.add(seat)
+    state.holds.pop(seat, None)
+    state.ready.discard(seat)
+    state.event = Event(seat, "left")
+    rows += sync_clock(state, now, settings)
+    return Decision(rows + deal_if_ready(state, now, settings), seat=None)
+
+
+@declare(Dismiss, "dismiss", senders=PERSON, route="dismiss")
+def dismiss(state: TableState, who: Who, command: Dismiss, now: float, settings: Settings) -> Decision:
+    """The person puts away the notice addressed to them."""
+    seat = person_seat(state, who)
+    if state.notices.pop(seat, None) is None:
+        return Decision(publish=False, seat=seat)
+    return Decision(seat=seat)

@@ -1,0 +1,121 @@
+"""Every table command, declared once.
+
+A command is a small frozen value (a subclass of ``Command``) and one handler, declared
+together with ``@declare`` in a module of ``spades.tables.commands``::
+
+    @dataclass(frozen=True, slots=True)
+    class TakeOver(Command):
+        '''A person takes their seat back from the bot playing it.'''
+
+    @declare(TakeOver, "take_over", senders=PERSON, route="takeover")
+    def take_over(state, who, command, now, settings) -> Decision: ...
+
+The declaration says everything the rest of the service and the site need: the wire name
+(what observers and the bus see), the handler (``spades.tables.decide`` dispatches on
+it), who may send it (a person, the bot playing a seat, a seat's clock, the server), the
+phase it applies to (a room waiting for its people, a table playing, or either), and,
+for a command a person sends from a page, its route (``POST /g/<CODE>/<route>``), how
+the posted form becomes the command (``form``) and how the page is answered
+(``answer``). The command union (``Command``), the cluster's wire types, the service's
+one entry point (``TableService.handle``) and the web routes are all read from here.
+
+Imports: stdlib and the other ``spades.tables`` value modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadAction
+from .values import BotSeat, Player, Server, Timeout
+
+
+class Command:
+    """What someone asks of a table: every declared command is one of these."""
+
+    __slots__ = ()
+
+
+# who may send a command (checked before its handler runs)
+PERSON: tuple[type, ...] = (Player,)
+SERVER: tuple[type, ...] = (Server,)
+MOVERS: tuple[type, ...] = (Player, BotSeat, Timeout)  # whoever plays a seat: its person, its bot, its clock
+
+# the phases a command applies to
+ROOM = "room"  # the table waits for its people (before the host starts it)
+TABLE = "table"  # its match has started
+ANY = "any"
+
+# how the site answers a command posted from a page
+TABLE_ANSWER = "table"  # the table's fragments (htmx) or a 303 back to it
+HOME_ANSWER = "home"  # a 303 to the home page (the person left)
+BEACON_ANSWER = "beacon"  # 204, nothing to show (navigator.sendBeacon)
+ROOM_ANSWER = "room"  # a 303 back to the room, or the room with the refusal
+
+Form = Mapping[str, str]
+Handler = Callable[..., Any]  # (state, who, command, now, settings) -> Decision
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One command's declaration (see the module docstring)."""
+
+    cls: type
+    name: str
+    handler: Handler
+    senders: tuple[type, ...]
+    phase: str = TABLE
+    route: str | None = None
+    form: Callable[[Form], Command] | None = None
+    answer: str = TABLE_ANSWER
+    limited: bool = False  # the route counts unknown codes against the join limit (a beacon)
+
+    def from_form(self, form: Form) -> Command:
+        """The command a posted form asks for. Raises BadAction with the reason."""
+        return self.form(form) if self.form is not None else self.cls()
+
+
+_BY_TYPE: dict[type, Declared] = {}
+_BY_NAME: dict[str, Declared] = {}
+
+
+def declare(cls: type, name: str, *, senders: tuple[type, ...], phase: str = TABLE, route: str | None = None,
+            form: Callable[[Form], Command] | None = None, answer: str = TABLE_ANSWER,
+            limited: bool = False) -> Callable[[Handler], Handler]:
+    """Declare ``cls`` as the command ``name`` handled by the decorated function."""
+    def register(handler: Handler) -> Handler:
+        if cls in _BY_TYPE or name in _BY_NAME:
+            raise ValueError(f"command {name} ({cls.__name__}) is declared twice")
+        _BY_TYPE[cls] = _BY_NAME[name] = Declared(cls, name, handler, senders, phase, route, form, answer, limited)
+        return handler
+    return register
+
+
+def declared(command: Command | type) -> Declared:
+    """The declaration of a command (or of its class). Raises KeyError for an undeclared one."""
+    return _BY_TYPE[command if isinstance(command, type) else type(command)]
+
+
+def command_name(command: Command) -> str:
+    """The command's wire name (``move``, ``take_over``, ...)."""
+    return declared(command).name
+
+
+def every() -> Iterator[Declared]:
+    """Every declared command, in the order they were declared."""
+    return iter(list(_BY_TYPE.values()))
+
+
+def routed() -> Iterator[Declared]:
+    """The commands a person sends from a page, each with its route."""
+    return (d for d in every() if d.route is not None)
+
+
+def form_version(form: Form) -> int:
+    """The table version a posted move was made at. Raises BadAction."""
+    text = form.get("version", "")
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise BadAction("The move did not say which version of the table it was made on. Reload the page.")
+    return int(text)
