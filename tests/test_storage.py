@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from spades.storage import (MIGRATIONS, Conflict, Duplicate, FireHold, LeaveSeat, NewTourney, PutClock, PutHold,
+from spades.storage import (MIGRATIONS, Conflict, CreateRoom, Duplicate, JoinRoom, StartRoom, UpdateRoom, FireHold, LeaveSeat, NewTourney, PutClock, PutHold,
                             PutSeatClock, PutTourneyMatch, PutTourneyPlayer, PutTourneyReady, PutTourneyTeam, SaveMove,
                             SeatRow, Store, TakeSeat, TourneyMatchRow, TourneyPlayerRow, TourneyRow, TourneyTeamRow)
 
@@ -137,17 +137,21 @@ def test_holds_seats_and_clocks(store):
 
 
 def test_a_room_from_waiting_to_playing(store):
-    store.create_room("ROOMMM", "h", {"kind": "friends"}, "Hal", "")
+    def numbers():
+        return [(m.number, m.name, m.state) for m in store.load_room("ROOMMM").members]
+
+    store.commit([CreateRoom("ROOMMM", "h", {"kind": "friends"}, "Hal", "")])
     with pytest.raises(Duplicate):
-        store.create_room("ROOMMM", "g", {}, "Gus", "")
-    assert store.join_room("ROOMMM", "g", "Gus", "") == 2
-    assert store.join_room("ROOMMM", "g", "Gustav", "") == 2  # already in: the new name only
-    store.update_room("ROOMMM", member=(2, "left"), partner=0)
-    assert store.join_room("ROOMMM", "g", "Gus", "") == 3  # back: to the end of the order
-    assert store.player_rooms("g") == ["ROOMMM"]
-    store.start_room("ROOMMM", SEATS, "seed", {})
+        store.commit([CreateRoom("ROOMMM", "g", {}, "Gus", "")])
+    store.commit([JoinRoom("ROOMMM", "g", "Gus", "")])
+    store.commit([JoinRoom("ROOMMM", "g", "Gustav", "")])  # already in: the new name only
+    assert numbers() == [(1, "Hal", "in"), (2, "Gustav", "in")]
+    store.commit([UpdateRoom("ROOMMM", member=(2, "left"), partner=0)])
+    store.commit([JoinRoom("ROOMMM", "g", "Gus", "")])  # back: to the end of the order
+    assert store.player_rooms("g") == ["ROOMMM"] and store.known_player("g") == ("Gus", "")
+    store.commit([StartRoom("ROOMMM", SEATS, "seed", {})])
     with pytest.raises(Conflict):
-        store.start_room("ROOMMM", SEATS, "seed", {})
+        store.commit([StartRoom("ROOMMM", SEATS, "seed", {})])
     room = store.load_room("ROOMMM")
     assert room.status == "playing" and room.partner == 0 and room.seated == ("p0",)
     assert [(m.number, m.name, m.state) for m in room.members] == [(1, "Hal", "in"), (3, "Gus", "in")]

@@ -31,15 +31,15 @@ def _create(db: Db, code: str, host: str, options: dict, name: str, emoji: str) 
                "VALUES (?, 1, ?, ?, ?, 'in', ?)", [code, host, name, emoji, now])
 
 
-def _join(db: Db, code: str, player_id: str, name: str, emoji: str) -> int:
+def _join(db: Db, code: str, player_id: str, name: str, emoji: str) -> None:
     """Add (or bring back) a member at the end of the join order; a member already in only
-    updates name and emoji. The member number."""
+    updates name and emoji."""
     rows = list(db.query("SELECT number, state FROM room_members WHERE table_code = ? AND player_id = ?",
                          [code, player_id]))
     if rows and rows[0]["state"] == "in":
         db.execute("UPDATE room_members SET name = ?, emoji = ? WHERE table_code = ? AND number = ?",
                    [name, emoji, code, rows[0]["number"]])
-        return rows[0]["number"]
+        return
     number = next(iter(db.query("SELECT COALESCE(MAX(number), 0) + 1 AS n FROM room_members "
                                 "WHERE table_code = ?", [code])))["n"]
     if rows:  # back after leaving: to the end of the join order
@@ -48,7 +48,6 @@ def _join(db: Db, code: str, player_id: str, name: str, emoji: str) -> int:
     else:
         db.execute("INSERT INTO room_members (table_code, number, player_id, name, emoji, state, joined) "
                    "VALUES (?, ?, ?, ?, ?, 'in', ?)", [code, number, player_id, name, emoji, time.time()])
-    return number
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,31 +134,7 @@ class StartRoom:
 
 
 class RoomStore(StoreCore):
-    """Rooms' reads, and one method per room write (each commits its op)."""
-
-    def create_room(self, code: str, host: str, options: dict, name: str, emoji: str) -> None:
-        """A table waiting for players (no seats, no match yet) with its creator as member 1.
-        Raises Duplicate (a sqlite3.IntegrityError) when the code is taken."""
-        with self.transaction() as db:
-            _create(db, code, host, options, name, emoji)
-
-    def join_room(self, code: str, player_id: str, name: str, emoji: str) -> int:
-        """Add (or bring back) a member at the end of the join order; a member already in
-        only updates name and emoji. Returns the member number."""
-        with self.transaction() as db:
-            return _join(db, code, player_id, name, emoji)
-
-    def update_room(self, code: str, *, host: str | None = None, partner: int | None | str = "keep",
-                    member: tuple[int, str] | None = None, close: bool = False, options: dict | None = None) -> None:
-        """One change to a waiting room, in one transaction: a new host, the partner choice
-        (``None`` clears it), a member's new state (number, state), closing the room, the
-        table's options."""
-        self.commit([UpdateRoom(code, host=host, partner=partner, member=member, options=options, close=close)])
-
-    def start_room(self, code: str, seats: list[SeatRow], seed: str, rules: dict) -> None:
-        """Seat everyone and start the first match of a waiting table. Raises Conflict when
-        it is not waiting any more (started twice, or closed)."""
-        self.commit([StartRoom(code, tuple(seats), seed, rules)])
+    """Rooms' reads (their writes are the ops above, committed with ``Store.commit``)."""
 
     def load_room(self, code: str) -> RoomRow | None:
         """Any table seen from its room (a practice table has no members), or None."""

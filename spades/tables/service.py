@@ -35,7 +35,7 @@ from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..records import to_record
 from ..rules_config import Rules
-from ..storage import Duplicate, RoomRow, SeatRow, Store
+from ..storage import CreateRoom, Duplicate, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
@@ -449,8 +449,7 @@ class TableService:
             raise BadAction("A table with friends is for 2 to 4 people.")
         name, emoji = clean_name(name), check_emoji(emoji)
         options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
-        self.store.remember_player(player_id, name, emoji)
-        return self._new_code(lambda code: self.store.create_room(code, player_id, options, name, emoji))
+        return self._new_code(lambda code: self.store.commit([CreateRoom(code, player_id, options, name, emoji)]))
 
     def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
         """What this person sees of the room (whatever its status). Raises TableNotFound."""
