@@ -265,12 +265,13 @@ class Replay:
         if not 1 <= hand <= len(self.hands) or trick not in self.hands[hand - 1].steps:
             raise StepError(self._no_step(hand, trick))
         h = self.hands[hand - 1]
-        done = h.tricks if trick == END else h.tricks[:trick]  # type: ignore[misc]
+        done = h.tricks if isinstance(trick, str) else h.tricks[:trick]  # END is the only text step
         played = {c for _, cards, _ in done for c in cards}
         taken = [0, 0, 0, 0]
         for _, _, winner in done:
             taken[winner] += 1
-        seats = tuple(SeatFrame(s, self.names[s], tuple(str(c) for c in display_order(c for c in h.deal[s] if c not in played)),
+        seats = tuple(SeatFrame(s, self.names[s],
+                                tuple(str(c) for c in display_order(c for c in h.deal[s] if c not in played)),
                                 bid_words(h.bids[s], h.blind[s]), taken[s], s == h.dealer) for s in range(4))
         last = None
         if done:

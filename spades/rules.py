@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass
 
 from .cards import (
+    _BY_SUIT_MASK,
     CARDS,
     FULL_MASK,
     SPADE_MASK,
@@ -31,7 +32,6 @@ from .cards import (
     SUIT_SINGULAR,
     Card,
     NotationError,
-    _BY_SUIT_MASK,
     cards_of,
     mask_of,
 )
@@ -384,5 +384,5 @@ class Match:
 
     def cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now (for views and bots of that seat only)."""
-        return cards_of(self.held[seat])
+        return list(cards_of(self.held[seat]))
 

@@ -24,7 +24,7 @@ def bid_json(value: int | None) -> int | str | None:
 def seat_view(match: Match, seat: int | None) -> dict:
     """What ``seat`` (0-3, or None for a spectator) may see of the match, as JSON."""
     sees_cards = seat is not None and match.looked[seat]
-    hand = [str(c) for c in display_order(match.cards(seat))] if sees_cards else None
+    hand = [str(c) for c in display_order(match.cards(seat))] if seat is not None and sees_cards else None
     legal = [_action_json(a) for a in match.legal_actions(seat)]  # empty for a spectator
     in_play = match.phase == PLAYING
     return {

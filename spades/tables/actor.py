@@ -71,6 +71,7 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
         if text == DEAL:
             match.next_hand()
         else:
+            assert seat is not None  # only a deal is stored without a seat
             match.apply(seat, parse_action(text))
         if match.version != version:
             raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {version}")

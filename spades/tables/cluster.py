@@ -220,7 +220,8 @@ class Cluster:
         """Who owns each table (None: nobody now)."""
         if not codes:
             return []
-        return [o.decode() if o else None for o in self.redis.mget([self._key(c) for c in codes])]
+        owners: list[bytes | None] = self.redis.mget([self._key(c) for c in codes])  # type: ignore[assignment]
+        return [o.decode() if o else None for o in owners]
 
     def release(self, code: str) -> None:
         """This process lets the table go (it left memory): the next process to need it claims it."""
@@ -263,7 +264,7 @@ class Cluster:
         pipe.rpush(inbox, request)
         pipe.pexpire(inbox, int(self.forward_s * 4000))  # a dead owner's inbox goes away
         pipe.execute()
-        answer = self.redis.blpop([reply], timeout=self.forward_s)
+        answer: Any = self.redis.blpop([reply], timeout=self.forward_s)
         if answer is None:
             raise OwnerGone(owner)
         data = json.loads(answer[1])
@@ -284,7 +285,7 @@ class Cluster:
         conn = redis.Redis.from_url(self.url, socket_timeout=None, socket_connect_timeout=5)
         while not self._closed.is_set():
             try:
-                item = conn.blpop([inbox], timeout=1)
+                item: Any = conn.blpop([inbox], timeout=1)
             except redis.RedisError:
                 if not self._closed.is_set():
                     log.warning("the inbox lost Redis; trying again")
@@ -315,7 +316,7 @@ class Cluster:
         except redis.RedisError:
             log.warning("could not answer a forwarded command for %s", request["code"])
 
-    def every(self, seconds: float, job: Callable[[], None], name: str) -> None:
+    def every(self, seconds: float, job: Callable[[], object], name: str) -> None:
         """Run ``job`` every ``seconds`` until ``close`` (a failure is logged, and the next
         round tries again)."""
         def run() -> None:

@@ -3,7 +3,8 @@
 ``decide(state, who, command, now, settings)`` finds the command's declaration
 (``spades.tables.registry``), checks that its sender may send it and that the table is in
 the phase it applies to, and runs its handler (in ``spades.tables.commands``), which
-checks the rest (whose seat, the host, a stale version) and works out the change: the rows to commit (``spades.storage`` row operations),
+checks the rest (whose seat, the host, a stale version) and works out the change: the
+rows to commit (``spades.storage`` row operations),
 the event to announce, and whether anyone needs to hear of it. It advances the in-memory
 state to match (the match engine is a mutable object, and copying it for every card would
 cost more than the move): every check comes first and ``Match.apply`` changes nothing

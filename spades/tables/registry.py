@@ -4,11 +4,11 @@ A command is a small frozen value (a subclass of ``Command``) and one handler, d
 together with ``@declare`` in a module of ``spades.tables.commands``::
 
     @dataclass(frozen=True, slots=True)
-    class TakeOver(Command):
-        '''A person takes their seat back from the bot playing it.'''
+    class Dismiss(Command):
+        '''A person puts away the notice addressed to them.'''
 
-    @declare(TakeOver, "take_over", senders=PERSON, route="takeover")
-    def take_over(state, who, command, now, settings) -> Decision: ...
+    @declare(Dismiss, "dismiss", senders=PERSON, route="dismiss")
+    def dismiss(state, who, command, now, settings) -> Decision: ...
 
 The declaration says everything the rest of the service and the site need: the wire name
 (what observers and the bus see), the handler (``spades.tables.decide`` dispatches on

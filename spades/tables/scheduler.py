@@ -35,6 +35,7 @@ Imports: stdlib, ``spades.bots``, ``spades.clocks`` and ``spades.tables`` values
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import heapq
 import itertools
 import logging
@@ -251,7 +252,7 @@ class Scheduler:
                 self._in_flight -= 1
                 job.future.set_exception(e)
                 continue
-            inner.add_done_callback(lambda f, job=job: self._thought(job, f))
+            inner.add_done_callback(functools.partial(self._thought, job))
         now = self._mono()
         if now - self._reported >= REPORT_S and self._started:
             budgets = sorted(self._started)

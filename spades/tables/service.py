@@ -272,7 +272,9 @@ class TableService:
         """``fn`` of the table's state, under its lock. Raises TableNotFound."""
         code = code.upper()
         if self.cluster is not None and code not in self._actors:
-            return fn(load_state(self.store, code))  # owned elsewhere, or by nobody now
+            state = load_state(self.store, code)  # owned elsewhere, or by nobody now (never a room)
+            assert isinstance(state, TableState)
+            return fn(state)
         for _ in range(3):
             actor = self._actor(code)
             with actor.lock:
@@ -352,7 +354,7 @@ class TableService:
         for s in seats:
             if s.kind not in ("human", "bot") or (s.kind == "human") != bool(s.player_id):
                 raise BadAction("A person's seat needs a player id, a bot's has none.")
-            if s.kind == "human":
+            if s.kind == "human" and s.player_id:
                 self.store.ensure_player(s.player_id, s.name, s.emoji)
         seats = sorted(seats, key=lambda s: s.seat)
         seed = seed or self.new_seed()
@@ -390,7 +392,8 @@ class TableService:
     def snapshot(self, code: str, player_id: str | None) -> Snapshot:
         """What this player sees at the table (a spectator's view when not seated).
         Raises TableNotFound."""
-        return self._read(code, lambda state: picture(state, state.seat_of(player_id), self.now(), self.settings))
+        return self._read(code, lambda state: picture(state, state.seat_of(player_id), self.now(),  # type: ignore[return-value]
+                                                      self.settings))
 
     def seats(self, code: str) -> tuple[SeatRow, ...]:
         """Who sits where now. Raises TableNotFound."""
