@@ -9,12 +9,16 @@ Imports: stdlib only.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, fields
+from dataclasses import Field, asdict, dataclass, field, fields
 
+# The values the settings may take (the options forms offer them: ``spades.web.options``).
 MODES = ("bidding", "no_bidding")
 ENDS = ("target", "hands")
-TEMPOS = ("relaxed", "normal", "fast", "off")
+CLOCK_TEMPOS = ("relaxed", "normal", "fast")  # a turn clock at each of these paces
+NO_CLOCK = "off"  # the tempo of a table without clocks (a practice table)
+TEMPOS = CLOCK_TEMPOS + (NO_CLOCK,)
 PLAY_SPEEDS = ("slow", "normal", "fast")
+MAX_TARGET = 10000
 MAX_HANDS = 99  # safety cap: no match goes past 99 hands
 
 
@@ -26,32 +30,24 @@ class RulesError(ValueError):
 class Rules:
     """Every setting of RULES.md with its default."""
 
-    mode: str = "bidding"
-    end: str = "target"
-    target: int = 500
-    hands: int = 5
+    # each setting with its default and the values it may take: one of a few words, a
+    # whole number from 1 up to a most, or (a bool) true or false
+    mode: str = field(default="bidding", metadata={"one_of": MODES})
+    end: str = field(default="target", metadata={"one_of": ENDS})
+    target: int = field(default=500, metadata={"most": MAX_TARGET})
+    hands: int = field(default=5, metadata={"most": MAX_HANDS})
     bag_penalty: bool = True
     blind_nil: bool = False
     set_scores_zero: bool = False
-    tempo: str = "normal"
-    play_speed: str = "normal"
+    tempo: str = field(default="normal", metadata={"one_of": TEMPOS})
+    play_speed: str = field(default="normal", metadata={"one_of": PLAY_SPEEDS})
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise RulesError(f"mode must be one of {', '.join(MODES)}")
-        if self.end not in ENDS:
-            raise RulesError(f"end must be one of {', '.join(ENDS)}")
-        for name in ("target", "hands"):
-            value = getattr(self, name)
-            if type(value) is not int or not 1 <= value <= (10000 if name == "target" else MAX_HANDS):
-                raise RulesError(f"{name} must be a positive whole number")
-        for name in ("bag_penalty", "blind_nil", "set_scores_zero"):
-            if type(getattr(self, name)) is not bool:
-                raise RulesError(f"{name} must be true or false")
-        if self.tempo not in TEMPOS:
-            raise RulesError(f"tempo must be one of {', '.join(TEMPOS)}")
-        if self.play_speed not in PLAY_SPEEDS:
-            raise RulesError(f"play_speed must be one of {', '.join(PLAY_SPEEDS)}")
+        # in the order the fields are declared: the first value that is not allowed is told
+        for f in fields(self):
+            problem = _problem(f, getattr(self, f.name))
+            if problem:
+                raise RulesError(problem)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Rules:
@@ -71,6 +67,19 @@ class Rules:
     @property
     def bidding(self) -> bool:
         return self.mode == "bidding"
+
+
+def _problem(f: Field, value: object) -> str | None:
+    """What is wrong with a setting's value, by what its field declares; None when it is allowed."""
+    if "one_of" in f.metadata:
+        allowed = f.metadata["one_of"]
+        return None if value in allowed else f"{f.name} must be one of {', '.join(allowed)}"
+    if f.type == "bool":  # the annotation, a string here
+        return None if type(value) is bool else f"{f.name} must be true or false"
+    # a bool is an int to Python, and not a whole number here
+    if type(value) is not int or not 1 <= value <= f.metadata["most"]:
+        return f"{f.name} must be a positive whole number"
+    return None
 
 
 @functools.lru_cache(maxsize=256)
