@@ -29,21 +29,19 @@ from flask import Blueprint, Response, abort, current_app, flash, get_flashed_me
 from markupsafe import Markup
 
 from ..mail import MailError
+from ..rules_config import PLAY_SPEEDS as SPEEDS
 from ..rules_config import Rules
 from ..tables import (EMOJIS, LEVELS, NO_TABLE, BadPlayer, Join, NotHost, NotSeated, Player, Refused, Removed,
                       SetOptions, TableClosed, TableFull, TableNotFound, check_emoji, clean_name)
 from .identity import csrf_token, player_id
 from .limits import limiter
+from .options import END_CHOICES as ENDS
+from .options import table_options
 from .render import room_context
 from .services import mailer, service
 
 bp = Blueprint("lobby", __name__)
 
-SPEEDS = ("slow", "normal", "fast")
-TEMPOS = ("relaxed", "normal", "fast")
-MODES = ("bidding", "no_bidding")
-ENDS = {f"target-{t}": {"end": "target", "target": t} for t in (200, 250, 300, 500)} | \
-       {f"hands-{h}": {"end": "hands", "hands": h} for h in (5, 9, 11)}
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 EMAIL_RE = re.compile(r"^[^@\s<>,;:\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 MAX_INVITES = 10  # addresses in one go
@@ -138,24 +136,6 @@ def create():
     else:
         code = service().create_room(pid, name, emoji, rules, level, n)
     return redirect(f"/g/{code}", 303)
-
-
-def table_options(form, people: int) -> tuple[Rules, str] | str:
-    """A table's rules and bots' level from the options form (new table, or the room
-    before the first deal); the message for the first value that is not allowed."""
-    checks = [("level", LEVELS, "Choose the bots' level: easy, normal or hard."),
-              ("speed", SPEEDS, "Choose a play speed: slow, normal or fast."),
-              ("mode", MODES, "Choose bidding or no-bidding rules."),
-              ("tempo", TEMPOS, "Choose a tempo: relaxed, normal or fast."),
-              ("end", tuple(ENDS), "Choose how the match ends: a target of 200, 250, 300 or 500 points, "
-                                   "or 5, 9 or 11 hands.")]
-    for key, allowed, message in checks:
-        if form.get(key) not in allowed:
-            return message
-    rules = Rules(**ENDS[form["end"]], mode=form["mode"], bag_penalty=form.get("bag_penalty") == "on",
-                  blind_nil=form.get("blind_nil") == "on", set_scores_zero=form.get("set_scores_zero") == "on",
-                  tempo="off" if people == 1 else form["tempo"], play_speed=form["speed"])
-    return rules, form["level"]
 
 
 # -- joining -------------------------------------------------------------------------------

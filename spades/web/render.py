@@ -7,7 +7,8 @@ Python; templates only lay it out. ``render_fragments`` renders the table's frag
 ``hx-swap-oob`` for HTMX responses and WebSocket messages. ``room_context`` and
 ``render_room`` do the same for a room waiting for its players (``room/_room.html``).
 
-Imports: Flask (templates), ``spades.tables`` (the snapshot type) and the core.
+Imports: Flask (templates), ``spades.tables`` (the snapshot type), the core and the web
+layer's options.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..tables import BOT_PARTNER, DEAL, Event, RoomSnapshot, Snapshot
 from ..bots.reasons import explain
 from ..replays import bid_words, score_sheet
 from .charts import score_chart
+from .options import DEFAULT_VALUES, OPTION, option_values, rules_line
 
 FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce", "lasttrick", "sheet")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -345,32 +347,21 @@ def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
     }
 
 
-def option_values(rules: dict, level: str) -> dict[str, str]:
-    """A table's options as the options form shows them."""
-    end = f"target-{rules.get('target', 500)}" if rules.get("end", "target") == "target" else f"hands-{rules.get('hands')}"
-    on = {key: "on" if rules.get(key) else "" for key in ("bag_penalty", "blind_nil", "set_scores_zero")}
-    return {"mode": rules.get("mode", "bidding"), "end": end, "tempo": rules.get("tempo", "normal"), "level": level,
-            "speed": rules.get("play_speed", "normal"), **on}
-
-
-def rules_line(rules: dict, level: str) -> str:
-    """A table's options in a line: ``Easy bots · normal play · relaxed tempo · to 500 · bag penalty``."""
-    parts = [f"{level.capitalize()} bots", f"{rules.get('play_speed', 'normal')} play"]
-    if rules.get("tempo", "normal") != "off":  # practice tables have no clock
-        parts.append(f"{rules.get('tempo', 'normal')} tempo")
-    if rules.get("mode") == "no_bidding":
-        parts.append("no bidding")
-    parts.append(f"{rules.get('hands')} hands" if rules.get("end") == "hands" else f"to {rules.get('target', 500)}")
-    parts += [label for key, label in (("bag_penalty", "bag penalty"), ("blind_nil", "blind nil"),
-                                       ("set_scores_zero", "a set scores zero")) if rules.get(key)]
-    return " · ".join(parts)
-
-
 def render_room(ctx: dict[str, Any], oob: bool = True) -> str:
     """The room's fragment (one root element, ``id="room"``), out of band for the WebSocket."""
     return render_template("room/_room.html", oob=oob, **ctx)
 
 
+def render_picture(picture: Snapshot | RoomSnapshot, csrf: str) -> str:
+    """One picture of a change as the fragments a socket gets, out of band: a playing
+    table's, or its room's while it waits."""
+    if isinstance(picture, RoomSnapshot):
+        return render_room(room_context(picture, csrf))
+    return render_fragments(table_context(picture, csrf))
+
+
 def init_app(app: Flask) -> None:
-    """The table's small pieces of markup, as template globals."""
-    app.jinja_env.globals.update(face=face, card_button=card_button, hidden=hidden)
+    """The table's small pieces of markup and the table options' declarations (for the
+    options forms), as template globals."""
+    app.jinja_env.globals.update(face=face, card_button=card_button, hidden=hidden, table_option=OPTION,
+                                 option_defaults=DEFAULT_VALUES)
