@@ -146,6 +146,7 @@ def legal_mask(held: int, trick: list[int], broken: bool) -> int:
 
 # Phases of a match
 BIDDING, PLAYING, HAND_OVER, MATCH_OVER = "bidding", "playing", "hand_over", "match_over"
+DEAL = "deal"  # how a stored list of actions writes ``Match.next_hand`` (the Continue button)
 
 
 class Match:

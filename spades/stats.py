@@ -23,10 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .rules import Match, parse_action
+from .rules import DEAL, Match, parse_action
 from .rules_config import Rules
-
-DEAL = "deal"  # the stored text of ``Match.next_hand`` (``spades.tables.DEAL``)
 
 
 def replay(rules: dict, seed: str | int, actions: Iterable[tuple[int | None, str]]) -> Match:

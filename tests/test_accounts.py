@@ -7,14 +7,23 @@ import random
 from collections.abc import Iterator
 
 import pytest
-
 from conftest import FakeClock
 
-from spades.accounts import (CODE_TTL, MAX_TRIES, Accounts, BadCode, BadEmail, Expired, NoCode, TooManyTries,
-                             WrongCode, hash_code, normalize_email)
-from spades.rules import Match
+from spades.accounts import (
+    CODE_TTL,
+    MAX_TRIES,
+    Accounts,
+    BadCode,
+    BadEmail,
+    Expired,
+    NoCode,
+    TooManyTries,
+    WrongCode,
+    hash_code,
+    normalize_email,
+)
+from spades.rules import DEAL, Match
 from spades.rules_config import Rules
-from spades.stats import DEAL
 from spades.storage import SeatRow, Store
 
 
@@ -132,7 +141,8 @@ def test_no_code_for_an_address_never_asked(accounts):
 
 def seat_anonymous(store: Store, code: str, pid: str, seed: str = "s") -> None:
     store.ensure_player(pid, "Ann", "🦊")
-    seats = [SeatRow(0, "human", pid, "Ann")] + [SeatRow(s, "bot", None, n) for s, n in ((1, "Rex"), (2, "Bea"), (3, "Kit"))]
+    seats = [SeatRow(0, "human", pid, "Ann")] + [SeatRow(s, "bot", None, n)
+                                                 for s, n in ((1, "Rex"), (2, "Bea"), (3, "Kit"))]
     store.create_table(code, pid, {"kind": "practice", "level": "normal"}, seats, seed, Rules().to_dict())
 
 

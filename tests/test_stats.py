@@ -11,9 +11,9 @@ import pytest
 
 from spades import tables
 from spades.records import from_record
-from spades.rules import BLIND_NIL, LOOK, Match
+from spades.rules import BLIND_NIL, DEAL, LOOK, Match
 from spades.rules_config import Rules
-from spades.stats import DEAL, Played, record_of, replay, results_over_time
+from spades.stats import Played, record_of, replay, results_over_time
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -88,7 +88,8 @@ def test_blind_nil_and_nil_success_follow_the_tricks_taken(seed):
         partner = (seat + 2) % 4
         assert rec.sets == sum(  # a team is set when its number bids exceed its tricks
             1 for r in match.results
-            if sum(r.bids[s] for s in (seat, partner) if r.bids[s]) > sum(r.tricks[s] for s in (seat, partner) if r.bids[s]))
+            if sum(r.bids[s] for s in (seat, partner) if r.bids[s])
+            > sum(r.tricks[s] for s in (seat, partner) if r.bids[s]))
         assert rec.played == 1 and (rec.won + rec.lost + rec.drawn) == 1
         assert rec.won == (match.winner == seat % 2)
 
@@ -116,4 +117,5 @@ def test_replay_of_stored_moves_rebuilds_the_match():
 def test_results_over_time_are_oldest_first_from_each_seat():
     m = golden("match-to-200")
     res = results_over_time([Played(m, 1, when=20.0, code="BBBBBB"), Played(m, 0, when=10.0, code="AAAAAA")])
-    assert [(r.code, r.outcome, r.us, r.them) for r in res] == [("AAAAAA", "lost", -236, 274), ("BBBBBB", "won", 274, -236)]
+    assert [(r.code, r.outcome, r.us, r.them) for r in res] == [("AAAAAA", "lost", -236, 274),
+                                                                ("BBBBBB", "won", 274, -236)]

@@ -19,6 +19,8 @@ A package, one job per module (imports point down the list):
 Imports: stdlib, ``spades.storage``, ``spades.bots`` and the core. Never Flask.
 """
 
+from ..bots import TABLE_LEVELS as LEVELS
+from ..rules import DEAL
 from . import commands
 from .actor import load_state
 from .bus import Bus
@@ -50,10 +52,8 @@ from .values import (
                      CLOCK_BOT,
                      CODE_ALPHABET,
                      CODE_LENGTH,
-                     DEAL,
                      DEAL_NOW,
                      EMOJIS,
-                     LEVELS,
                      MAX_HUMANS,
                      MAX_NAME,
                      NO_TABLE,

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 
 from ..clocks import SeatClock
-from ..rules import HAND_OVER, Match, parse_action
+from ..rules import DEAL, HAND_OVER, Match, parse_action
 from ..rules_config import Rules
 from ..storage import Conflict, Store
 from .bus import Bus
@@ -38,7 +38,7 @@ from .registry import Command, command_name
 from .rooms import RoomState
 from .scheduler import Scheduler
 from .state import Plan, Settings, TableState, plan, presence, snapshot
-from .values import DEAL, NO_TABLE, Change, Server, Who
+from .values import NO_TABLE, Change, Server, Who
 
 log = logging.getLogger(__name__)
 

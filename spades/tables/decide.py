@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import clocks
-from ..rules import HAND_OVER
+from ..rules import DEAL, HAND_OVER
 from ..storage import ClearHold, Op, PutClock, PutHold, SaveMove
 from .errors import NotSeated, NotStarted, Stale, TableClosed
 from .registry import ANY, ROOM, Command, declared
 from .rooms import RoomState
 from .state import Settings, TableState, next_clock
-from .values import CLOSING_WINDOW, DEAL, Event, Player, Who
+from .values import CLOSING_WINDOW, Event, Player, Who
 
 STALE = "The table has moved on since that page was shown: here it is now."
 NO_SEAT = "You have no seat at this table."

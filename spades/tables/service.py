@@ -31,6 +31,7 @@ from concurrent import futures as cf
 from typing import Any
 
 from .. import bots
+from ..bots import TABLE_LEVELS as LEVELS
 from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..records import to_record
@@ -54,7 +55,6 @@ from .values import (
     CODE_ALPHABET,
     CODE_LENGTH,
     EMOJIS,
-    LEVELS,
     MAX_HUMANS,
     NO_TABLE,
     PLAY_DELAYS,

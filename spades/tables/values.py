@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-DEAL = "deal"  # the stored text of ``Match.next_hand`` (the Continue button)
 DEAL_NOW = "deal_now"  # the host deals the next hand without waiting (stored as ``deal``)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
@@ -27,7 +26,6 @@ MAX_HUMANS = 4
 EMOJIS = ("🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢", "🦄", "🐝", "🐧",
           "🌵", "🌻", "🍀", "🍒", "🔥", "⭐", "🌙", "🎩", "🎲", "🚀", "⚓", "🎸")
 PLAY_DELAYS = {"slow": 1.5, "normal": 0.8, "fast": 0.3}  # seconds between bot moves
-LEVELS = ("easy", "normal", "hard")
 CLOCK_BOT = "normal"  # the level that moves for a person's seat (a timeout, autopilot, a dropped seat)
 TOURNEY_BREAK_S = 20.0  # at a tourney table, the next hand is dealt this long after one ends (or when all are ready)
 CLOSING_WINDOW = 10.0  # a page's "closing" notice counts for a connection that closes this soon after

@@ -12,13 +12,13 @@ from typing import Any
 
 from ...cards import NotationError
 from ...clocks import SeatClock
-from ...rules import HAND_OVER, MATCH_OVER, IllegalAction, parse_action
+from ...rules import DEAL, HAND_OVER, MATCH_OVER, IllegalAction, parse_action
 from ...storage import Op, PutSeatClock, SaveMove
 from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, Stale
 from ..registry import MOVERS, PERSON, SERVER, Command, Form, declare, form_version
 from ..state import Settings, TableState
-from ..values import DEAL, DEAL_NOW, BotSeat, Event, Player, Server, Timeout, Who
+from ..values import DEAL_NOW, BotSeat, Event, Player, Server, Timeout, Who
 
 __all__ = ["Move", "Continue", "DealNow", "BreakOver", "act_command"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ...bots import TABLE_LEVELS as LEVELS
 from ...rules_config import Rules
 from ...storage import JoinRoom, Op, SeatRow, StartRoom, TakeSeat, UpdateRoom
 from ..decide import Decision, sync_clock
@@ -21,7 +22,7 @@ from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, For
 from ..rooms import RoomState, check_joinable
 from ..seating import check_emoji, clean_name, seat_plan
 from ..state import Settings, TableState, late_seat
-from ..values import BOT_EMOJI, BOT_PARTNER, LEVELS, PRACTICE_BOTS, Event, Player, Who
+from ..values import BOT_EMOJI, BOT_PARTNER, PRACTICE_BOTS, Event, Player, Who
 
 __all__ = ["Join", "PickPartner", "RemoveMember", "SetOptions", "Start", "LeaveRoom"]
 
