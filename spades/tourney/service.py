@@ -124,6 +124,10 @@ class TourneyService:
         """Wait until the worker has nothing queued; returns whether it got there."""
         return self._worker.wait_idle(timeout)
 
+    def keep_ticking(self, every: float) -> None:
+        """``tick`` every ``every`` seconds in a thread of its own, until ``close``."""
+        self._worker.keep_ticking(every)
+
     def tick(self, now: float | None = None) -> None:
         """Everything time-based, for every tourney not over: a start at its time, walkovers
         past the ready window, tables for pairings that became ready, missed results."""

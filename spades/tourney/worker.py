@@ -5,7 +5,7 @@
   transitions for it under the service's lock.
 - ``tick(now)`` runs them for every tourney not over (a start at its time, walkovers past
   the ready window, a result the bus did not bring): the app calls it every second, tests
-  with their clock.
+  with their clock; ``keep_ticking`` runs it every so often in a thread of its own.
 - ``resume(now)`` at start-up gives pairings still waiting for Ready a fresh window and
   does whatever is due (the table service resumes the unfinished tables itself).
 
@@ -73,6 +73,20 @@ class Worker:
                     changed = False
             if changed:
                 self.announce(code)
+
+    def keep_ticking(self, every: float) -> None:
+        """``tick`` every ``every`` seconds, in a thread of its own, until ``close``."""
+        def run() -> None:
+            while True:
+                with self._cond:
+                    self._cond.wait_for(lambda: self._stopped, timeout=every)
+                    if self._stopped:
+                        return
+                try:
+                    self.tick(self.clock())
+                except Exception:  # a bad moment (the database busy, say): the next tick tries again
+                    log.exception("tourney timers failed; trying again")
+        threading.Thread(target=run, name="tourney-ticks", daemon=True).start()
 
     def resume(self, now: float) -> int:
         """At start-up: fresh Ready windows and whatever is due, for every tourney not over;

@@ -53,8 +53,6 @@ import atexit
 import logging
 import os
 import secrets
-import threading
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -114,7 +112,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["REDIS_URL"]:
         app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
     store = Store(app.config["DATABASE"])
-    cluster = Cluster(app.config["REDIS_URL"], lease_s=app.config["CLUSTER_LEASE_S"]) if app.config["REDIS_URL"] else None
+    cluster = (Cluster(app.config["REDIS_URL"], lease_s=app.config["CLUSTER_LEASE_S"])
+               if app.config["REDIS_URL"] else None)
     service = TableService(
         store,
         play_delays=app.config["PLAY_DELAYS"],
@@ -154,22 +153,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         service.resume_all()
         tourneys.resume()
     if app.config["TOURNEY_TICK_S"]:
-        _keep_ticking(tourneys, app.config["TOURNEY_TICK_S"])
+        tourneys.keep_ticking(app.config["TOURNEY_TICK_S"])
     return app
-
-
-def _keep_ticking(tourneys: TourneyService, every: float) -> None:
-    """Tourneys' timers (a start at its time, Ready windows) checked every ``every`` s."""
-    def run() -> None:
-        while True:
-            time.sleep(every)
-            if tourneys.closed:
-                return
-            try:
-                tourneys.tick()
-            except Exception:  # a bad moment (the database busy, say): the next tick tries again
-                logging.getLogger(__name__).exception("tourney timers failed; trying again")
-    threading.Thread(target=run, name="tourney-ticks", daemon=True).start()
 
 
 def _instance_secret(instance_path: str) -> str:
