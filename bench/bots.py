@@ -94,7 +94,8 @@ async def play(base: str, i: int, level: str, think: float, stats: Stats, stop_a
             messages = asyncio.Event()
             arrived = [time.perf_counter()]
 
-            async def listen(sock: aiohttp.ClientWebSocketResponse) -> None:
+            async def listen(sock: aiohttp.ClientWebSocketResponse, messages: asyncio.Event = messages,
+                             arrived: list[float] = arrived) -> None:
                 async for msg in sock:
                     if msg.type != aiohttp.WSMsgType.TEXT:
                         break
@@ -134,7 +135,7 @@ async def play(base: str, i: int, level: str, think: float, stats: Stats, stop_a
                         raise RuntimeError("the socket closed")
                     try:
                         await asyncio.wait_for(messages.wait(), timeout=30)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         stats.errors += 1  # no news for 30 s: a stuck table
             finally:
                 reader.cancel()

@@ -17,7 +17,11 @@ def replay(path: str) -> int:
     from .records import RecordError, replay_report
 
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
         record = json.loads(text)
         report = replay_report(record)
     except OSError as e:
@@ -33,7 +37,8 @@ def replay(path: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["arena"]:
-        from .arena import main as arena_main, parser as arena_parser
+        from .arena import main as arena_main
+        from .arena import parser as arena_parser
 
         return arena_main(arena_parser("python -m spades arena").parse_args(argv[1:]))
     if argv[:1] == ["tourney"]:

@@ -6,8 +6,9 @@ Sign-in codes: six digits from ``secrets``, stored only as an HMAC-SHA256 keyed 
 app's secret; valid for ``CODE_TTL`` seconds and for one use; bound to the browser that
 asked (``asker``, a random id in its session), which alone may try it; asking again voids
 that browser's previous code (another browser's codes are untouched, so a stranger asking
-for someone's address, or guessing, never burns or voids that person's code); ``MAX_TRIES`` tries per code, each counted in the database *before* the
-comparison (so parallel guesses cannot overrun it), compared with ``hmac.compare_digest``.
+for someone's address, or guessing, never burns or voids that person's code); ``MAX_TRIES``
+tries per code, each counted in the database *before* the comparison (so parallel guesses
+cannot overrun it), compared with ``hmac.compare_digest``.
 Codes are never logged. A code is sent whether or not the address has an account (the
 account is made when the code is used), so the answer never tells who has one.
 

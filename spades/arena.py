@@ -1,8 +1,10 @@
 """The arena of BOTS.md: play matches between two teams of bots and print a summary.
 
 ``python -m spades arena --team0 SPEC --team1 SPEC --matches N [--rules JSON] [--seed S]``
-with the extra options ``--jobs``, ``--limit`` and ``--budget``. A SPEC is ``random``, ``easy``, ``normal``, ``hard``, ``yardstick`` (a conventional club-play bot, ``spades.bots.yardstick``, for measuring) or ``cmd:COMMAND``, an
-outside bot speaking JSON lines (one process per seat). Matches are played in duplicate
+with the extra options ``--jobs``, ``--limit`` and ``--budget``. A SPEC is ``random``,
+``easy``, ``normal``, ``hard``, ``yardstick`` (a conventional club-play bot,
+``spades.bots.yardstick``, for measuring) or ``cmd:COMMAND``, an outside bot speaking JSON
+lines (one process per seat). Matches are played in duplicate
 pairs: both matches of a pair use the same seed, hence the same first dealer and the same
 deals, with the teams swapped between seats 0/2 and 1/3, so the luck of the cards cancels
 out. An outside bot's illegal, unreadable or late answer is replaced by the Normal bot's
@@ -42,9 +44,9 @@ from dataclasses import dataclass, field
 
 from . import bots
 from .bots import yardstick
+from .cards import NotationError
 from .rules import HAND_OVER, IllegalAction, Match, parse_action
 from .rules_config import Rules, RulesError
-from .cards import NotationError
 from .views import seat_view
 
 DEFAULT_LIMIT_S = 10.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CARDS, Card, NotationError
-from .rules import BLIND_NIL, BIDS, HAND_OVER, LOOK, IllegalAction, Match, Rules, RulesError
+from .rules import BIDS, BLIND_NIL, HAND_OVER, LOOK, IllegalAction, Match, Rules, RulesError
 from .views import bid_json
 
 FORMAT = "spades-match/1"
@@ -43,7 +43,8 @@ def to_record(match: Match, seat: int | None = None) -> dict:
     hands = []
     for r in match.results:
         hands.append(_hand_json(match.rules, r.dealer, r.deal, r.bids, r.blind, r.plays))
-    if match.phase not in (HAND_OVER, "match_over") or not match.results or match.results[-1].number != match.hand_number:
+    if (match.phase not in (HAND_OVER, "match_over") or not match.results
+            or match.results[-1].number != match.hand_number):
         deal = match.deal
         if seat is not None:
             played = set(match.plays)
@@ -67,8 +68,8 @@ def from_record(record: object) -> Match:
     """Rebuild the exact state of a match from its record.
     Raises RecordError (not a record) or IllegalStep (the first refused step)."""
     match = None
-    for match in replay_steps(record):
-        pass
+    for step in replay_steps(record):
+        match = step
     assert match is not None
     return match
 
@@ -118,8 +119,9 @@ def replay_steps(record: object):
             except NotationError as e:
                 raise IllegalStep(h, "play", i, seat, str(text), str(e)) from None
             if seat is None or match.phase != "playing":
-                raise IllegalStep(h, "play", i, seat, str(card), "The hand is over: 52 cards have been played."
-                                  if match.phase != "bidding" else "Bidding is not over yet: wait for the bids before playing.")
+                raise IllegalStep(h, "play", i, seat, str(card),
+                                  "The hand is over: 52 cards have been played." if match.phase != "bidding"
+                                  else "Bidding is not over yet: wait for the bids before playing.")
             try:
                 match.apply(seat, card)
             except IllegalAction as e:

@@ -102,4 +102,5 @@ def _score_team(
             penalty -= 100
             count -= 10
     total = contract_points + bags + nil_points + penalty
-    return TeamScore(contract, taken, made_contract, contract_points, bags, nil_points, penalty, total, count, tuple(nils))
+    return TeamScore(contract, taken, made_contract, contract_points, bags, nil_points, penalty, total, count,
+                     tuple(nils))

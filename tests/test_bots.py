@@ -120,8 +120,10 @@ def test_hard_weighs_deals_by_the_bids() -> None:
     """A seat that bid 6 more likely holds strong cards than weak ones; a nil bidder weak ones."""
     v = view(0, "KH 5H 2H 8C 9C 9D TD 2S 3S 4S 5S 6C 7C", [None, 6, None, "nil"], dealer=0)
     known = knowledge.read(v)
-    strong = mask_of(Card.parse(t) for t in "AS KS QS JS 9S AH KH AD KD AC 3H 4H 5D".split())
-    weak = mask_of(Card.parse(t) for t in "2C 3C 4C 5C 6D 7D 8D 2H 3H 4H 6H 7H 8H".split())
+    strong = mask_of(Card.parse(t) for t in ["AS", "KS", "QS", "JS", "9S", "AH", "KH", "AD", "KD", "AC",
+                                             "3H", "4H", "5D"])
+    weak = mask_of(Card.parse(t) for t in ["2C", "3C", "4C", "5C", "6D", "7D", "8D", "2H", "3H", "4H",
+                                           "6H", "7H", "8H"])
     with_strong = [0, strong, 0, weak]
     with_weak = [0, weak, 0, strong]
     assert search.bid_weight(known, with_strong) > 100 * search.bid_weight(known, with_weak)

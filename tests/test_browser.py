@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 MY_TURN_OR_HAND_OVER = """(prev) => {
   const v = document.querySelector('#hand input[name=version], #panel input[name=version]');
   if (!v || v.value === prev) return false;
-  return !!(document.querySelector('.fan.playable') || document.querySelector('#panel.open') || document.querySelector('.bidbox'));
+  return !!(document.querySelector('.fan.playable') || document.querySelector('#panel.open')
+            || document.querySelector('.bidbox'));
 }"""
 
 
@@ -141,9 +142,10 @@ def overlaps(a: dict, b: dict) -> bool:
 
 
 def test_a_phone_shows_the_rules_full_names_and_plates_apart(app, live_server, browser, service):
-    from spades.storage import SeatRow
-    from spades.rules_config import Rules
     import dataclasses
+
+    from spades.rules_config import Rules
+    from spades.storage import SeatRow
 
     names, people = ["Hanalei", "Bartholomew", "Anastasia", "Kit"], ["h", "b", "a", None]
     service.store.create_table("PHONE1", "h", {"kind": "friends", "level": "easy", "humans": 3},
@@ -168,7 +170,7 @@ def test_a_phone_shows_the_rules_full_names_and_plates_apart(app, live_server, b
             const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })""")
         assert len(plates) == 4
         for i, a in enumerate(plates):
-            assert 0 <= a["x"] and a["x"] + a["width"] <= 390, a
+            assert a["x"] >= 0 and a["x"] + a["width"] <= 390, a
             for b in plates[i + 1:]:
                 assert not overlaps(a, b), (a, b)
     finally:
@@ -243,10 +245,11 @@ def test_the_hint_never_pushes_the_hand_out_of_a_laptop_screen(live_server, brow
 
 @pytest.mark.parametrize("width,height", [(390, 844), (768, 1024), (1280, 800)])
 def test_no_card_plate_or_clock_covers_another(app, live_server, browser, service, width, height):
-    from spades.storage import SeatRow
-    from spades.rules_config import Rules
-    from spades.tables import Player
     import dataclasses
+
+    from spades.rules_config import Rules
+    from spades.storage import SeatRow
+    from spades.tables import Player
 
     code, names = f"BOX{width}", ["Hanalei", "Bartholomew", "Anastasia", "Kit"]
     people = [f"box{width}-{s}" for s in range(4)]
@@ -271,7 +274,10 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
         expect(page.locator(".slot .face")).to_have_count(4)
         expect(page.locator(".plate .clock")).to_have_count(1)
         boxes = page.evaluate("""() => {  // every box at one moment, between two pushes
-            const box = e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+            const box = e => {
+                const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            };
             return {faces: [...document.querySelectorAll(".slot .face")].map(box),
                     plates: [...document.querySelectorAll(".plate")].map(box),
                     clock: box(document.querySelector(".plate .clock"))};

@@ -10,9 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
-
 from test_browser import version, wait_for_me
 
 RECORDER = """(() => {
@@ -35,14 +33,18 @@ STILL = "() => document.getAnimations().length === 0 && !document.querySelector(
 
 # every face inside its slot, every card of the hand in the fan, none of them transformed
 PLACES = """() => {
-  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+    && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
   const faces = [...document.querySelectorAll("#felt .trick .face")];
   const cards = [...document.querySelectorAll("#hand .card")];
   return {
     faces: faces.length, cards: cards.length,
-    astray: faces.filter(f => !inside(f.getBoundingClientRect(), f.parentNode.getBoundingClientRect())).map(f => f.dataset.card)
-      .concat(cards.filter(c => !inside(c.getBoundingClientRect(), c.closest(".fan").getBoundingClientRect())).map(c => c.dataset.card)),
-    moved: [...faces, ...cards].filter(e => getComputedStyle(e).transform !== "none" || getComputedStyle(e).opacity !== "1")
+    astray: faces.filter(f => !inside(f.getBoundingClientRect(), f.parentNode.getBoundingClientRect()))
+      .map(f => f.dataset.card)
+      .concat(cards.filter(c => !inside(c.getBoundingClientRect(), c.closest(".fan").getBoundingClientRect()))
+        .map(c => c.dataset.card)),
+    moved: [...faces, ...cards]
+      .filter(e => getComputedStyle(e).transform !== "none" || getComputedStyle(e).opacity !== "1")
       .map(e => e.dataset.card),
   };
 }"""
@@ -109,7 +111,8 @@ def hand_over_table(app, service, code: str) -> str:
 
     people = [f"{code.lower()}-{s}" for s in range(4)]
     service.store.create_table(code, people[0], {"kind": "friends", "level": "easy", "humans": 4},
-                               [SeatRow(s, "human", people[s], name, "🦊") for s, name in enumerate(["Ann", "Bo", "Cy", "Di"])],
+                               [SeatRow(s, "human", people[s], name, "🦊")
+                                for s, name in enumerate(["Ann", "Bo", "Cy", "Di"])],
                                "motion", dataclasses.asdict(Rules(tempo="off")))
     while (v := service.snapshot(code, None).view)["phase"] != "hand_over":
         seat = v["to_act"]

@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import csrf_of, start_practice
+from watch import watch
 
 from spades.tables import EMOJIS, load_state, seat_plan
-from watch import watch
 
 HOST_EMOJI, A_EMOJI, B_EMOJI = EMOJIS[0], EMOJIS[1], EMOJIS[2]
 
@@ -35,7 +34,8 @@ def post(client, code: str, what: str, **data):
 def members(html: str) -> dict[str, str]:
     """Name -> member number, as listed in the room fragment."""
     return {name: number for number, name in re.findall(
-        r'data-member="(\d+)">\s*<span class="member-emoji"[^>]*>[^<]*</span>\s*<span class="member-name">([^<(]+?)(?: \(you\))?</span>',
+        r'data-member="(\d+)">\s*<span class="member-emoji"[^>]*>[^<]*</span>\s*'
+        r'<span class="member-name">([^<(]+?)(?: \(you\))?</span>',
         html)}
 
 

@@ -13,14 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import start_practice
 
 from spades import Rules, replay_report
+from spades.records import from_record
 from spades.replays import END, StepError, bid_words, load, outcome, score_sheet
 from spades.tables import EMOJIS, Player, Rematch, Stale
 from spades.views import result_json
-from spades.records import from_record
 
 RECORDS = Path(__file__).parent / "records"
 ANN = "replay-ann"  # the player id of the person who plays seat 0 in these tests
@@ -95,7 +94,8 @@ def link(page: str, rel: str) -> str | None:
 def seats_of(page: str) -> dict[int, dict]:
     """Each seat box: name, bid, tricks won, cards held."""
     out = {}
-    for seat, body in re.findall(r'<div class="seat seat-\w+ team-\d" data-seat="(\d)">(.*?)</div>\s*</div>', page, re.S):
+    for seat, body in re.findall(r'<div class="seat seat-\w+ team-\d" data-seat="(\d)">(.*?)</div>\s*</div>', page,
+                                 re.S):
         out[int(seat)] = {
             "name": text(re.search(r"<strong>(.*?)</strong>", body).group(1)),
             "bid": text(m.group(1)) if (m := re.search(r'class="bid">(.*?)</span>', body)) else None,
@@ -125,7 +125,8 @@ def sheet_of(page: str) -> list[dict]:
         for row in re.findall(r'<tr class="team-row team-\d" data-team="\d">(.*?)</tr>', body, re.S):
             cells = dict((col, text(v)) for col, v in re.findall(r'<td data-col="(\w+)">(.*?)</td>', row, re.S))
             took = {int(s): int(n) for s, n in re.findall(r'data-seat="(\d)">[^<]*<span class="took">\((\d+)\)', row)}
-            teams.append({"cells": cells, "took": took, "bids": text(re.search(r'class="bids">(.*?)</td>', row, re.S).group(1))})
+            teams.append({"cells": cells, "took": took,
+                          "bids": text(re.search(r'class="bids">(.*?)</td>', row, re.S).group(1))})
         hands.append({"hand": int(number), "teams": teams})
     return hands
 
@@ -188,7 +189,8 @@ def test_every_step_of_a_golden_record_holds_each_card_once_and_ends_at_the_repo
 @pytest.mark.parametrize("hand, trick, says", [
     (0, 0, "This match has 4 hands: there is no hand 0."),
     (5, 0, "there is no hand 5"),
-    (1, 14, "Hand 1 has 13 tricks: choose trick 0 (after the bids) to 13, or \"end\" (its result). There is no trick 14."),
+    (1, 14, "Hand 1 has 13 tricks: choose trick 0 (after the bids) to 13, or \"end\" (its result). "
+            "There is no trick 14."),
     (2, "later", "There is no trick later."),
 ])
 def test_a_step_the_match_does_not_have_is_refused_with_the_steps_it_has(hand, trick, says):
@@ -230,7 +232,8 @@ def test_the_replay_steps_through_the_whole_match_with_plain_links(client, servi
         if trick == "end":
             expected = report["hands"][hand - 1]
             assert [seats[s]["taken"] for s in range(4)] == expected["tricks"]
-            assert result_of(page) == {"points": expected["score"], "total": expected["total"], "bags": expected["bags"]}
+            assert result_of(page) == {"points": expected["score"], "total": expected["total"],
+                                       "bags": expected["bags"]}
         url = link(page, "next")
     assert steps == [(h, t) for h in (1, 2) for t in [*map(str, range(14)), "end"]]
     assert seen_blind

@@ -11,11 +11,36 @@ import threading
 
 import pytest
 
-from spades.storage import (MIGRATIONS, Conflict, CreateRoom, Duplicate, JoinRoom, StartRoom, UpdateRoom, FireHold, LeaveSeat, NewTourney, PutClock, PutHold,
-                            PutSeatClock, PutTourneyMatch, PutTourneyPlayer, PutTourneyReady, PutTourneyTeam, SaveMove,
-                            SeatRow, Store, TakeSeat, TourneyMatchRow, TourneyPlayerRow, TourneyRow, TourneyTeamRow)
+from spades.storage import (
+    MIGRATIONS,
+    Conflict,
+    CreateRoom,
+    Duplicate,
+    FireHold,
+    JoinRoom,
+    LeaveSeat,
+    NewTourney,
+    PutClock,
+    PutHold,
+    PutSeatClock,
+    PutTourneyMatch,
+    PutTourneyPlayer,
+    PutTourneyReady,
+    PutTourneyTeam,
+    SaveMove,
+    SeatRow,
+    StartRoom,
+    Store,
+    TakeSeat,
+    TourneyMatchRow,
+    TourneyPlayerRow,
+    TourneyRow,
+    TourneyTeamRow,
+    UpdateRoom,
+)
 
-SEATS = [SeatRow(0, "human", "p0", "Ann")] + [SeatRow(s, "bot", None, n) for s, n in ((1, "Rex"), (2, "Bea"), (3, "Kit"))]
+SEATS = [SeatRow(0, "human", "p0", "Ann")] + [SeatRow(s, "bot", None, n)
+                                              for s, n in ((1, "Rex"), (2, "Bea"), (3, "Kit"))]
 NAMES = [fn.__name__ for fn in MIGRATIONS]
 
 
@@ -169,11 +194,10 @@ def test_a_commit_is_all_or_nothing(store):
 
 
 def test_a_transaction_rolls_back_and_a_nested_one_is_a_savepoint(store):
-    with pytest.raises(RuntimeError, match="boom"):
-        with store.transaction():
-            store.ensure_player("p1", "Bo")
-            assert store.known_player("p1") == ("Bo", "")  # a read in the transaction sees its write
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError, match="boom"), store.transaction():
+        store.ensure_player("p1", "Bo")
+        assert store.known_player("p1") == ("Bo", "")  # a read in the transaction sees its write
+        raise RuntimeError("boom")
     assert store.known_player("p1") is None
     a_match(store)
     with store.transaction():
@@ -266,7 +290,7 @@ def test_each_thread_has_its_own_sqlite_connection(tmp_path):
 def test_on_postgresql_a_connection_is_held_only_in_a_transaction(pg_database):
     store = Store(pg_database)
     with pytest.raises(RuntimeError):
-        store.db
+        store.db  # noqa: B018 - reading the property outside a transaction must raise
     held, inside = threading.Barrier(2), []
 
     def backend() -> None:

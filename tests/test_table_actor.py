@@ -12,14 +12,24 @@ import threading
 import time
 
 import pytest
-
 from conftest import FakeClock
+from watch import watch
 
 from spades.rules_config import Rules
 from spades.storage import SaveMove, SeatRow, Store
-from spades.tables import (EMOJIS, Busy, Closing, Leave, NotSaved, Player, Rematch, Stale, TableService, TakeOver,
-                           command_name)
-from watch import watch
+from spades.tables import (
+    EMOJIS,
+    Busy,
+    Closing,
+    Leave,
+    NotSaved,
+    Player,
+    Rematch,
+    Stale,
+    TableService,
+    TakeOver,
+    command_name,
+)
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 PEOPLE = [Player(f"p{s}") for s in range(4)]
@@ -135,8 +145,9 @@ def test_a_bot_move_that_could_not_be_saved_is_thought_about_again(svc, store, m
 
 def test_every_side_command_goes_through_the_one_handler(store, pool):
     clock = FakeClock()
+    seeds = itertools.count()
     svc = TableService(store, pool=pool, play_delays=INSTANT, clock=clock,
-                       new_seed=(lambda it=itertools.count(): f"side-{next(it)}"))
+                       new_seed=(lambda: f"side-{next(seeds)}"))
     handled: list[str] = []
     published: list[str] = []
     svc.observe(lambda code, who, command: handled.append(command_name(command)))

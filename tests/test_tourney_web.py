@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import csrf_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import csrf_of
 from servers import smtp  # noqa: F401 - the fixture
 from test_post_junk import NASTY
 
@@ -76,7 +75,8 @@ def test_register_alone_and_as_a_team_by_link(app, client):
     form = bo.get(path).get_data(as_text=True)
     assert "Join the team" in form
     assert post(bo, path, name="Bo", emoji="🐨").status_code == 303
-    assert "Bo" in bo.get(f"/t/{code}").get_data(as_text=True) and "You are registered" in bo.get(f"/t/{code}").get_data(as_text=True)
+    assert "Bo" in bo.get(f"/t/{code}").get_data(as_text=True)
+    assert "You are registered" in bo.get(f"/t/{code}").get_data(as_text=True)
     assert bo.get(path).status_code == 303  # in a team already: on to the tourney
     cy = app.test_client()
     assert post(cy, f"/t/{code}/register", name="Cy", emoji="🦊", **{"as": "solo"}).status_code == 303

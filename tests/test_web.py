@@ -7,7 +7,6 @@ import random
 import re
 
 import pytest
-
 from conftest import csrf_of, start_practice
 
 from spades.tables import load_state
@@ -83,7 +82,8 @@ def test_an_illegal_card_is_refused_with_its_reason(client, service):
         pytest.skip("no illegal card with this seed")  # pragma: no cover
     r = move(client, code, illegal[0], v["version"])
     assert r.status_code == 422
-    assert re.search(r"You must follow suit: \w+ were led and you hold a \w+\.|Spades are not broken yet: lead another suit\.",
+    assert re.search(r"You must follow suit: \w+ were led and you hold a \w+\."
+                     r"|Spades are not broken yet: lead another suit\.",
                      r.get_data(as_text=True))
     assert view(client, code) == v  # nothing changed
     plain = move(client, code, illegal[0], v["version"], htmx=False)

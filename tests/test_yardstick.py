@@ -165,7 +165,7 @@ def bid_view(hand: list[str], bids=(None, None, None, None), seat: int = 0, rule
 
 
 def test_bids_sure_tricks() -> None:
-    strong = "AS KS QS AH 5H 3H AD 6D 4D AC 7C 5C 2C".split()
+    strong = ["AS", "KS", "QS", "AH", "5H", "3H", "AD", "6D", "4D", "AC", "7C", "5C", "2C"]
     assert yardstick.choose(bid_view(strong), 0) in (5, 6, 7)
     # partner bid nil: a trick more to cover
     assert yardstick.choose(bid_view(strong, bids=(None, 3, "nil", None)), 0) >= 6
@@ -174,14 +174,15 @@ def test_bids_sure_tricks() -> None:
 
 
 def test_bids_nil_or_one_with_no_high_cards() -> None:
-    weak = "2S 3S 4H 5H 6H 7H 2D 3D 4D 5D 2C 3C 4C".split()
+    weak = ["2S", "3S", "4H", "5H", "6H", "7H", "2D", "3D", "4D", "5D", "2C", "3C", "4C"]
     assert yardstick.choose(bid_view(weak), 0) in ("nil", 1)
     # five low spades take tricks by length: no nil, a number
-    long_spades = "2S 3S 4S 5S 6S 5H 6H 7H 2D 3D 4D 2C 3C".split()
+    long_spades = ["2S", "3S", "4S", "5S", "6S", "5H", "6H", "7H", "2D", "3D", "4D", "2C", "3C"]
     bid = yardstick.choose(bid_view(long_spades), 0)
     assert isinstance(bid, int) and bid >= 1
     # an ace and a bare king: never nil
-    assert yardstick.choose(bid_view("2S 3S AH 5H KD 3D 4D 5D 6D 2C 3C 4C 5C".split()), 0) != "nil"
+    ace_and_bare_king = ["2S", "3S", "AH", "5H", "KD", "3D", "4D", "5D", "6D", "2C", "3C", "4C", "5C"]
+    assert yardstick.choose(bid_view(ace_and_bare_king), 0) != "nil"
 
 
 def test_blind_nil_only_far_behind() -> None:

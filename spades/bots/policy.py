@@ -177,7 +177,7 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
                 # contract made: extra tricks are bags, unless a set is within reach
                 to_set = remaining - o_need + 1
                 bag_room = 10 - ctx.bags[team] - (got - contract) if ctx.bag_penalty else 99
-                if o_contract and 0 < o_need and to_set <= max(1, remaining // 3) and bag_room > to_set:
+                if o_contract and o_need > 0 and to_set <= max(1, remaining // 3) and bag_room > to_set:
                     mode = WIN
                 else:
                     mode = DUCK
@@ -285,7 +285,8 @@ def _sure(w: int, led: int, others: int, seats_after: list[int], voids: list[int
     if not (others & SPADE_MASK):
         return True
     if voids is not None:
-        return not any(voids[s] >> led & 1 for s in seats_after) and popcount(others & SUIT_MASKS[led]) >= 2 * len(seats_after)
+        return (not any(voids[s] >> led & 1 for s in seats_after)
+                and popcount(others & SUIT_MASKS[led]) >= 2 * len(seats_after))
     return popcount(others & SUIT_MASKS[led]) >= 4
 
 
@@ -352,7 +353,7 @@ def _lead(ctx: HandCtx, seat: int, hand: int, legal: int, others: int, mode: str
           nil_opp: int, voids: list[int] | None, broken: bool) -> int:
     opps = ((seat + 1) & 3, (seat + 3) & 3)
     partner = seat ^ 2
-    if mode == AVOID or mode == DUCK or nil_opp >= 0:
+    if mode in (AVOID, DUCK) or nil_opp >= 0:
         # lead low; against a nil, from a suit the nil bidder still holds
         best = -1
         best_key: tuple = (99,)

@@ -78,9 +78,9 @@ def new_tourney(director_id: str, name: str, format: str, rounds: int | None, te
         rounds = None
     if type(team_limit) is not int or not 2 <= team_limit <= MAX_TEAMS:
         raise BadEntry(f"A tourney takes 2 to {MAX_TEAMS} teams.")
-    if start_at is not None:
-        if not isinstance(start_at, (int, float)) or not math.isfinite(start_at) or start_at <= now:
-            raise BadEntry("The start time must be in the future.")
+    if start_at is not None and (
+            not isinstance(start_at, (int, float)) or not math.isfinite(start_at) or start_at <= now):
+        raise BadEntry("The start time must be in the future.")
     if not isinstance(checkin_s, (int, float)) or not 0 <= checkin_s <= 24 * 3600:
         raise BadEntry("The check-in window is 0 to 24 hours.")
     return TourneyRow("", name, format, rounds, team_limit, None if start_at is None else float(start_at),

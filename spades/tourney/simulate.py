@@ -103,13 +103,15 @@ class Autoplay:
                 if pid is None or self._asked.get(change.code) == (version, "move"):
                     return  # a bot's turn (the table's scheduler plays it), or queued already
                 self._asked[change.code] = (version, "move")
-                job: Callable[[], None] = lambda: self._move(change.code, pid, change.snapshots[seat].view)
+                def job() -> None:
+                    self._move(change.code, pid, change.snapshots[seat].view)
             elif phase == "hand_over":
                 if self._asked.get(change.code) == (version, "deal"):
                     return
                 self._asked[change.code] = (version, "deal")
                 persons = [p for p in change.persons if p is not None]
-                job = lambda: self._deal(change.code, persons, version)
+                def job() -> None:
+                    self._deal(change.code, persons, version)
             else:
                 return
         self.workers.submit(self._safely, job)

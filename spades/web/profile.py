@@ -16,8 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from html import escape
 
-from flask import Blueprint, Flask, flash, get_flashed_messages, redirect, render_template, \
-    request, session, url_for
+from flask import Blueprint, Flask, flash, get_flashed_messages, redirect, render_template, request, session, url_for
 
 from .. import tables
 from ..stats import Result, record_of, results_over_time
@@ -119,7 +118,8 @@ def games():
     pid = player_id()
     person_games = accounts().games(pid) if pid else []
     history = list(reversed(results_over_time(accounts().played(pid)))) if pid else []
-    return render_template("profile/games.html", games=waiting_rooms(pid) + unfinished(person_games, pid) if pid else [],
+    return render_template("profile/games.html",
+                           games=waiting_rooms(pid) + unfinished(person_games, pid) if pid else [],
                            history=history, signed_in=bool(session.get("uid")))
 
 

@@ -19,8 +19,19 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from flask import Blueprint, Flask, abort, current_app, flash, get_flashed_messages, redirect, render_template, \
-    request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from ..tables import EMOJIS, BadPlayer, check_emoji, clean_name
 from ..tourney.errors import TourneyError, TourneyNotFound
@@ -30,8 +41,8 @@ from .hub import CSRF_MARK, Connection, Hub
 from .identity import csrf_token, player_id
 from .live import close_with, origin_allowed, pump, sock
 from .lobby import public_url
-from .table import CODE_RE
 from .services import service
+from .table import CODE_RE
 
 bp = Blueprint("tourney", __name__)
 
@@ -95,7 +106,8 @@ def listing():
 def new():
     name, emoji = service().known_player(player_id())
     return render_template("tourney/new.html",
-                           values={**NEW_DEFAULTS, "name": name or session.get("name", ""), "emoji": emoji or EMOJIS[0]},
+                           values={**NEW_DEFAULTS, "name": name or session.get("name", ""),
+                                   "emoji": emoji or EMOJIS[0]},
                            emojis=EMOJIS)
 
 
