@@ -1,14 +1,20 @@
-"""Rendering a seat's table: one helper for the page, HTMX responses and WebSocket pushes.
+"""Rendering what a person sees: a seat's table (for the page, HTMX answers and WebSocket
+pushes) and a room waiting for its players.
 
-``table_context(snapshot)`` turns a seat's ``Snapshot`` (its seat view and the table's
-names) into plain values for the templates: what is shown was decided by the view, in
-Python; templates only lay it out. ``render_fragments`` renders the table's fragments
-(each ``templates/table/_name.html``, one root element with a stable id), with
+A seat's ``Snapshot`` (its seat view and the table around it) becomes its ``Picture``
+(``spades.web.pictures``), one small function per model: the public part, which everyone
+looking from this side sees, then this person's private part. What is shown or left out
+is decided here, in Python, from the view; the templates only lay the models out.
+``table_context`` hands the picture to the templates (both parts, and each model by its
+name: ``felt``, ``hand``, ...); ``render_fragments`` renders the table's fragments (each
+``templates/table/_name.html``, one root element with a stable id), with
 ``hx-swap-oob`` for HTMX responses and WebSocket messages. ``room_context`` and
-``render_room`` do the same for a room waiting for its players (``room/_room.html``).
+``render_room`` do the same for a room (``room/_room.html``). A card's markup is made
+once per card (template globals: this is the hot path, rendered for every seat after
+every move).
 
-Imports: Flask (templates), ``spades.tables`` (the snapshot type), the core and the web
-layer's options.
+Imports: Flask (templates), ``spades.tables`` (the snapshot types), the bots' hint words,
+``spades.replays`` and the web layer's pictures, options and chart.
 """
 
 from __future__ import annotations
@@ -20,62 +26,406 @@ from typing import Any
 from flask import Flask, render_template
 from markupsafe import Markup, escape
 
-from ..tables import BOT_PARTNER, DEAL, Event, RoomSnapshot, Snapshot
 from ..bots.reasons import explain
-from ..replays import bid_words, score_sheet
+from ..replays import bid_words
+from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
 from .options import DEFAULT_VALUES, OPTION, option_values, rules_line
+from .pictures import (
+    CardFace,
+    Clock,
+    Felt,
+    Final,
+    Hand,
+    LastTrick,
+    NextHand,
+    Page,
+    Partner,
+    Picture,
+    Plate,
+    Play,
+    Private,
+    Public,
+    Rematch,
+    Result,
+    Room,
+    RoomMember,
+    Scores,
+    Sheet,
+    Slot,
+    Status,
+    Team,
+    Told,
+    You,
+    card,
+    hand_score,
+)
 
 FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce", "lasttrick", "sheet")
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-RANK_SHOWN = {"T": "10"}
-POSITIONS = ("bottom", "left", "top", "right")
+POSITIONS = ("bottom", "left", "top", "right")  # seen from the viewer: seat+1 sits on the left
 # a seat's person, as every plate shows them (``Snapshot.presence``)
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
-STAMP_MATCH = 100_000  # more than the moves of a 99-hand match  # seen from the viewer: seat+1 sits on the left
+STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
+SUGGESTED_BID = 3  # the bid box's number when there is no hint
+SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
 
 
-class Obj:
-    """Values the templates read by attribute (``p.pos``), found at the first try (Jinja
-    tries an attribute before an item, and a dict's miss costs an exception: this is the
-    table's hot path, rendered for every seat after every move). ``o["pos"]`` works too."""
-
-    def __init__(self, values: dict[str, Any] | None = None, **more: Any) -> None:
-        self.__dict__.update(values or (), **more)
-
-    def __getitem__(self, name: str) -> Any:
-        return self.__dict__[name]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Obj) and self.__dict__ == other.__dict__
-
-    def __repr__(self) -> str:
-        return f"Obj({self.__dict__!r})"
+# -- a seat's picture of the table --------------------------------------------------------
+def picture_of(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> Picture:
+    """This seat's picture of the table; ``csrf`` goes in its forms (passed in: WebSocket
+    pushes are rendered outside any request)."""
+    public = public_part(snap)
+    return Picture(public, private_part(snap, csrf, message, hint, public.status))
 
 
-@functools.lru_cache(maxsize=None)
-def card(text: str, legal: bool = False) -> Obj:
-    """A card's display values: ``QS`` -> Q, ♠, "queen of spades" (shared: never changed)."""
-    rank, suit = text[0], text[1]
-    return Obj(text=text, rank=RANK_SHOWN.get(rank, rank), suit=suit, symbol=SUIT_SYMBOLS[suit],
-               red=suit in "HD", label=f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", legal=legal)
+# -- whose side ------------------------------------------------------------------------
+def _bottom(snap: Snapshot) -> int:
+    """The seat at the bottom of this page (seat 0's side for a watcher)."""
+    return snap.seat if snap.seat is not None else 0
 
 
-@functools.lru_cache(maxsize=None)
+def _my_team(snap: Snapshot) -> int:
+    return _bottom(snap) % 2
+
+
+def _you_or(snap: Snapshot, seat: int) -> str:
+    return "You" if seat == snap.seat else snap.names[seat]
+
+
+def _my_turn(snap: Snapshot) -> bool:
+    return snap.seat is not None and snap.view["to_act"] == snap.seat
+
+
+# -- building the public part ----------------------------------------------------------
+def public_part(snap: Snapshot) -> Public:
+    """What everyone looking from this seat's side sees."""
+    v = snap.view
+    scores = scores_of(snap)
+    return Public(stamp=snap.match_number * STAMP_MATCH + v["version"], page=page_of(snap), status=status_of(snap),
+                  scores=scores, felt=felt_of(snap), result=result_of(snap, scores.teams),
+                  last_trick=last_trick_of(snap), sheet=sheet_of(snap, scores.teams))
+
+
+def page_of(snap: Snapshot) -> Page:
+    rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
+    return Page(code=snap.code, rules_line=rules_line(rules, snap.level), tourney=snap.tourney,
+                watchable=snap.watchable)
+
+
+def status_of(snap: Snapshot) -> Status:
+    v = snap.view
+    if v["finished"]:
+        turn = _match_result(snap)
+    elif v["phase"] == "hand_over":
+        turn = "The hand is over."
+    elif v["to_act"] is not None:
+        turn = f"{snap.names[v['to_act']]} is {'bidding' if v['phase'] == 'bidding' else 'playing'}…"
+    else:
+        turn = ""
+    return Status(turn=turn, last_move=event_text(snap))
+
+
+def _match_result(snap: Snapshot) -> str:
+    w = snap.view["winner"]
+    if w is None:
+        return "Draw."
+    if snap.seat is None:
+        return f"{snap.names[w]} & {snap.names[w + 2]} won."
+    return "You won the match!" if w == snap.seat % 2 else "Your team lost the match."
+
+
+def scores_of(snap: Snapshot) -> Scores:
+    mine = _my_team(snap)
+    return Scores(teams=(team_of(snap, mine), team_of(snap, 1 - mine)), hand_number=snap.view["hand_number"],
+                  watchers=snap.watchers)
+
+
+def team_of(snap: Snapshot, t: int) -> Team:
+    v = snap.view
+    members = " & ".join(snap.names[s] for s in (t, t + 2))
+    taken = v["taken"][t] + v["taken"][t + 2]
+    contract = _contract(v["bids"], t)
+    progress = f"{taken} / {contract} tricks" if contract is not None and v["phase"] == "playing" else None
+    if snap.seat is None:  # a watcher sees both teams by name
+        return Team(t, members, "", v["scores"][t], v["bags"][t], progress)
+    # a player sees Us and Them, with the names beside
+    return Team(t, "Us" if t == _my_team(snap) else "Them", members, v["scores"][t], v["bags"][t], progress)
+
+
+def _contract(bids: list, team: int) -> int | None:
+    b = [bids[team], bids[team + 2]]
+    if any(x is None for x in b):
+        return None
+    return sum(x for x in b if isinstance(x, int))
+
+
+def felt_of(snap: Snapshot) -> Felt:
+    base = _bottom(snap)
+    clock = clock_of(snap)
+    plates = tuple(plate_of(snap, (base + i) % 4, pos, clock) for i, pos in enumerate(POSITIONS))
+    cards, winner = _trick_shown(snap.view)
+    trick = tuple(Slot(pos=POSITIONS[(s - base) % 4], card=cards.get(s), won=s == winner) for s in range(4))
+    return Felt(plates=plates, trick=trick, trick_is_last=winner is not None, now_ms=int(snap.now * 1000))
+
+
+def clock_of(snap: Snapshot) -> Clock | None:
+    """The clock of the seat to act, as absolute epoch milliseconds with the server's now:
+    the browser counts down to the server's deadline, corrected for its own clock."""
+    if snap.clock is None or snap.view["finished"]:
+        return None
+    who, deadline, seconds = snap.clock
+    return Clock(seat=who, deadline_ms=int(deadline * 1000), seconds=seconds,
+                 left=max(0, math.ceil(deadline - snap.now)))
+
+
+def plate_of(snap: Snapshot, s: int, pos: str, clock: Clock | None) -> Plate:
+    v = snap.view
+    bid = v["bids"][s]
+    you = " (you)" if s == snap.seat and snap.names[s] != "You" else ""
+    return Plate(
+        seat=s, pos=pos, name=snap.names[s] + you, team=s % 2, turn=v["to_act"] == s, dealer=v["dealer"] == s,
+        # "host" is only worth saying at a table of several people
+        host=snap.host_seat == s and snap.kinds.count("human") > 1, emoji=snap.emojis[s],
+        presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""),
+        has_bid=bid is not None, bid=bid_words(bid, v["blind"][s]) if bid is not None else "–", taken=v["taken"][s],
+        clock=clock if clock is not None and clock.seat == s else None)
+
+
+def _trick_shown(v: dict) -> tuple[dict[int, CardFace], int | None]:
+    """The trick in the middle, by seat: the one in progress, or the last one taken (so
+    its fourth card is seen) with its winner."""
+    if v["trick"] and v["trick"]["cards"]:
+        t, winner = v["trick"], None
+    elif v["tricks"] and v["phase"] in ("playing", "hand_over", "match_over"):
+        t = v["tricks"][-1]
+        winner = t["winner"]
+    else:
+        return {}, None
+    return {(t["leader"] + i) % 4: card(text) for i, text in enumerate(t["cards"])}, winner
+
+
+def last_trick_of(snap: Snapshot) -> LastTrick | None:
+    """The last trick taken in this hand: each seat's card in play order, and its winner."""
+    tricks = snap.view["tricks"]
+    if not tricks:
+        return None
+    t = tricks[-1]
+    plays = []
+    for i, text in enumerate(t["cards"]):
+        seat = (t["leader"] + i) % 4
+        plays.append(Play(name=_you_or(snap, seat), card=card(text), won=seat == t["winner"]))
+    winner = _you_or(snap, t["winner"])
+    return LastTrick(title=f"Trick {len(tricks)}: {winner} {'win' if winner == 'You' else 'wins'}",
+                     plays=tuple(plays))
+
+
+def sheet_of(snap: Snapshot, teams: tuple[Team, Team]) -> Sheet:
+    columns = tuple((t.team, t.label if snap.seat is None else f"{t.label} ({t.members})") for t in teams)
+    v = snap.view
+    return Sheet(columns=columns, results=v["results"], names=snap.names, first=_my_team(snap),
+                 pushed=v["phase"] != "playing")
+
+
+def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
+    """The hand just finished (and the match, when it is over), between hands."""
+    v = snap.view
+    if not v["results"] or v["phase"] not in ("hand_over", "match_over"):
+        return None
+    final = final_of(snap, teams) if v["finished"] else None
+    return Result(hand=hand_score(v["results"][-1], snap.names, _my_team(snap)), final=final)
+
+
+def final_of(snap: Snapshot, teams: tuple[Team, Team]) -> Final:
+    w = snap.view["winner"]
+    if w is None:
+        headline = "A draw"
+    elif snap.seat is not None and w == _my_team(snap):
+        headline = "You won the match!"
+    else:
+        headline = f"{snap.names[w]} & {snap.names[w + 2]} won the match"
+    line = " · ".join(f"{t.label} {t.score}" for t in teams)
+    return Final(headline=headline, score_line=line, chart=Markup(score_chart(snap.view["results"], _my_team(snap))))
+
+
+# -- the commentary --------------------------------------------------------------------
+def event_text(snap: Snapshot) -> str:
+    """The last move in words, for the status line and screen readers (public information only)."""
+    e = snap.event
+    if e.seat is None or not e.action:
+        return ""
+    who = _you_or(snap, e.seat)
+    people = _people_text(e, snap, who)  # told as it is even when the clock made the move
+    if people is not None:
+        return people
+    if e.by_clock:
+        return _timeout_text(e, snap, who)
+    return _table_text(e, snap, who) or _move_text(e, snap, who)
+
+
+def _people_text(e: Event, snap: Snapshot, who: str) -> str | None:
+    """Someone left, joined or took their seat back."""
+    if e.action == "left":
+        partner = snap.seat is not None and e.seat == (snap.seat + 2) % 4
+        return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
+    if e.action == "joined":
+        return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
+    if e.action == "take_over":
+        return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
+    return None
+
+
+def _table_text(e: Event, snap: Snapshot, who: str) -> str | None:
+    """A deal, a new match, Continue, or a look at the cards."""
+    if e.action == DEAL:
+        return f"Hand {snap.view['hand_number']} is dealt."
+    if e.action == "rematch":
+        return "A new match begins."
+    if e.action == "ready":
+        return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
+    if e.action == "look":
+        return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
+    return None
+
+
+def _is_bid(action: str) -> bool:
+    return action in ("nil", "blind_nil") or action.isdigit()
+
+
+def _move_text(e: Event, snap: Snapshot, who: str) -> str:
+    """A bid, or a card with the trick it took and the hand it ended."""
+    if _is_bid(e.action):
+        return f"{who} bid {e.action.replace('_', ' ')}."
+    text = f"{who} played the {card(e.action).label}." + _trick_taken(e, snap)
+    return text + " The hand is over." if e.hand_over else text
+
+
+def _trick_taken(e: Event, snap: Snapshot) -> str:
+    if e.trick_winner is None:
+        return ""
+    winner = _you_or(snap, e.trick_winner)
+    return f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
+
+
+def _timeout_text(e: Event, snap: Snapshot, who: str) -> str:
+    """A move the table made because the seat's time ran out, in words."""
+    me = who == "You"
+    them = "you" if me else "them"
+    text = "Your time ran out: " if me else f"{who}'s time ran out: "
+    if e.action == "look":
+        text += f"the table looked at {'your' if me else 'their'} cards."
+    elif _is_bid(e.action):
+        text += f"the table bid {e.action.replace('_', ' ')} for {them}."
+    else:
+        text += f"the table played the {card(e.action).label} for {them}." + _trick_taken(e, snap)
+    if e.autopilot:
+        text += (" Three in a row: a bot plays for you until you take over." if me else
+                 f" Three in a row: a bot plays for {who} until they take over.")
+    return text
+
+
+# -- building the private part ---------------------------------------------------------
+def private_part(snap: Snapshot, csrf: str, message: str | None, hint: object, status: Status) -> Private:
+    """What this person alone gets (``status``: the public status line, for the commentary)."""
+    return Private(you=you_of(snap, csrf), told=told_of(snap, message, status), hand=hand_of(snap, hint),
+                   rematch=rematch_of(snap), next_hand=next_hand_of(snap))
+
+
+def you_of(snap: Snapshot, csrf: str) -> You:
+    v = snap.view
+    me = snap.seat
+    return You(seat=me, csrf=csrf, version=v["version"], watching=me is None,
+               host=me is not None and snap.host_seat == me, my_turn=_my_turn(snap),
+               can_leave=snap.shared and me is not None and not v["finished"])
+
+
+def told_of(snap: Snapshot, message: str | None, status: Status) -> Told:
+    v = snap.view
+    me = snap.seat
+    # the commentary, unless it is the very move the notice tells this person of
+    last_move = "" if snap.notice is not None and snap.notice == snap.event else status.last_move
+    prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
+    # told to the partner as it happens (the commentary), and kept in their status line
+    partner = (me + 2) % 4 if me is not None else None
+    return Told(turn=_your_turn(snap), message=message, last_move=last_move,
+                notice=_timeout_text(snap.notice, snap, "You") if snap.notice is not None else None,
+                partner_left=snap.names[partner] if partner is not None and snap.presence[partner] == "left" else None,
+                autopilot=snap.autopilot, announce=last_move + (" Your turn." if prompt else ""))
+
+
+def _your_turn(snap: Snapshot) -> str | None:
+    v = snap.view
+    if not _my_turn(snap) or v["finished"] or v["phase"] == "hand_over":
+        return None
+    if v["phase"] == "playing":
+        return "Your turn: play a card."
+    return "Your turn: bid blind nil or look at your cards." if v["hand"] is None else "Your turn to bid."
+
+
+def hand_of(snap: Snapshot, hint: object) -> Hand:
+    v = snap.view
+    legal = {str(a) for a in v["legal"]}
+    my_turn = _my_turn(snap)
+    return Hand(
+        cards=tuple(card(t, t in legal) for t in (v["hand"] or ())),
+        choose_blind=snap.seat is not None and v["can_look"], blind_now=my_turn and "blind_nil" in legal,
+        bidding=my_turn and v["phase"] == "bidding" and v["hand"] is not None,
+        playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
+        bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
+        hint=_hint_words(v["hand"], hint))
+
+
+def _hint_words(cards: list[str] | None, hint: object) -> str | None:
+    """The Hard bot's bid for these cards, and where its tricks come from."""
+    if hint is None:
+        return None
+    words = explain(cards, hint) if cards and isinstance(hint, int | str) else None
+    return words or str(hint)
+
+
+def rematch_of(snap: Snapshot) -> Rematch:
+    v = snap.view
+    me = snap.seat
+    host = me is not None and snap.host_seat == me
+    form = v["finished"] and (host or snap.host_seat is None)
+    waiting = None
+    if v["finished"] and me is not None and not form and snap.host_seat is not None:
+        waiting = f"Waiting for {snap.names[snap.host_seat]} (the host) to start a rematch."
+    return Rematch(form=form, partners=_partners(snap) if v["finished"] and host else (), waiting=waiting)
+
+
+def next_hand_of(snap: Snapshot) -> NextHand:
+    v = snap.view
+    me = snap.seat
+    # between hands: who has not pressed Continue yet (people only; bots are always ready)
+    reading = [s for s in range(4) if snap.kinds[s] == "human" and s not in snap.ready] \
+        if v["phase"] == "hand_over" else []
+    return NextHand(
+        form=me is not None and not v["finished"],
+        can_continue=not (me is not None and v["phase"] == "hand_over" and me not in reading),
+        deal_now=me is not None and snap.host_seat == me and any(s != me for s in reading),
+        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "")
+
+
+def _partners(snap: Snapshot) -> tuple[Partner, ...]:
+    """After the match: the host chooses who sits across for the rematch (the two swap seats)."""
+    me = _bottom(snap)
+    return tuple(Partner(offset=k, name=snap.names[(me + k) % 4], current=k == 2) for k in (2, 1, 3))
+
+
+# -- markup and rendering ---------------------------------------------------------------
+@functools.cache
 def _face(text: str) -> Markup:
     c = card(text)
     return Markup(f'<span class="face {"red" if c.red else "black"}" data-card="{c.text}" aria-label="{c.label}" '
                   f'role="img"><span class="rank">{c.rank}</span><span class="suit">{c.symbol}</span></span>')
 
 
-def face(c: Obj) -> Markup:
+def face(c: CardFace) -> Markup:
     """A card face on the felt (a template global)."""
-    return _face(c["text"])
+    return _face(c.text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def card_button(text: str, legal: bool, playing: bool, strict: bool = False) -> Markup:
     """A card in the hand as a button that plays it (a template global); ``playing``: it
     is this seat's turn to play, so a card that cannot be played now is dimmed and says
@@ -96,208 +446,15 @@ def hidden(version: int, csrf: str) -> Markup:
                   f'<input type="hidden" name="version" value="{int(version)}">')
 
 
-def event_text(snap: Snapshot) -> str:
-    """The last move in words, for the screen-reader live region (public information only)."""
-    e = snap.event
-    if e.seat is None or not e.action:
-        return ""
-    who = "You" if e.seat == snap.seat else snap.names[e.seat]
-    if e.action == "left":
-        partner = snap.seat is not None and e.seat == (snap.seat + 2) % 4
-        return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
-    if e.action == "joined":
-        return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
-    if e.action == "take_over":
-        return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
-    if e.by_clock:
-        return _timeout_text(e, snap, who)
-    if e.action == DEAL:
-        return f"Hand {snap.view['hand_number']} is dealt."
-    if e.action == "rematch":
-        return "A new match begins."
-    if e.action == "ready":
-        return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
-    if e.action == "look":
-        return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
-    if e.action in ("nil", "blind_nil") or e.action.isdigit():
-        return f"{who} bid {e.action.replace('_', ' ')}."
-    c = card(e.action)
-    text = f"{who} played the {c['label']}."
-    if e.trick_winner is not None:
-        winner = "You" if e.trick_winner == snap.seat else snap.names[e.trick_winner]
-        text += f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
-    if e.hand_over:
-        text += " The hand is over."
-    return text
-
-
-def _timeout_text(e: Event, snap: Snapshot, who: str) -> str:
-    """A move the table made because the seat's time ran out, in words."""
-    me = who == "You"
-    them = "you" if me else "them"
-    text = "Your time ran out: " if me else f"{who}'s time ran out: "
-    if e.action == "look":
-        text += f"the table looked at {'your' if me else 'their'} cards."
-    elif e.action in ("nil", "blind_nil") or e.action.isdigit():
-        text += f"the table bid {e.action.replace('_', ' ')} for {them}."
-    else:
-        text += f"the table played the {card(e.action)['label']} for {them}."
-        if e.trick_winner is not None:
-            winner = "You" if e.trick_winner == snap.seat else snap.names[e.trick_winner]
-            text += f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
-    if e.autopilot:
-        text += (" Three in a row: a bot plays for you until you take over." if me else
-                 f" Three in a row: a bot plays for {who} until they take over.")
-    return text
-
-
 def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> dict[str, Any]:
-    """Everything the table templates show for this seat; ``csrf`` goes in its forms
-    (passed in, as WebSocket pushes render outside any request)."""
-    v = snap.view
-    me = snap.seat
-    base = me if me is not None else 0
-    legal = set(str(a) for a in v["legal"])
-    to_act = v["to_act"]
-    phase = v["phase"]
-    bids, blind = v["bids"], v["blind"]
-    # the clock of the seat to act, as absolute epoch milliseconds with the server's now:
-    # the browser counts down to the server's deadline, corrected for its own clock
-    now_ms = int(snap.now * 1000)
-    clock = None
-    if snap.clock is not None and not v["finished"]:
-        who, deadline, seconds = snap.clock
-        clock = Obj(seat=who, deadline_ms=int(deadline * 1000), seconds=seconds,
-                    left=max(0, math.ceil(deadline - snap.now)))
-    plates = []
-    for i, pos in enumerate(POSITIONS):
-        s = (base + i) % 4
-        plates.append(Obj({
-            "seat": s, "pos": pos, "name": snap.names[s] + (" (you)" if s == me and snap.names[s] != "You" else ""),
-            "bot": snap.kinds[s] == "bot", "team": s % 2, "turn": to_act == s,
-            "dealer": v["dealer"] == s, "bid": bid_words(bids[s], blind[s]), "has_bid": bids[s] is not None,
-            "taken": v["taken"][s], "partner": me is not None and s == (me + 2) % 4,
-            # "host" is only worth saying at a table of several people
-            "emoji": snap.emojis[s], "host": snap.host_seat == s and snap.kinds.count("human") > 1,
-            "presence": snap.presence[s], "presence_text": PRESENCE.get(snap.presence[s], ""),
-            "clock": clock if clock is not None and clock["seat"] == s else None,
-        }))
-    # the trick in the middle: the one in progress, or the last one taken (so the 4th card is seen)
-    trick_cards: dict[int, dict] = {}
-    last = False
-    winner = None
-    if v["trick"] and v["trick"]["cards"]:
-        lead = v["trick"]["leader"]
-        for i, text in enumerate(v["trick"]["cards"]):
-            trick_cards[(lead + i) % 4] = card(text)
-    elif v["tricks"] and phase in ("playing", "hand_over", "match_over"):
-        t = v["tricks"][-1]
-        for i, text in enumerate(t["cards"]):
-            trick_cards[(t["leader"] + i) % 4] = card(text)
-        last, winner = True, t["winner"]
-    trick = [Obj(pos=POSITIONS[(s - base) % 4], seat=s, card=trick_cards.get(s), won=last and s == winner)
-             for s in range(4)]
-    hand = [card(t, t in legal) for t in (v["hand"] or [])]
-    my_turn = me is not None and to_act == me
-    if v["finished"]:
-        w = v["winner"]
-        turn_text = "Draw." if w is None else ("You won the match!" if me is not None and w == me % 2
-                                              else "Your team lost the match." if me is not None
-                                              else f"{snap.names[w]} & {snap.names[w + 2]} won.")
-    elif phase == "hand_over":
-        turn_text = "The hand is over."
-    elif my_turn:
-        turn_text = ("Your turn: play a card." if phase == "playing" else
-                     "Your turn: bid blind nil or look at your cards." if v["hand"] is None else "Your turn to bid.")
-    elif to_act is not None:
-        turn_text = f"{snap.names[to_act]} is {'bidding' if phase == 'bidding' else 'playing'}…"
-    else:
-        turn_text = ""
-    my_team = (me % 2) if me is not None else 0
-    teams = []
-    for t in (my_team, 1 - my_team):
-        members = " & ".join(snap.names[s] for s in (t, t + 2))
-        # a watcher sees both teams by name; a player sees Us and Them, with the names beside
-        teams.append(Obj({"team": t, "label": members if me is None else "Us" if t == my_team else "Them",
-                      "members": "" if me is None else members, "score": v["scores"][t], "bags": v["bags"][t],
-                      "contract": _contract(bids, t), "taken": v["taken"][t] + v["taken"][t + 2]}))
-    results = v["results"]
-    last_result = results[-1] if results and phase in ("hand_over", "match_over") else None
-    is_host = me is not None and snap.host_seat == me
-    # between hands: who has not pressed Continue yet (people only; bots are always ready)
-    reading = [s for s in range(4) if snap.kinds[s] == "human" and s not in snap.ready] if phase == "hand_over" else []
-    people = snap.kinds.count("human")
-    # after the match: the host chooses who sits across for the rematch (the two swap seats)
-    rematch_choices = [{"offset": k, "name": snap.names[(me + k) % 4], "bot": snap.kinds[(me + k) % 4] == "bot",
-                        "current": k == 2} for k in (2, 1, 3)] if v["finished"] and is_host else []
-    return {
-        "code": snap.code, "csrf": csrf, "seat": me, "view": v, "version": v["version"], "phase": phase,
-        "plates": plates, "trick": trick, "trick_is_last": last, "hand": hand, "my_turn": my_turn,
-        "bidding": phase == "bidding" and me is not None and v["hand"] is not None and my_turn,
-        "choose_blind": me is not None and v["can_look"],
-        "blind_now": my_turn and "blind_nil" in legal,
-        "turn_text": turn_text, "message": message, "hint": hint, "teams": teams,
-        "hint_text": explain(v["hand"], hint) if hint is not None and v["hand"] else None,
-        "names": snap.names, "rules": v["rules"], "level": snap.level, "play_speed": snap.play_speed,
-        "hand_number": v["hand_number"], "last_result": last_result and _result_rows(last_result, snap),
-        "finished": v["finished"], "winner": v["winner"], "my_team": my_team,
-        "chart": Markup(score_chart(results, my_team)) if v["finished"] else None,
-        # the score sheet changes only when a hand ends: pushes during play leave it out
-        "sheet": functools.partial(_sheet, results, snap),  # drawn only where shown
-        "sheet_labels": [t.label if me is None else f"{t.label} ({t.members})" for t in teams],
-        "last_trick": _last_trick(v, snap),
-        "watching": me is None, "watchers": snap.watchers, "watchable": snap.watchable, "tourney": snap.tourney,
-        # the commentary, unless it is the very move the notice below tells this person of
-        "announce": "" if snap.notice is not None and snap.notice == snap.event else event_text(snap),
-        "notice": _timeout_text(snap.notice, snap, "You") if snap.notice is not None else None,
-        "match_number": snap.match_number,
-        # orders updates on the page: an HTTP answer can arrive after a newer WebSocket push
-        "stamp": snap.match_number * STAMP_MATCH + v["version"],
-        "suggested_bid": 3,
-        "is_host": is_host, "tempo": snap.tempo,
-        "reading": [("You" if s == me else snap.names[s]) for s in reading] if people > 1 else [],
-        "i_am_ready": me is not None and phase == "hand_over" and me not in reading,
-        "can_deal_now": is_host and any(s != me for s in reading),
-        "rematch_choices": rematch_choices, "can_rematch": v["finished"] and (is_host or snap.host_seat is None),
-        "host_name": snap.names[snap.host_seat] if snap.host_seat is not None else None,
-        "now_ms": now_ms, "clock": clock, "autopilot": snap.autopilot,
-        "rules_line": rules_line({**v["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}, snap.level),
-        "can_leave": snap.shared and me is not None and not v["finished"],
-        # told to the partner as it happens (the announcement), and kept in their status line
-        "partner_left": snap.names[(me + 2) % 4] if me is not None and snap.presence[(me + 2) % 4] == "left" else None,
-    }
-
-
-def _sheet(results: list[dict], snap: Snapshot) -> list[dict]:
-    """The score sheet: every finished hand's score table."""
-    return [_result_rows(r, snap) for r in results]
-
-
-def _last_trick(v: dict, snap: Snapshot) -> Obj | None:
-    """The last completed trick of this hand: each seat's card in play order, and its winner."""
-    if not v["tricks"]:
-        return None
-    t = v["tricks"][-1]
-    plays = [Obj(seat=(t["leader"] + i) % 4, card=card(text)) for i, text in enumerate(t["cards"])]
-    for p in plays:
-        p.name = "You" if p.seat == snap.seat else snap.names[p.seat]
-    winner = "You" if t["winner"] == snap.seat else snap.names[t["winner"]]
-    return Obj(number=len(v["tricks"]), plays=plays, winner=winner, winner_seat=t["winner"])
-
-
-def _contract(bids: list, team: int) -> int | None:
-    b = [bids[team], bids[team + 2]]
-    if any(x is None for x in b):
-        return None
-    return sum(x for x in b if isinstance(x, int))
-
-
-def _result_rows(r: dict, snap: Snapshot) -> Obj:
-    """One finished hand's score table for the templates (``spades.replays.score_sheet``'s
-    row), this seat's team first."""
-    row = score_sheet([r], snap.names)[0]
-    first = (snap.seat or 0) % 2
-    return Obj(number=row.hand, teams=(row.teams[first], row.teams[1 - first]), team_ids=(first, 1 - first))
+    """Everything the table templates show for this seat: its picture's two parts, and
+    each of their models by name; ``csrf`` goes in its forms (passed in, as WebSocket
+    pushes render outside any request)."""
+    both = picture_of(snap, csrf, message, hint)
+    public, private = both.public, both.private
+    return {"public": public, "private": private,
+            **{name: getattr(public, name) for name in public.__slots__},
+            **{name: getattr(private, name) for name in private.__slots__}}
 
 
 def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oob: bool = True) -> str:
@@ -308,43 +465,48 @@ def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oo
     return "\n".join(render_template(f"table/_{name}.html", oob=oob, **ctx) for name in names)
 
 
-SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
+# -- a room ----------------------------------------------------------------------------
+def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
+    """This person's picture of the room."""
+    host = next((m for m in snap.members if m.host), None)
+    people = len(snap.members)  # the room never holds more than can be seated
+    # once started, every page in the room moves to the table
+    go = f"/g/{snap.code}" if snap.status in ("playing", "finished") and snap.me is not None else None
+    return Room(code=snap.code, csrf=csrf, version=snap.version, go=go, removed=snap.removed,
+                closed=snap.status == "closed", members=tuple(_member(snap, m) for m in snap.members), people=people,
+                capacity=snap.capacity, open=max(0, snap.capacity - people), teams=_room_teams(snap),
+                rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
+                option_values=option_values(snap.rules, snap.level),
+                can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
+                note=_room_note(snap, people))
+
+
+def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
+    return RoomMember(
+        number=m.number, name=m.name, emoji=m.emoji, host=m.host, me=m.me, partner=m.number == snap.partner,
+        role=SEAT_ROLES[m.seat] if m.seat is not None else "Waiting for the host to pick a partner",
+        can_pick=snap.is_host and not m.host and m.number != snap.partner, can_remove=snap.is_host and not m.host)
+
+
+def _room_teams(snap: RoomSnapshot) -> str:
+    if snap.partner is None:
+        return "The host has not picked a partner yet."
+    if snap.partner == BOT_PARTNER:
+        return "The host plays with a bot as partner."
+    partner = next((m.name for m in snap.members if m.number == snap.partner), "")
+    return f"{partner} is the host's partner."
+
+
+def _room_note(snap: RoomSnapshot, people: int) -> str:
+    bots = 4 - people
+    note = f"{bots} empty seat{'s' if bots != 1 else ''} will be played by {snap.level} bots." if bots \
+        else "Every seat has a person."
+    return note + (" Without a choice, the first to join is your partner." if snap.partner is None else "")
 
 
 def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
-    """Everything the room shows this person: who is here, where they will sit, and (for
-    the host only) the controls. Never a player id: members are known by join number."""
-    host = next((m for m in snap.members if m.host), None)
-    members = []
-    for m in snap.members:
-        members.append({
-            "number": m.number, "name": m.name, "emoji": m.emoji, "host": m.host, "me": m.me,
-            "partner": m.number == snap.partner, "seat": m.seat,
-            "role": SEAT_ROLES[m.seat] if m.seat is not None else "Waiting for the host to pick a partner",
-            # host controls, per joiner: the server checks them again on every post
-            "can_pick": snap.is_host and not m.host and m.number != snap.partner,
-            "can_remove": snap.is_host and not m.host,
-        })
-    people = len(snap.members)  # the room never holds more than can be seated
-    if snap.partner is None:
-        teams = "The host has not picked a partner yet."
-    elif snap.partner == BOT_PARTNER:
-        teams = "The host plays with a bot as partner."
-    else:
-        partner = next((m.name for m in snap.members if m.number == snap.partner), "")
-        teams = f"{partner} is the host's partner."
-    # once started, every page in the room moves to the table (site.js follows ``data-go``)
-    go = f"/g/{snap.code}" if snap.status in ("playing", "finished") and snap.me is not None else None
-    return {
-        "code": snap.code, "csrf": csrf, "status": snap.status, "members": members, "me": snap.me,
-        "removed": snap.removed, "is_host": snap.is_host, "host_name": host.name if host else "",
-        "people": people, "humans": snap.humans, "capacity": snap.capacity, "open": max(0, snap.capacity - people),
-        "teams": teams, "partner_chosen": snap.partner is not None, "bot_partner": snap.partner == BOT_PARTNER,
-        "can_pick_bot": snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
-        "can_start": snap.is_host and snap.status == "waiting", "bots": 4 - people, "level": snap.level,
-        "rules": snap.rules, "go": go, "room_version": snap.version,
-        "rules_line": rules_line(snap.rules, snap.level), "option_values": option_values(snap.rules, snap.level),
-    }
+    """Everything the room shows this person, as the templates' ``room``."""
+    return {"room": room_picture(snap, csrf)}
 
 
 def render_room(ctx: dict[str, Any], oob: bool = True) -> str:

@@ -1,0 +1,356 @@
+"""The values a page is drawn from: one small model per fragment, made by ``spades.web.render``.
+
+A seat's ``Picture`` of a table has two parts:
+
+- ``Public``: what everyone looking from this side of the table sees: the status line
+  (whose turn, the last move), the scores, the felt (plates with their chips, the
+  trick), a finished hand's result, the last trick, the score sheet, the top bar. It is
+  worded from the seat's side (its own plate at the bottom, "You", "Us" and "Them").
+- ``Private``: what this person alone gets: who they are (their seat, the CSRF token of
+  their forms), what they are told (your turn, messages, notices), their cards with the
+  bid box and the hint, and their buttons after a hand and after the match.
+
+Fragment by fragment (``templates/table/_name.html``): ``status`` lays out ``Status`` and
+``Told``, ``scores`` ``Scores``, ``felt`` ``Felt``, ``hand`` ``Hand``, ``panel``
+``Result``, ``Rematch`` and ``NextHand``, ``announce`` ``Told``, ``lasttrick``
+``LastTrick``, ``sheet`` ``Sheet``; the page around them ``Page`` and ``You``. A room
+waiting for its players is a ``Room`` (``room/_room.html``).
+
+Every value is frozen: what is shown or left out was decided when it was made, in
+Python, from the seat's view; the templates only lay it out.
+
+Imports: ``spades.replays`` (a hand's score table) and markupsafe; never Flask.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..replays import SheetTeam, score_sheet
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+RANK_SHOWN = {"T": "10"}
+
+
+# -- the pieces ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """A card's display values: ``QS`` -> Q, ♠, "queen of spades"; ``legal``: playable now."""
+
+    text: str
+    rank: str
+    suit: str
+    symbol: str
+    red: bool
+    label: str
+    legal: bool = False
+
+
+@functools.cache
+def card(text: str, legal: bool = False) -> CardFace:
+    """A card's display values (shared: never changed)."""
+    rank, suit = text[0], text[1]
+    return CardFace(text=text, rank=RANK_SHOWN.get(rank, rank), suit=suit, symbol=SUIT_SYMBOLS[suit],
+                    red=suit in "HD", label=f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", legal=legal)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The turn clock of the seat to act: the browser counts down to the server's deadline
+    (epoch milliseconds), corrected by the server's now (``Felt.now_ms``)."""
+
+    seat: int
+    deadline_ms: int
+    seconds: int  # in the whole turn
+    left: int  # shown until the browser counts
+
+
+# -- the public part -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Page:
+    """The page around the fragments: its top bar."""
+
+    code: str
+    rules_line: str
+    tourney: str | None  # the tourney this table plays a match of
+    watchable: bool  # people without a seat may watch
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The status line as anyone reads it."""
+
+    turn: str  # whose turn it is, the hand over, or the match's result
+    last_move: str  # the commentary: the last move in words
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A team's score box."""
+
+    team: int
+    label: str  # Us or Them for a player; the members' names for a watcher
+    members: str  # the names beside Us and Them ("" for a watcher)
+    score: int
+    bags: int
+    progress: str | None  # "3 / 7 tricks" while the hand is played
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The score boxes, this seat's team first, and the hand number."""
+
+    teams: tuple[Team, Team]
+    hand_number: int
+    watchers: int
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """A seat's name plate on the felt, with its chips (the bid and the tricks won)."""
+
+    seat: int
+    pos: str  # bottom, left, top or right, as this page places it
+    name: str
+    team: int
+    turn: bool
+    dealer: bool
+    host: bool
+    emoji: str
+    presence: str
+    presence_text: str
+    has_bid: bool
+    bid: str  # the bid chip's words ("–" before the bid)
+    taken: int
+    clock: Clock | None
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A seat's place in the middle of the felt, with the card it played to the trick."""
+
+    pos: str
+    card: CardFace | None
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Felt:
+    """The felt: four plates and the trick."""
+
+    plates: tuple[Plate, ...]
+    trick: tuple[Slot, ...]
+    trick_is_last: bool  # the trick shown was just taken: its fourth card stays in sight
+    now_ms: int  # the server's now, for the clocks
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card of the last trick, with who played it."""
+
+    name: str
+    card: CardFace
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    """The last trick taken in this hand."""
+
+    title: str  # "Trick 4: Bea wins"
+    plays: tuple[Play, ...]  # in play order
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """One finished hand's score table (``spades.replays.score_sheet``'s row), this seat's team first."""
+
+    number: int
+    teams: tuple[SheetTeam, SheetTeam]
+
+
+def hand_score(r: dict, names: tuple[str, ...], first: int) -> HandScore:
+    """One finished hand (``spades.views.result_json``) as a score table, team ``first`` first."""
+    row = score_sheet([r], names)[0]
+    return HandScore(number=row.hand, teams=(row.teams[first], row.teams[1 - first]))
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """The score sheet: every finished hand, drawn only where it is shown."""
+
+    columns: tuple[tuple[int, str], ...]  # (team, heading), this seat's team first
+    results: Sequence[dict]
+    names: tuple[str, ...]
+    first: int  # this seat's team
+    pushed: bool  # in the table's updates: not while a hand is played (the sheet changes when one ends)
+
+    def rows(self) -> list[HandScore]:
+        """Every finished hand's score table, in order."""
+        return [hand_score(r, self.names, self.first) for r in self.results]
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """The end of the match, over the last hand's score table."""
+
+    headline: str
+    score_line: str
+    chart: Markup
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished hand (and the match, when it was the last one), shown until the next deal."""
+
+    hand: HandScore
+    final: Final | None
+
+
+@dataclass(frozen=True, slots=True)
+class Public:
+    """What everyone looking from this side of the table sees."""
+
+    stamp: int  # orders updates on the page: an HTTP answer can arrive after a newer push
+    page: Page
+    status: Status
+    scores: Scores
+    felt: Felt
+    result: Result | None
+    last_trick: LastTrick | None
+    sheet: Sheet
+
+
+# -- the private part ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class You:
+    """Who is looking: their seat and what their forms carry."""
+
+    seat: int | None  # None: watching
+    csrf: str
+    version: int  # the table's version the forms were made at
+    watching: bool
+    host: bool
+    my_turn: bool
+    can_leave: bool  # Leave for good, at a table of friends
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What this person is told: in the status line, and aloud to screen readers."""
+
+    turn: str | None  # "Your turn: …" (their status line's turn, over the public one)
+    message: str | None  # the answer to their last post
+    last_move: str  # the commentary, unless the notice below tells this very move
+    notice: str | None  # what the table did for them (their time ran out), until put away
+    partner_left: str | None  # the partner's name, once they left for good
+    autopilot: bool  # a bot plays for them: Take over
+    announce: str  # the screen readers' line: the last move, and "Your turn." when it is
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """This person's cards, the bid box and the blind nil choice."""
+
+    cards: tuple[CardFace, ...]
+    choose_blind: bool  # blind nil is on and the cards are not looked at yet
+    blind_now: bool  # ... and it is this seat's turn to bid it
+    bidding: bool  # the bid box
+    playing: bool  # their turn to play: cards not playable now are dimmed
+    strict: bool  # a tourney table (no bidding): cards not playable now cannot be tapped
+    bid_value: int | float  # the bid box's number: the hint, or the usual bid
+    hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
+
+
+@dataclass(frozen=True, slots=True)
+class Partner:
+    """A choice of partner for the rematch (``offset``: seats from the host)."""
+
+    offset: int
+    name: str
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """After the match: the Rematch form, or a word that the host starts it."""
+
+    form: bool  # the host's (or anyone's, at a table without a host)
+    partners: tuple[Partner, ...]  # the host chooses who sits across
+    waiting: str | None  # "Waiting for … to start a rematch."
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Between hands: Continue, and who has not pressed it yet."""
+
+    form: bool  # a seated person's
+    can_continue: bool  # not pressed yet
+    deal_now: bool  # the host deals without waiting for the others
+    reading: str  # the people who have not pressed Continue yet
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """What this person alone gets."""
+
+    you: You
+    told: Told
+    hand: Hand
+    rematch: Rematch
+    next_hand: NextHand
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A seat's picture of the table, in its two parts."""
+
+    public: Public
+    private: Private
+
+
+# -- a room ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RoomMember:
+    """One person in the room, with the host's controls for them (checked again by the
+    server on every post). Never a player id: members are known by join number."""
+
+    number: int
+    name: str
+    emoji: str
+    host: bool
+    me: bool
+    partner: bool
+    role: str
+    can_pick: bool
+    can_remove: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """Everything the room shows this person: who is here, where they will sit, and (for
+    the host only) the controls."""
+
+    code: str
+    csrf: str
+    version: int
+    go: str | None  # the table's address once the game started (every page follows ``data-go``)
+    removed: bool  # the host removed this person
+    closed: bool  # everyone left before the start
+    members: tuple[RoomMember, ...]
+    people: int
+    capacity: int
+    open: int  # seats still free for people
+    teams: str  # who partners the host, in words
+    rules_line: str
+    host: bool
+    host_name: str
+    option_values: dict[str, str]  # the host's options form
+    can_pick_bot: bool
+    note: str  # under the host's buttons: who plays the empty seats
