@@ -283,7 +283,7 @@ class Table:
                 self.reconnects += 1
                 self.changed.set()
                 return
-            except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
+            except (TimeoutError, aiohttp.ClientError, OSError):
                 continue
 
     async def connect(self, person: Person) -> None:
@@ -299,7 +299,7 @@ class Table:
         try:
             await asyncio.wait_for(self.changed.wait(), timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     async def all_at_least(self, stamp: int, timeout: float) -> bool:
@@ -326,7 +326,7 @@ class Table:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def move(self, tally: Tally) -> None:
@@ -351,7 +351,7 @@ class Table:
                                            allow_redirects=False) as r:
                 body = await r.text()
                 status = r.status
-        except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+        except (TimeoutError, aiohttp.ClientError) as e:
             tally.errors += 1
             tally.statuses[f"{type(e).__name__}: {e}"[:120]] += 1
             await asyncio.sleep(0.5)

@@ -59,7 +59,14 @@ from pathlib import Path
 
 from .client import BareTable, SiteTable, Table, log, ms, percentile
 from .phases import (
-    PACE_S, close_all, gather_limited, idle_phase, move_phases, seed_bare_table, seed_site_table, unless_failed,
+    PACE_S,
+    close_all,
+    gather_limited,
+    idle_phase,
+    move_phases,
+    seed_bare_table,
+    seed_site_table,
+    unless_failed,
 )
 from .servers import RedisServer, Server, raise_open_files
 

@@ -20,8 +20,22 @@ import time
 import aiohttp
 
 from .client import (
-    EMOJIS, HOME_ADDRESS, LOST_AFTER_S, ONE_ADDRESS, STAMP_ATTR, BareTable, Person, SiteTable, Table, Tally,
-    connector, log, ms, percentile, spectator_address, table_address,
+    EMOJIS,
+    HOME_ADDRESS,
+    LOST_AFTER_S,
+    ONE_ADDRESS,
+    STAMP_ATTR,
+    BareTable,
+    Person,
+    SiteTable,
+    Table,
+    Tally,
+    connector,
+    log,
+    ms,
+    percentile,
+    spectator_address,
+    table_address,
 )
 from .servers import Server
 
@@ -169,7 +183,7 @@ async def close_all(people: list[Person], timeout: float = 15.0) -> None:
     """Close sockets and sessions, a bounded wait (the server is stopped next anyway)."""
     try:
         await asyncio.wait_for(asyncio.gather(*(p.close() for p in people), return_exceptions=True), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
 
 
@@ -200,7 +214,7 @@ async def open_visitor(base: str, code: str, shared: aiohttp.TCPConnector, defla
         await visitor.connect(person)
     except aiohttp.WSServerHandshakeError as e:
         failures[f"HTTP {e.status} at the handshake"] += 1
-    except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
+    except (TimeoutError, aiohttp.ClientError, OSError) as e:
         failures[f"{type(e).__name__}"] += 1
     return visitor, person
 
@@ -226,7 +240,7 @@ async def time_home(base: str, seconds: float) -> tuple[list[float], int]:
                 if r.status == 200:
                     latencies.append(time.perf_counter() - t)
                     return
-        except (aiohttp.ClientError, asyncio.TimeoutError):
+        except (TimeoutError, aiohttp.ClientError):
             pass
         failed += 1
 
@@ -249,7 +263,7 @@ async def home_ok(base: str) -> bool:
             async with session.get(base + "/") as r:
                 await r.read()
                 return r.status == 200
-        except (aiohttp.ClientError, asyncio.TimeoutError):
+        except (TimeoutError, aiohttp.ClientError):
             return False
 
 

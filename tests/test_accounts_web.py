@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import csrf_of, start_practice
 from test_accounts import finished_match
 

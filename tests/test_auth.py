@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import csrf_of, start_practice
 from servers import smtp  # noqa: F401 - the fixture
 
@@ -199,7 +198,7 @@ def test_a_stranger_cannot_keep_a_person_from_signing_in(mail_app, smtp):  # noq
 def test_code_tries_are_limited_per_address(app):
     client = from_address(app.test_client(), "10.0.2.1")
     ask(client, "hal@example.com")
-    for i in range(10):
+    for _i in range(10):
         assert try_code(client, "12").status_code == 422  # malformed: refused, but a request all the same
     r = try_code(client, "12")
     assert r.status_code == 429 and error_of(r) == "Too many tries. Try again in 2 minutes."
@@ -212,7 +211,7 @@ def test_code_tries_are_limited_per_email_as_the_session_holds_it(app):
         assert [try_code(client, "12").status_code for _ in range(11)] == [422] * 10 + [429]
     client = from_address(app.test_client(), "10.0.3.3")
     ask(client, "ida@example.com")
-    for i in range(5):
+    for _i in range(5):
         assert try_code(client, "12").status_code == 422
     # the 26th try for ida@ is over the email's 25: a decoy email field changes nothing, the
     # limit counts the address the code went to

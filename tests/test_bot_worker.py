@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import redis
+from test_cluster import wait_for
 
 from spades import bots
 from spades.bots.worker import GROUP, STREAM, WORKERS, BotQueue, live_workers
@@ -24,7 +25,6 @@ from spades.storage import Store
 from spades.tables import Player, TableService
 from spades.tables.cluster import Cluster
 from spades.views import seat_view
-from test_cluster import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 

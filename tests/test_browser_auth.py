@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
-
 from servers import smtp  # noqa: F401 - the fixture
 
 CODE_RE = re.compile(r"\b(\d{6})\b")

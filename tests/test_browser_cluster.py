@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 import redis
 from playwright.sync_api import Page, expect
-
 from servers import free_port
+
 from spades.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent

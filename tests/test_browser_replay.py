@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-
 from test_replay import finished_practice
 
 from spades import replay_report

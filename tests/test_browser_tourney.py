@@ -11,7 +11,6 @@ import time
 
 import pytest
 from playwright.sync_api import Page, expect
-
 from test_browser_friends import play_until_hand_over
 
 EMOJI = {"Ann": "🐼", "Bo": "🐨", "Cy": "🦊", "Di": "🐯"}

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 import re
 
-from playwright.sync_api import Page, expect
-
 from conftest import csrf_of, start_practice
-from spades.tables import load_state
+from playwright.sync_api import Page, expect
 from test_web import move, view
+
+from spades.tables import load_state
 
 SHOWN = re.compile(r'(?:data-card|value)="([2-9TJQKA][SHDC])"')
 

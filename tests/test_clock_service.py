@@ -11,17 +11,29 @@ import threading
 import time
 
 import pytest
-
 from conftest import FakeClock
+from watch import watch
 
 from spades import bots
 from spades.clocks import SeatClock, tourney_timeout_card
 from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
-from spades.tables import (EMOJIS, Closing, Join, Leave, NotSeated, PickPartner, Player, Stale, Start, TableService,
-                           TakeOver, Timeout, bot_seed)
+from spades.tables import (
+    EMOJIS,
+    Closing,
+    Join,
+    Leave,
+    NotSeated,
+    PickPartner,
+    Player,
+    Stale,
+    Start,
+    TableService,
+    TakeOver,
+    Timeout,
+    bot_seed,
+)
 from spades.tables.values import TOURNEY_BREAK_S
-from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")

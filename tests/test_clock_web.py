@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import FakeClock, csrf_of, start_practice
+from watch import watch
 
 from spades.tables import EMOJIS, Player
 from spades.web.render import render_fragments, table_context
-from watch import watch
 
 
 @pytest.fixture

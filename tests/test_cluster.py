@@ -14,14 +14,25 @@ import threading
 import time
 
 import pytest
+from watch import watch
 
+from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
-from spades.rules import IllegalAction
-from spades.tables import EMOJIS, BadAction, NotSeated, Player, Stale, TableService
+from spades.tables import (
+    EMOJIS,
+    BadAction,
+    Change,
+    Event,
+    Join,
+    NotSeated,
+    Player,
+    Reseat,
+    Snapshot,
+    Stale,
+    TableService,
+)
 from spades.tables.cluster import Cluster, decode, encode
-from spades.tables import Change, Event, Join, Reseat, Snapshot
-from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 PEOPLE = [Player(f"p{s}") for s in range(4)]
@@ -167,13 +178,12 @@ def test_the_shared_lock_lets_one_process_in_at_a_time(redis_url):
 
     def work(lock):
         for _ in range(20):
-            with lock:
-                with lock:  # re-entrant within a thread
-                    inside.append(1)
-                    if len(inside) > 1:
-                        overlaps.append(1)
-                    time.sleep(0.001)
-                    inside.pop()
+            with lock, lock:  # re-entrant within a thread
+                inside.append(1)
+                if len(inside) > 1:
+                    overlaps.append(1)
+                time.sleep(0.001)
+                inside.pop()
 
     threads = [threading.Thread(target=work, args=(c.shared_lock("t"),)) for c in (one, two)]
     for t in threads:

@@ -9,11 +9,11 @@ import concurrent.futures as cf
 import itertools
 
 import pytest
-
 from conftest import INSTANT, csrf_of, start_practice
 from servers import smtp  # noqa: F401 - the fixture
-from spades.web import create_app
 from test_auth import HX, ask, sign_in
+
+from spades.web import create_app
 
 
 @pytest.fixture

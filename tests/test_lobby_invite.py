@@ -7,7 +7,6 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-
 from conftest import csrf_of
 from test_lobby import A_EMOJI, join, new_table, post
 

@@ -10,12 +10,12 @@ same on every run (derandomized), so CI never turns red by chance; run it with
 from __future__ import annotations
 
 import pytest
+from conftest import csrf_of, start_practice
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import csrf_of, start_practice
-from spades.web.limits import limiter
 from test_lobby import new_table
+
+from spades.web.limits import limiter
 
 ROUTES = {
     "/practice": ("level", "speed", "end", "name", "bag_penalty", "blind_nil"),

@@ -22,7 +22,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from servers import Gunicorn, free_port
 
 ROOT = Path(__file__).resolve().parent.parent

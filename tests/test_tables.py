@@ -8,12 +8,12 @@ import random
 import time
 
 import pytest
+from watch import watch
 
 from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import BadAction, NotSeated, Player, Rematch, Stale, TableNotFound, TableService
-from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 ME = Player("me")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from watch import watch
 
 from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import BOT_PARTNER, EMOJIS, Join, NotHost, PickPartner, Player, Rematch, Start, TableService
-from watch import watch
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")

@@ -6,7 +6,7 @@ import json
 import math
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -386,7 +386,7 @@ def test_swiss_refusals_and_round_trip():
 
 def _repeat_free_exists(teams: frozenset, met: frozenset) -> bool:
     """Brute force: can ``teams`` be paired so that no pair has met before?"""
-    @lru_cache(maxsize=None)
+    @cache
     def solve(left: frozenset) -> bool:
         if not left:
             return True

@@ -15,14 +15,25 @@ import itertools
 import time
 
 import pytest
-
 from conftest import FakeClock
 
 from spades.storage import Store
 from spades.tables import EMOJIS, Player, Refused, TableService
-from spades.tourney import (AlreadyRegistered, BadEntry, BadTeamLink, NotDirector, NothingToReady, RegistrationClosed,
-                            TourneyError, TourneyFull, TourneyNotFound, TourneyOver, TourneyService, TourneyView,
-                            page_channel)
+from spades.tourney import (
+    AlreadyRegistered,
+    BadEntry,
+    BadTeamLink,
+    NotDirector,
+    NothingToReady,
+    RegistrationClosed,
+    TourneyError,
+    TourneyFull,
+    TourneyNotFound,
+    TourneyOver,
+    TourneyService,
+    TourneyView,
+    page_channel,
+)
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 ONE_HAND = {"end": "hands", "hands": 1}  # tests only: every match is one hand

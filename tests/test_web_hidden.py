@@ -12,15 +12,14 @@ import random
 import re
 
 import pytest
+from conftest import csrf_of, start_practice
+from watch import watch
 
 from spades import bots
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, load_state
 from spades.web.render import render_fragments, table_context
-
-from conftest import csrf_of, start_practice
-from watch import watch
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 

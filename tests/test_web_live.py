@@ -7,10 +7,9 @@ import socket
 import time
 
 import pytest
-from simple_websocket import Client, ConnectionError as WsConnectionError
-
 from conftest import csrf_of, start_practice
-
+from simple_websocket import Client
+from simple_websocket import ConnectionError as WsConnectionError
 
 # simple_websocket's client sends ``Host`` without the port, so this is the matching origin
 # (a browser sends host:port in both)

@@ -238,9 +238,7 @@ class Table:
 def beats(c: str, best: str, led: str) -> bool:
     if suit(c) == suit(best):
         return rank(c) > rank(best)
-    if suit(c) == "S":
-        return True
-    return False
+    return suit(c) == "S"
 
 
 def lowest(cards: list[str]) -> str:

@@ -35,13 +35,22 @@ import os
 import secrets
 import time
 
-from flask import (Blueprint, Flask, has_request_context, redirect, render_template, request,
-                   session, url_for)
+from flask import Blueprint, Flask, has_request_context, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter.errors import RateLimitExceeded
 
-from ..accounts import (CODE_TTL, Accounts, BadCode, BadEmail, Expired, NoCode, SignInError, TooManyTries,
-                        WrongCode, normalize_email)
+from ..accounts import (
+    CODE_TTL,
+    Accounts,
+    BadCode,
+    BadEmail,
+    Expired,
+    NoCode,
+    SignInError,
+    TooManyTries,
+    WrongCode,
+    normalize_email,
+)
 from ..mail import MailError
 from .identity import csrf_token, player_id
 from .limits import hit, limiter
