@@ -10,6 +10,10 @@ card played this hand (the trick in progress included), ``others`` the cards nei
 nor in the seat's hand (held by someone else). A card is the *boss* of its suit when no
 card of ``others`` in that suit ranks above it.
 
+``play_card`` first settles the seat's stance for the trick (``_stance``: win it, duck it
+or, bidding nil, avoid it; and which nils are still alive), then leads (``_lead``) or
+follows by that stance, one helper per step.
+
 Imports: ``spades.cards``, and ``spades.rules`` for the legal-card rule.
 """
 
@@ -146,43 +150,10 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
     if legal & (legal - 1) == 0:
         return low(legal)
     others = FULL_MASK & ~gone & ~hand
-    partner = seat ^ 2
-    team = seat & 1
-    pos = len(trick)
-    remaining = 13 - taken[0] - taken[1] - taken[2] - taken[3]
-
-    mode = WIN
-    cover = False  # partner's nil still alive
-    nil_opp = -1  # an opponent whose nil is still alive
-    if ctx.bidding:
-        bids = ctx.bids
-        if bids[seat] == 0:
-            mode = AVOID
-        else:
-            # team_need for both teams, written out: this runs for every card of a play-out
-            a, b = bids[team], bids[team + 2]
-            contract = (a or 0) + (b or 0)
-            got = (taken[team] if a else 0) + (taken[team + 2] if b else 0)
-            a, b = bids[1 - team], bids[3 - team]
-            o_contract = (a or 0) + (b or 0)
-            o_got = (taken[1 - team] if a else 0) + (taken[3 - team] if b else 0)
-            need = contract - got
-            o_need = o_contract - o_got
-            if bids[partner] == 0 and taken[partner] == 0:
-                cover = True
-            for o in ((seat + 1) & 3, (seat + 3) & 3):
-                if bids[o] == 0 and taken[o] == 0:
-                    nil_opp = o
-            if need <= 0 and contract > 0:
-                # contract made: extra tricks are bags, unless a set is within reach
-                to_set = remaining - o_need + 1
-                bag_room = 10 - ctx.bags[team] - (got - contract) if ctx.bag_penalty else 99
-                if o_contract and o_need > 0 and to_set <= max(1, remaining // 3) and bag_room > to_set:
-                    mode = WIN
-                else:
-                    mode = DUCK
+    mode, cover, nil_opp = _stance(ctx, seat, taken)
     if not trick:
         return _lead(ctx, seat, hand, legal, others, mode, cover, nil_opp, voids, broken)
+    pos = len(trick)
     seats_after = [(leader + i) & 3 for i in range(pos + 1, 4)]
 
     led = trick[0] // 13
@@ -193,69 +164,133 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
 
     if mode == AVOID:
         return _avoid(legal, follow, w, pos)
-
+    partner = seat ^ 2
+    # the nils still alive come first: covering the partner's, then setting an opponent's
     if cover:
-        if winner_seat == partner:
-            # overtake the partner's nil card if we can, as cheaply as possible
-            win = beating(legal, w)
-            if win:
-                return _cheapest(win, led)
-        elif partner in seats_after:
-            # play high so the partner can duck under us
-            win = beating(legal, w)
-            if win:
-                if follow:
-                    return high(win)
-                return _cheapest(win, led)
-
+        card = _cover_nil(legal, follow, w, led, winner_seat == partner, partner in seats_after)
+        if card >= 0:
+            return card
     if nil_opp >= 0:
-        if winner_seat == nil_opp:
-            # the nil bidder is winning: stay under it
-            lose = legal & ~beating(legal, w)
-            if lose:
-                return _highest_in(lose, led, follow)
-        elif nil_opp in seats_after and follow and mode != WIN:
-            return low(follow)
-        elif nil_opp in seats_after and follow and winner_seat != partner:
-            # under a low card the nil bidder must go lower still: keep ours low
-            lose = follow & ~beating(follow, w)
-            if lose:
-                return low(lose)
-
+        card = _set_nil(legal, follow, w, led, mode, nil_opp, winner_seat, partner, seats_after)
+        if card >= 0:
+            return card
     if mode == DUCK:
         return _duck(legal, follow, w, pos, seats_after)
+    return _win(hand, legal, follow, w, led, pos, winner_seat == partner, seats_after, others, voids)
 
-    # WIN
-    partner_winning = winner_seat == partner
+
+def _stance(ctx: HandCtx, seat: int, taken: list[int]) -> tuple[str, bool, int]:
+    """The seat's mode for the trick (WIN, DUCK or AVOID), whether its partner's nil is still
+    alive (to cover), and an opponent whose nil is still alive (-1 if none)."""
+    if not ctx.bidding:
+        return WIN, False, -1
+    bids = ctx.bids
+    if bids[seat] == 0:
+        return AVOID, False, -1
+    team = seat & 1
+    # team_need for both teams, written out: this runs for every card of a play-out
+    a, b = bids[team], bids[team + 2]
+    contract = (a or 0) + (b or 0)
+    got = (taken[team] if a else 0) + (taken[team + 2] if b else 0)
+    a, b = bids[1 - team], bids[3 - team]
+    o_contract = (a or 0) + (b or 0)
+    o_got = (taken[1 - team] if a else 0) + (taken[3 - team] if b else 0)
+    partner = seat ^ 2
+    cover = bids[partner] == 0 and taken[partner] == 0
+    nil_opp = -1
+    for o in ((seat + 1) & 3, (seat + 3) & 3):
+        if bids[o] == 0 and taken[o] == 0:
+            nil_opp = o
+    mode = WIN
+    if contract - got <= 0 and contract > 0:
+        mode = _mode_when_made(ctx, team, taken, got - contract, o_contract, o_contract - o_got)
+    return mode, cover, nil_opp
+
+
+def _mode_when_made(ctx: HandCtx, team: int, taken: list[int], over: int, o_contract: int,
+                    o_need: int) -> str:
+    """WIN or DUCK for a team whose contract is made, ``over`` tricks beyond it."""
+    # extra tricks are bags, unless a set is within reach and chasing it stays clear of the
+    # bag penalty
+    remaining = 13 - taken[0] - taken[1] - taken[2] - taken[3]
+    to_set = remaining - o_need + 1
+    bag_room = 10 - ctx.bags[team] - over if ctx.bag_penalty else 99
+    if o_contract and o_need > 0 and to_set <= max(1, remaining // 3) and bag_room > to_set:
+        return WIN
+    return DUCK
+
+
+def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
+               partner_after: bool) -> int:
+    """A card that takes the trick over the partner's nil, or -1 to play on as usual."""
+    if partner_winning:
+        # overtake the partner's nil card if we can, as cheaply as possible
+        win = beating(legal, w)
+        if win:
+            return _cheapest(win, led)
+    elif partner_after:
+        # play high so the partner can duck under us
+        win = beating(legal, w)
+        if win:
+            if follow:
+                return high(win)
+            return _cheapest(win, led)
+    return -1
+
+
+def _set_nil(legal: int, follow: int, w: int, led: int, mode: str, nil_opp: int,
+             winner_seat: int, partner: int, seats_after: list[int]) -> int:
+    """A card that leaves the trick to the opponent ``nil_opp``'s nil, or -1 to play on."""
+    if winner_seat == nil_opp:
+        # the nil bidder is winning: stay under it
+        lose = legal & ~beating(legal, w)
+        if lose:
+            return _highest_in(lose, led, follow)
+    elif nil_opp in seats_after and follow and mode != WIN:
+        return low(follow)
+    elif nil_opp in seats_after and follow and winner_seat != partner:
+        # under a low card the nil bidder must go lower still: keep ours low
+        lose = follow & ~beating(follow, w)
+        if lose:
+            return low(lose)
+    return -1
+
+
+def _win(hand: int, legal: int, follow: int, w: int, led: int, pos: int, partner_winning: bool,
+         seats_after: list[int], others: int, voids: list[int] | None) -> int:
+    """A card for the WIN mode: take the trick, unless the partner surely has it."""
     if partner_winning and (not seats_after or _sure(w, led, others, seats_after, voids)):
         return _discard_low(legal, follow)
     if follow:
-        win = beating(follow, w)
-        if not win:
-            return low(follow)
-        if not seats_after:
-            return low(win)
-        if pos == 1:
-            # second hand low, but take a high lead with a boss card
-            boss = win & ~_has_higher(others, led)
-            if boss and (w % 13 >= JACK or popcount(others & SUIT_MASKS[led]) <= 3):
-                return _lowest_equivalent(boss, others)
-            return low(follow)
-        # third hand high: the cheapest card that nobody behind can beat, else our highest
-        top = high(win)
-        if not (others & above(top)):
-            return _lowest_equivalent(win & ~_has_higher(others, led), others)
-        if partner_winning:
-            return low(follow)
-        return top
-    # void in the led suit
+        return _follow_to_win(follow, w, led, pos, partner_winning, seats_after, others)
+    # void in the led suit: ruff with the lowest winning trump, unless the partner is winning
     trumps = beating(hand & SPADE_MASK, w) if led != 0 else 0
     if trumps and not partner_winning:
-        if seats_after:
-            # beat a possible overruff cheaply: the lowest trump above most of the rest
-            return low(trumps)
         return low(trumps)
     return _discard_low(legal, 0)
+
+
+def _follow_to_win(follow: int, w: int, led: int, pos: int, partner_winning: bool,
+                   seats_after: list[int], others: int) -> int:
+    """A card of the led suit for the WIN mode (``follow`` is not empty)."""
+    win = beating(follow, w)
+    if not win:
+        return low(follow)
+    if not seats_after:
+        return low(win)
+    if pos == 1:
+        # second hand low, but take a high lead with a boss card
+        boss = win & ~_has_higher(others, led)
+        if boss and (w % 13 >= JACK or popcount(others & SUIT_MASKS[led]) <= 3):
+            return _lowest_equivalent(boss, others)
+        return low(follow)
+    # third hand high: the cheapest card that nobody behind can beat, else our highest
+    top = high(win)
+    if not (others & above(top)):
+        return _lowest_equivalent(win & ~_has_higher(others, led), others)
+    if partner_winning:
+        return low(follow)
+    return top
 
 
 def _has_higher(others: int, suit: int) -> int:
@@ -351,32 +386,69 @@ def _avoid(legal: int, follow: int, w: int, pos: int) -> int:
 
 def _lead(ctx: HandCtx, seat: int, hand: int, legal: int, others: int, mode: str, cover: bool,
           nil_opp: int, voids: list[int] | None, broken: bool) -> int:
-    opps = ((seat + 1) & 3, (seat + 3) & 3)
-    partner = seat ^ 2
-    if mode in (AVOID, DUCK) or nil_opp >= 0:
-        # lead low; against a nil, from a suit the nil bidder still holds
-        best = -1
-        best_key: tuple = (99,)
-        for s in (1, 2, 3, 0):
-            part = legal & SUIT_MASKS[s]
-            if not part:
-                continue
-            c = low(part)
-            theirs_below = popcount(others & below(c))
-            nil_void = nil_opp >= 0 and voids is not None and voids[nil_opp] >> s & 1
-            key = (1 if nil_void else 0, 1 if s == 0 else 0, theirs_below, c % 13)
-            if key < best_key:
-                best, best_key = c, key
-        if mode != WIN or not cover:
-            return best
+    """The card to lead: low to avoid the trick or set a nil, high over the partner's nil,
+    else the card likeliest to win."""
+    # covering the partner's nil comes before setting an opponent's
+    if mode != WIN or (nil_opp >= 0 and not cover):
+        return _lead_low(legal, others, nil_opp, voids)
     if cover:
-        # lead from strength so the nil partner can play under: bosses first, then high cards
-        for s in (1, 2, 3, 0):
-            part = legal & SUIT_MASKS[s]
-            if part and not (others & above(high(part))) and (others & SUIT_MASKS[s]):
-                return high(part)
-        return highest_by_rank(legal)
-    # WIN: cash a side-suit boss that the opponents will follow
+        return _lead_over_nil(legal, others)
+    return _lead_to_win(seat, hand, legal, others, voids)
+
+
+def _lead_low(legal: int, others: int, nil_opp: int, voids: list[int] | None) -> int:
+    """The low lead: the card fewest others can go under, sparing spades."""
+    # against a nil, from a suit the nil bidder still holds
+    best = -1
+    best_key: tuple = (99,)
+    for s in (1, 2, 3, 0):
+        part = legal & SUIT_MASKS[s]
+        if not part:
+            continue
+        c = low(part)
+        theirs_below = popcount(others & below(c))
+        nil_void = nil_opp >= 0 and voids is not None and voids[nil_opp] >> s & 1
+        key = (1 if nil_void else 0, 1 if s == 0 else 0, theirs_below, c % 13)
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def _lead_over_nil(legal: int, others: int) -> int:
+    """The lead over the partner's nil: a boss of a suit the others still hold, else our highest."""
+    # lead from strength so the nil partner can play under: bosses first, then high cards
+    for s in (1, 2, 3, 0):
+        part = legal & SUIT_MASKS[s]
+        if part and not (others & above(high(part))) and (others & SUIT_MASKS[s]):
+            return high(part)
+    return highest_by_rank(legal)
+
+
+def _lead_to_win(seat: int, hand: int, legal: int, others: int, voids: list[int] | None) -> int:
+    """The lead of the WIN mode: cash a boss, draw trumps, make a void, else lead low and long."""
+    best, best_n = _side_boss(seat, legal, others, voids)
+    if best >= 0 and best_n >= 2:
+        return best
+    sp = legal & SPADE_MASK
+    theirs_sp = others & SPADE_MASK
+    boss_sp = sp and theirs_sp and not (theirs_sp & above(high(sp)))
+    if boss_sp and popcount(sp) >= 2:
+        return high(sp)  # draw trumps with the boss spade
+    if best >= 0:
+        return best
+    card = _singleton_to_ruff(hand, legal)
+    if card < 0:
+        card = _low_from_longest(seat ^ 2, legal, voids)
+    if card >= 0:
+        return card
+    return high(sp) if boss_sp else low(legal)
+
+
+def _side_boss(seat: int, legal: int, others: int, voids: list[int] | None) -> tuple[int, int]:
+    """The side-suit boss to cash and the others' cards in its suit (-1, -1 if none)."""
+    # a boss the opponents will follow (none void in its suit while spades are out), in the
+    # suit the others hold most of
+    opps = ((seat + 1) & 3, (seat + 3) & 3)
     best = -1
     best_n = -1
     for s in SIDE_SUITS:
@@ -391,30 +463,31 @@ def _lead(ctx: HandCtx, seat: int, hand: int, legal: int, others: int, mode: str
             n = popcount(theirs)
             if n > best_n:
                 best, best_n = top, n
-    if best >= 0 and best_n >= 2:
-        return best
-    sp = legal & SPADE_MASK
-    theirs_sp = others & SPADE_MASK
-    if sp and theirs_sp and not (theirs_sp & above(high(sp))) and popcount(sp) >= 2:
-        return high(sp)  # draw trumps with the boss spade
-    if best >= 0:
-        return best
-    # a singleton side card to make a void we can ruff, when we have spades to ruff with
-    if popcount(hand & SPADE_MASK) >= 2:
-        for s in SIDE_SUITS:
-            part = legal & SUIT_MASKS[s]
-            if part and popcount(part) == 1 and (part & ~(1 << high(part)) == 0) and high(part) % 13 < KING:
-                return high(part)
-    # otherwise low from the longest side suit (the partner may win it)
+    return best, best_n
+
+
+def _singleton_to_ruff(hand: int, legal: int) -> int:
+    """A singleton side card below the king, or -1: leading it makes a void to ruff in."""
+    # only worth it with spades to ruff with
+    if popcount(hand & SPADE_MASK) < 2:
+        return -1
+    for s in SIDE_SUITS:
+        part = legal & SUIT_MASKS[s]
+        if popcount(part) == 1 and high(part) % 13 < KING:
+            return high(part)
+    return -1
+
+
+def _low_from_longest(partner: int, legal: int, voids: list[int] | None) -> int:
+    """The lowest card of our longest side suit, or -1 with no side card."""
+    # the partner may win it; a suit the partner is void in goes last
     best = -1
-    best_key2: tuple = (-1,)
+    best_key: tuple = (-1,)
     for s in SIDE_SUITS:
         part = legal & SUIT_MASKS[s]
         if part:
             partner_void = voids is not None and voids[partner] >> s & 1
             key = (0 if partner_void else 1, popcount(part))
-            if key > best_key2:
-                best, best_key2 = low(part), key
-    if best >= 0:
-        return best
-    return low(legal) if not (sp and theirs_sp and not (theirs_sp & above(high(sp)))) else high(sp)
+            if key > best_key:
+                best, best_key = low(part), key
+    return best
