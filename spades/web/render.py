@@ -107,12 +107,14 @@ def public_part(snap: Snapshot) -> Public:
 
 
 def page_of(snap: Snapshot) -> Page:
+    """The top bar: the table code, its options in a line, its tourney, the Watch link."""
     rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
     return Page(code=snap.code, rules_line=rules_line(rules, snap.level), tourney=snap.tourney,
                 watchable=snap.watchable)
 
 
 def status_of(snap: Snapshot) -> Status:
+    """The status line as anyone reads it: whose turn it is, and the last move."""
     v = snap.view
     if v["finished"]:
         turn = _match_result(snap)
@@ -135,12 +137,14 @@ def _match_result(snap: Snapshot) -> str:
 
 
 def scores_of(snap: Snapshot) -> Scores:
+    """The score boxes, this seat's team first."""
     mine = _my_team(snap)
     return Scores(teams=(team_of(snap, mine), team_of(snap, 1 - mine)), hand_number=snap.view["hand_number"],
                   watchers=snap.watchers)
 
 
 def team_of(snap: Snapshot, t: int) -> Team:
+    """Team ``t``'s score box, as this seat sees it."""
     v = snap.view
     members = " & ".join(snap.names[s] for s in (t, t + 2))
     taken = v["taken"][t] + v["taken"][t + 2]
@@ -160,6 +164,7 @@ def _contract(bids: list, team: int) -> int | None:
 
 
 def felt_of(snap: Snapshot) -> Felt:
+    """The felt seen from this seat: its plate at the bottom, and the trick."""
     base = _bottom(snap)
     clock = clock_of(snap)
     plates = tuple(plate_of(snap, (base + i) % 4, pos, clock) for i, pos in enumerate(POSITIONS))
@@ -179,6 +184,7 @@ def clock_of(snap: Snapshot) -> Clock | None:
 
 
 def plate_of(snap: Snapshot, s: int, pos: str, clock: Clock | None) -> Plate:
+    """Seat ``s``'s plate, at ``pos`` on this page, with its chips (and the clock when it is to act)."""
     v = snap.view
     bid = v["bids"][s]
     you = " (you)" if s == snap.seat and snap.names[s] != "You" else ""
@@ -220,6 +226,7 @@ def last_trick_of(snap: Snapshot) -> LastTrick | None:
 
 
 def sheet_of(snap: Snapshot, teams: tuple[Team, Team]) -> Sheet:
+    """The score sheet, headed by the score boxes' teams."""
     columns = tuple((t.team, t.label if snap.seat is None else f"{t.label} ({t.members})") for t in teams)
     v = snap.view
     return Sheet(columns=columns, results=v["results"], names=snap.names, first=_my_team(snap),
@@ -236,6 +243,7 @@ def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
 
 
 def final_of(snap: Snapshot, teams: tuple[Team, Team]) -> Final:
+    """Who won the match, the final scores and the chart of the score by hand."""
     w = snap.view["winner"]
     if w is None:
         headline = "A draw"
@@ -296,7 +304,7 @@ def _move_text(e: Event, snap: Snapshot, who: str) -> str:
     if _is_bid(e.action):
         return f"{who} bid {e.action.replace('_', ' ')}."
     text = f"{who} played the {card(e.action).label}." + _trick_taken(e, snap)
-    return text + " The hand is over." if e.hand_over else text
+    return (text + " The hand is over.") if e.hand_over else text
 
 
 def _trick_taken(e: Event, snap: Snapshot) -> str:
@@ -331,6 +339,7 @@ def private_part(snap: Snapshot, csrf: str, message: str | None, hint: object, s
 
 
 def you_of(snap: Snapshot, csrf: str) -> You:
+    """Who is looking, and what their forms carry."""
     v = snap.view
     me = snap.seat
     return You(seat=me, csrf=csrf, version=v["version"], watching=me is None,
@@ -339,6 +348,7 @@ def you_of(snap: Snapshot, csrf: str) -> You:
 
 
 def told_of(snap: Snapshot, message: str | None, status: Status) -> Told:
+    """What this person is told in the status line and to screen readers."""
     v = snap.view
     me = snap.seat
     # the commentary, unless it is the very move the notice tells this person of
@@ -362,6 +372,7 @@ def _your_turn(snap: Snapshot) -> str | None:
 
 
 def hand_of(snap: Snapshot, hint: object) -> Hand:
+    """This person's cards (each playable or not), the bid box with the hint, the blind nil choice."""
     v = snap.view
     legal = {str(a) for a in v["legal"]}
     my_turn = _my_turn(snap)
@@ -383,6 +394,7 @@ def _hint_words(cards: list[str] | None, hint: object) -> str | None:
 
 
 def rematch_of(snap: Snapshot) -> Rematch:
+    """After the match: the Rematch form (with the host's choice of partner), or the wait for the host."""
     v = snap.view
     me = snap.seat
     host = me is not None and snap.host_seat == me
@@ -394,6 +406,7 @@ def rematch_of(snap: Snapshot) -> Rematch:
 
 
 def next_hand_of(snap: Snapshot) -> NextHand:
+    """Between hands: Continue, Deal now for the host, and who is still reading."""
     v = snap.view
     me = snap.seat
     # between hands: who has not pressed Continue yet (people only; bots are always ready)
