@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from .bots import DEFAULT_LEVEL
 from .stats import Played, replay
 from .storage import PlayerGame, Store, UserRow
 
@@ -239,7 +240,7 @@ class Accounts:
         finished; returns how many were rated."""
         count = 0
         for match_id, code in self.store.unrated_matches():
-            level = self.store.table_options(code).get("level", "normal")
+            level = self.store.table_options(code).get("level", DEFAULT_LEVEL)
             ids = [pid if kind == "human" and pid else f"bot:{level}:{seat}"
                    for seat, (kind, pid) in enumerate(self.store.match_seating(match_id))]
             if len(ids) != 4 or len(set(ids)) != 4:

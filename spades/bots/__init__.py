@@ -26,10 +26,11 @@ from ..rules import legal_mask
 from . import bidmodel, knowledge, policy, search
 
 TABLE_LEVELS = ("easy", "normal", "hard")  # the bots a table may have
+DEFAULT_LEVEL = "normal"  # ... when nobody chose
 LEVELS = ("random", *TABLE_LEVELS)  # and, in the arena, one that plays at random
 HARD_BUDGET_S = 0.5  # default thinking time of Hard; p95 of a decision stays under 1 s
 
-__all__ = ["LEVELS", "TABLE_LEVELS", "HARD_BUDGET_S", "choose", "hint"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "TABLE_LEVELS", "HARD_BUDGET_S", "choose", "hint"]
 
 
 def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | None = None) -> int | str:

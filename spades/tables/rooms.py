@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..bots import DEFAULT_LEVEL
 from ..storage import MemberRow, RoomRow
 from .errors import Removed, TableClosed, TableFull
 from .seating import room_capacity, seat_plan
@@ -65,7 +66,7 @@ def room_snapshot(row: RoomRow, version: int, player_id: str | None) -> RoomSnap
                     for m in sorted(members_in, key=lambda m: order.index(m.number)))
     humans = int(row.options.get("humans", MAX_HUMANS))
     return RoomSnapshot(row.code, row.status, me, mine is not None and mine.state == "removed", members,
-                        row.partner, humans, row.options.get("level", "normal"), row.options.get("rules", {}),
+                        row.partner, humans, row.options.get("level", DEFAULT_LEVEL), row.options.get("rules", {}),
                         me is not None and me == host, room_capacity(humans, row.partner), version)
 
 

@@ -16,6 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from .. import clocks
+from ..bots import DEFAULT_LEVEL
 from ..clocks import SeatClock
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..storage import TableRow
@@ -186,7 +187,7 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
         clock = (who, deadline, int(round(seconds)))
     autopilot = seat is not None and state.seat_clocks.get(seat, SeatClock()).autopilot
     return Snapshot(state.code, seat, seat_view(match, seat), tuple(s.name for s in seats),
-                    tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", "normal"),
+                    tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", DEFAULT_LEVEL),
                     match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
@@ -249,7 +250,7 @@ def plan(state: TableState, settings: Settings) -> Plan:
                                            for s in state.row.seats):
             return Plan(holds=holds)  # nobody is at the table any more (all left, or away past the hold): it waits
         # a person's seat is played at the clock's level; the bots' seats at the table's
-        level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", "normal")
+        level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", DEFAULT_LEVEL)
         turn = BotTurn(seat, state.match_number, match.version, level, seat_view(match, seat),
                        bot_seed(state.seed, state.match_number, match.version, seat),
                        delay=settings.play_delays.get(match.rules.play_speed, 0.8),

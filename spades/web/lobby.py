@@ -24,26 +24,50 @@ import re
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, \
-    render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from markupsafe import Markup
 
+from ..accounts import EMAIL_RE
+from ..bots import DEFAULT_LEVEL
 from ..mail import MailError
-from ..rules_config import PLAY_SPEEDS as SPEEDS
-from ..rules_config import Rules
-from ..tables import (EMOJIS, LEVELS, NO_TABLE, BadPlayer, Join, NotHost, NotSeated, Player, Refused, Removed,
-                      SetOptions, TableClosed, TableFull, TableNotFound, check_emoji, clean_name)
+from ..rules_config import NO_CLOCK, Rules
+from ..tables import (
+    EMOJIS,
+    NO_TABLE,
+    BadPlayer,
+    Join,
+    NotHost,
+    NotSeated,
+    Player,
+    Refused,
+    Removed,
+    SetOptions,
+    TableClosed,
+    TableFull,
+    TableNotFound,
+    check_emoji,
+    clean_name,
+)
 from .identity import csrf_token, player_id
 from .limits import limiter
-from .options import END_CHOICES as ENDS
-from .options import table_options
+from .options import DEFAULT_VALUES, OPTION, table_options
 from .render import room_context
 from .services import mailer, service
 
 bp = Blueprint("lobby", __name__)
 
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
-EMAIL_RE = re.compile(r"^[^@\s<>,;:\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 MAX_INVITES = 10  # addresses in one go
 JOIN_LIMIT = "20 per minute"
 JOIN_LIMIT_MESSAGE = "Too many join attempts. Wait a minute and try again."
@@ -67,25 +91,24 @@ def home():
 
 @bp.post("/practice")
 def practice():
-    """Start a practice match from the form; 303 to its table. Bad values are a 400."""
+    """Start a practice match from the home page's form (the level, the play speed, how the
+    match ends and two on/off rules; the rest are the defaults); 303 to its table. Bad
+    values are a 400."""
     form = request.form
-    level = form.get("level", "normal")
-    speed = form.get("speed", "normal")
-    end = form.get("end", "target-500")
-    if level not in LEVELS:
-        abort(400, description="Choose a level: easy, normal or hard.")
-    if speed not in SPEEDS:
-        abort(400, description="Choose a play speed: slow, normal or fast.")
-    if end not in ENDS:
-        abort(400, description="Choose how the match ends: a target of 200, 250, 300 or 500 points, or 5, 9 or 11 hands.")
+    settings: dict = {}
+    for name, default in (("level", DEFAULT_LEVEL), ("speed", "normal"), ("end", "target-500"),
+                          ("bag_penalty", None), ("blind_nil", None)):
+        chosen = OPTION[name].parse(form.get(name, default))
+        if chosen is None:
+            abort(400, description=OPTION[name].message)
+        settings.update(chosen)
     try:
         name = clean_name(form["name"]) if form.get("name", "").strip() else "You"
     except BadPlayer as e:
         abort(400, description=str(e))
-    rules = Rules(**ENDS[end], bag_penalty=form.get("bag_penalty") == "on",
-                  blind_nil=form.get("blind_nil") == "on", tempo="off", play_speed=speed)
+    level = settings.pop("level")
     session["name"] = name if name != "You" else session.get("name", "")
-    code = service().create_practice(player_id(create=True), name, rules, level)
+    code = service().create_practice(player_id(create=True), name, Rules(**settings, tempo=NO_CLOCK), level)
     return redirect(f"/g/{code}", 303)
 
 
@@ -96,8 +119,7 @@ def _prefill() -> tuple[str, str]:
     return name or session.get("name", ""), emoji
 
 
-NEW_DEFAULTS = {"humans": "4", "mode": "bidding", "end": "target-500", "bag_penalty": "on", "tempo": "normal",
-                "level": "normal", "speed": "normal"}
+NEW_DEFAULTS = {"humans": "4", **DEFAULT_VALUES}
 
 
 @bp.get("/new")

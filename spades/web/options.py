@@ -20,12 +20,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from ..bots import DEFAULT_LEVEL
 from ..rules_config import CLOCK_TEMPOS, MODES, NO_CLOCK, PLAY_SPEEDS, Rules
 from ..tables import LEVELS
 
 TARGETS = (200, 250, 300, 500)  # points a match may be played to
 HANDS = (5, 9, 11)  # ... or a number of hands
-DEFAULT_LEVEL = "normal"
 
 
 @dataclass(frozen=True, slots=True)
