@@ -140,7 +140,7 @@ def scores_of(snap: Snapshot) -> Scores:
     """The score boxes, this seat's team first."""
     mine = _my_team(snap)
     return Scores(teams=(team_of(snap, mine), team_of(snap, 1 - mine)), hand_number=snap.view["hand_number"],
-                  watchers=snap.watchers)
+                  watchers=snap.watchers, commitment=snap.deal_commitment)
 
 
 def team_of(snap: Snapshot, t: int) -> Team:
@@ -416,7 +416,8 @@ def next_hand_of(snap: Snapshot) -> NextHand:
         form=me is not None and not v["finished"],
         can_continue=not (me is not None and v["phase"] == "hand_over" and me not in reading),
         deal_now=me is not None and snap.host_seat == me and any(s != me for s in reading),
-        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "")
+        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "",
+        commitment=snap.next_commitment)
 
 
 def _partners(snap: Snapshot) -> tuple[Partner, ...]:
@@ -433,9 +434,9 @@ def _face(text: str) -> Markup:
                   f'role="img"><span class="rank">{c.rank}</span><span class="suit">{c.symbol}</span></span>')
 
 
-def face(c: CardFace) -> Markup:
-    """A card face on the felt (a template global)."""
-    return _face(c.text)
+def face(c: CardFace | str) -> Markup:
+    """A card face on the felt or in the replay (a template global), from its text or its model."""
+    return _face(c if isinstance(c, str) else c.text)
 
 
 @functools.cache
@@ -491,7 +492,7 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
                 option_values=option_values(snap.rules, snap.level),
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
-                note=_room_note(snap, people))
+                note=_room_note(snap, people), commitment=snap.deal_commitment)
 
 
 def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
