@@ -140,7 +140,7 @@ def scores_of(snap: Snapshot) -> Scores:
     """The score boxes, this seat's team first."""
     mine = _my_team(snap)
     return Scores(teams=(team_of(snap, mine), team_of(snap, 1 - mine)), hand_number=snap.view["hand_number"],
-                  watchers=snap.watchers, commitment=snap.deal_commitment)
+                  watchers=snap.watchers)
 
 
 def team_of(snap: Snapshot, t: int) -> Team:
@@ -416,8 +416,7 @@ def next_hand_of(snap: Snapshot) -> NextHand:
         form=me is not None and not v["finished"],
         can_continue=not (me is not None and v["phase"] == "hand_over" and me not in reading),
         deal_now=me is not None and snap.host_seat == me and any(s != me for s in reading),
-        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "",
-        commitment=snap.next_commitment)
+        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "")
 
 
 def _partners(snap: Snapshot) -> tuple[Partner, ...]:
@@ -492,7 +491,7 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
                 option_values=option_values(snap.rules, snap.level),
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
-                note=_room_note(snap, people), commitment=snap.deal_commitment)
+                note=_room_note(snap, people))
 
 
 def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
