@@ -1,6 +1,6 @@
 """Accounts: passwordless sign-in with an emailed code, moving a browser's anonymous games
-to the account, session generations ("sign out on every device"), a person's matches and
-record, and team ratings (openskill, Plackett-Luce, teams of two).
+to the account, session generations ("sign out on every device") and idle expiry, a
+person's matches and record, and team ratings (openskill, Plackett-Luce, teams of two).
 
 Sign-in codes: six digits from ``secrets``, stored only as an HMAC-SHA256 keyed with the
 app's secret; valid for ``CODE_TTL`` seconds and for one use; bound to the browser that
@@ -11,6 +11,30 @@ tries per code, each counted in the database *before* the comparison (so paralle
 cannot overrun it), compared with ``hmac.compare_digest``.
 Codes are never logged. A code is sent whether or not the address has an account (the
 account is made when the code is used), so the answer never tells who has one.
+
+Guards per address, that no stranger can turn against the person (``trusted``: the
+browser asking carries the signed device cookie the web layer sets when it signs in to
+that address, ``spades.web.identity``):
+
+- At most ``CODES_PER_HOUR`` codes an hour for an address to browsers that are not
+  trusted, whoever asks (``TooManyCodes``): the site cannot be used to flood an inbox, and
+  guessing is bounded whatever the guessers' addresses: 5 codes of 5 tries, 25 guesses
+  an hour. A trusted browser is never counted nor refused by it.
+- ``MAX_FAILURES`` (100) wrong tries in a row for an address, from every browser and
+  address together, and the address is closed to browsers that are not trusted for
+  ``LOCK_S`` (an hour): no code is asked or tried there (``Locked``, which says to ask
+  from a browser where the person signed in before, or to wait). The count starts again
+  from 0 when the address signs in; after the hour each further wrong try closes it for
+  another hour, so past the cap guessing runs at one try an hour. A trusted browser asks
+  and signs in as usual (its wrong tries count towards the cap, but it is never refused).
+- A code a person holds is never refused because others guessed: tries are counted per
+  code, and a code belongs to its asker. The one exception is the cap above: while the
+  address is closed, a browser that is not trusted cannot use a code it already holds.
+
+Signed-in sessions end after ``idle_s`` seconds without use (``SESSION_IDLE_DAYS`` in the
+web layer, 30 days): each session's last use is kept with it in the database, refreshed
+at most once every ``SEEN_EVERY`` seconds (a day), so the check costs no write on most
+requests; a session kept from before uses were stored counts from its next use.
 
 Ratings are updated once per finished match, in the order matches finished
 (``rate_pending``). Seats 0 and 2 are one team, 1 and 3 the other. A bot is rated as
@@ -34,10 +58,16 @@ from openskill.models import PlackettLuce
 
 from .bots import DEFAULT_LEVEL
 from .stats import Played, replay
-from .storage import PlayerGame, Store, UserRow
+from .storage import CODES, CodeGuard, Held, PlayerGame, Store, UserRow
 
 CODE_TTL = 10 * 60  # seconds a code stays valid
 MAX_TRIES = 5  # tries per code
+CODES_PER_HOUR = 5  # codes an hour for one address to browsers that never signed in to it
+MAX_FAILURES = 100  # wrong tries in a row for one address (NIST SP 800-63B 5.2.2 allows at most 100)
+LOCK_S = 60 * 60  # how long an address stays closed past MAX_FAILURES
+GUARD = CodeGuard(max_failures=MAX_FAILURES, lock_s=LOCK_S, codes=CODES_PER_HOUR, window_s=60 * 60)
+IDLE_S = 30 * 24 * 3600  # a signed-in session unused this long is over
+SEEN_EVERY = 24 * 3600  # a session's last use is written at most this often
 CODE_DIGITS = 6
 MAX_EMAIL = 254  # RFC 5321's limit on a whole address
 # ASCII addresses: RFC 5322 "atext" dot-atoms, nothing that could break a mail header
@@ -75,14 +105,46 @@ class Expired(SignInError):
         super().__init__("That code has expired. Codes last 10 minutes: ask for a new one.")
 
 
+def _minutes(seconds: float) -> str:
+    """A wait in whole minutes, rounded up.
+
+    >>> _minutes(61), _minutes(0)
+    ('2 minutes', '1 minute')
+    """
+    minutes = max(1, int((seconds + 59) // 60))
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
+
+
 class TooManyTries(SignInError):
     """Out of tries; ``retry_at`` (epoch seconds) is when a new code may be asked for."""
 
     def __init__(self, retry_at: float, now: float) -> None:
-        minutes = max(1, int((retry_at - now + 59) // 60))
-        s = "" if minutes == 1 else "s"
-        super().__init__(f"Too many wrong tries. You can ask for a new code in {minutes} minute{s}.")
+        super().__init__(f"Too many wrong tries. You can ask for a new code in {_minutes(retry_at - now)}.")
         self.retry_at = retry_at
+
+
+class Locked(SignInError):
+    """``MAX_FAILURES`` wrong tries in a row for the address from everywhere: closed to
+    browsers that never signed in to it until ``retry_at``."""
+
+    def __init__(self, retry_at: float, now: float) -> None:
+        super().__init__("Too many wrong codes for this address from everywhere. Ask for a new code from a "
+                         f"browser where you signed in before, or try again in {_minutes(retry_at - now)}.")
+        self.retry_at = retry_at
+
+
+class TooManyCodes(SignInError):
+    """The address had its ``CODES_PER_HOUR`` codes; another may be asked at ``retry_at``."""
+
+    def __init__(self, retry_at: float, now: float) -> None:
+        super().__init__(f"This address has been sent {CODES_PER_HOUR} codes in the last hour. Use a code you "
+                         f"asked for here, ask again in {_minutes(retry_at - now)}, or ask from a browser where "
+                         "you signed in before.")
+        self.retry_at = retry_at
+
+
+def _held(held: Held, now: float) -> SignInError:
+    return TooManyCodes(held.until, now) if held.reason == CODES else Locked(held.until, now)
 
 
 # -- codes -----------------------------------------------------------------------------
@@ -144,29 +206,37 @@ class Rating:
 class Accounts:
     """Sign-in, sessions, profiles and ratings over one ``Store``."""
 
-    def __init__(self, store: Store, secret: str | bytes, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, secret: str | bytes, clock: Callable[[], float] = time.time,
+                 idle_s: float = IDLE_S) -> None:
         self.store = store
         self._secret = secret
         self.clock = clock
+        self.idle_s = idle_s
         self.model = PlackettLuce()
 
     # -- sign-in ---------------------------------------------------------------------
-    def request_code(self, email: str, asker: str) -> str:
+    def request_code(self, email: str, asker: str, trusted: bool = False) -> str:
         """A fresh code for ``email`` asked by the browser ``asker`` (voiding its previous
-        one), to be mailed. Raises BadEmail, TooManyTries (this browser's last code ran out of
-        tries and has not expired yet)."""
+        one), to be mailed; ``trusted``: that browser signed in to the address before.
+        Raises BadEmail, TooManyTries (this browser's last code ran out of tries and has
+        not expired yet), TooManyCodes, Locked (neither for a trusted browser)."""
         email = normalize_email(email)
         now = self.clock()
         last = self.store.latest_login_code(email, asker)
         if last and not last.used and not last.voided and last.tries >= MAX_TRIES and now < last.expires:
             raise TooManyTries(last.expires, now)
         code = new_code()
-        self.store.new_login_code(email, asker, hash_code(self._secret, email, code), now, CODE_TTL)
+        made = self.store.new_login_code(email, asker, hash_code(self._secret, email, code), now, CODE_TTL,
+                                         GUARD, trusted)
+        if isinstance(made, Held):
+            raise _held(made, now)
         return code
 
-    def check_code(self, email: str, asker: str, typed: str) -> None:
+    def check_code(self, email: str, asker: str, typed: str, trusted: bool = False) -> None:
         """Accept the code typed for ``email`` in the browser ``asker`` that asked for it (it
-        is used up). Raises BadEmail, BadCode, NoCode, Expired, WrongCode, TooManyTries."""
+        is used up, and the address's wrong tries in a row start again from 0); ``trusted``
+        as for ``request_code``. Raises BadEmail, BadCode, NoCode, Expired, WrongCode,
+        TooManyTries, Locked (never for a trusted browser)."""
         email = normalize_email(email)
         now = self.clock()
         row = self.store.latest_login_code(email, asker)
@@ -177,11 +247,13 @@ class Accounts:
         if now >= row.expires:
             raise Expired()
         code = normalize_code(typed)
-        tries = self.store.spend_login_try(row.id, MAX_TRIES)
+        tries = self.store.spend_login_try(row.id, MAX_TRIES, email, now, GUARD, trusted)
+        if isinstance(tries, Held):
+            raise _held(tries, now)
         if tries is None:  # another request used it or spent the last try meanwhile
             raise TooManyTries(row.expires, now)
         if hmac.compare_digest(hash_code(self._secret, email, code), row.code_hash):
-            if not self.store.use_login_code(row.id):
+            if not self.store.use_login_code(row.id, email):
                 raise NoCode("That code has just been used. Ask for a new one.")
             return
         if tries >= MAX_TRIES:
@@ -202,14 +274,26 @@ class Accounts:
 
     def session_valid(self, user_id: str, gen: object, sid: object) -> bool:
         """Whether session ``sid`` for ``user_id``, made at generation ``gen``, still holds
-        (not signed out, here or on every device)."""
+        (not signed out, here or on every device, and used within ``idle_s``); a session
+        unused for longer is signed out here. Counts as a use."""
         current = self.store.session_gen(user_id)
-        return current is not None and current == gen and isinstance(sid, str) and self.store.signin_live(sid, user_id)
+        if current is None or current != gen or not isinstance(sid, str):
+            return False
+        seen = self.store.signin_seen(sid, user_id)
+        if seen is None:
+            return False
+        now = self.clock()
+        if now - seen >= self.idle_s:
+            self.store.end_signin(sid)  # every copy of the cookie is signed out with it
+            return False
+        if not now - seen < SEEN_EVERY:  # NaN (a session from before uses were kept) included
+            self.store.touch_signin(sid, now)
+        return True
 
     def new_session(self, user_id: str) -> str:
         """A signed-in session's id (kept in its cookie)."""
         sid = secrets.token_urlsafe(18)
-        self.store.start_signin(sid, user_id)
+        self.store.start_signin(sid, user_id, self.clock())
         return sid
 
     def end_session(self, sid: object) -> None:

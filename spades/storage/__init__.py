@@ -64,7 +64,7 @@ from __future__ import annotations
 from .base import Conflict, Db, Duplicate, Op
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
-from .people import PeopleStore, RememberPlayer
+from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
 from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
     LoginCodeRow,
@@ -113,4 +113,5 @@ __all__ = [
     "RoomRow", "Schema", "SaveMove", "SeatRow", "StartRoom", "Store", "TableRow", "TakeSeat", "TourneyData",
     "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",
     "UserRow", "migration",
+    "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
 ]

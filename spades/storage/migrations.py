@@ -247,6 +247,25 @@ def m008_tourneys(s: Schema) -> None:
         pk=("tourney_code", "round", "slot", "player_id"), foreign_keys=[("tourney_code", "tourneys", "code")])
 
 
+@migration
+def m010_signin_guards(s: Schema) -> None:
+    """Guards on signing in that no stranger can fill for a person (``spades.accounts``).
+
+    ``signin_guards``: one row per address asked for, its wrong code tries in a row from
+    everywhere (``failures``, back to 0 when the address signs in) and, once they reach the
+    cap, until when browsers that never signed in to it are refused (``locked_until``); a
+    code asked for it first updates the row, so two asks at once are counted one after
+    the other on both engines. ``login_codes.trusted``: the code was asked by a browser
+    that signed in to the address before (it does not count against the address's codes
+    an hour). ``signins.seen``: when the session was last used, to within a day (NULL for
+    sessions from before: counted from their next use)."""
+    s.create_table("signin_guards", {"email": str, "failures": int, "locked_until": float, "asked": float},
+                   pk="email", not_null={"failures", "locked_until"}, defaults={"failures": 0, "locked_until": 0.0})
+    s.add_column("login_codes", "trusted", int, not_null_default=0)
+    s.create_index("login_codes", ["email", "created"])
+    s.add_column("signins", "seen", float)
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

@@ -22,6 +22,33 @@ from .tourneys import move_registrations
 # a match's last move, for a person's matches in the order they were played
 _LAST_MOVE = "(SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move"
 
+LOCKED = "locked"  # ``Held.reason``: too many wrong tries in a row for the address
+CODES = "codes"  # ``Held.reason``: the address had its codes for the hour
+
+
+@dataclass(frozen=True, slots=True)
+class CodeGuard:
+    """The limits on an address that a browser which never signed in to it meets: at most
+    ``codes`` codes in ``window_s`` seconds, and after ``max_failures`` wrong tries in a
+    row, from everywhere, no code asked or tried for ``lock_s`` seconds."""
+
+    max_failures: int
+    lock_s: float
+    codes: int
+    window_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Why a code was not made or tried (``LOCKED`` or ``CODES``), and until when (epoch s)."""
+
+    reason: str
+    until: float
+
+
+class _NotSpent(Exception):
+    """A code's try could not be counted: its transaction is undone."""
+
 
 def upsert_player(db: Db, player_id: str, name: str, emoji: str) -> None:
     """Keep the name and emoji a player last chose (to prefill the next join form)."""
@@ -115,10 +142,12 @@ class PeopleStore(StoreCore):
             db.execute("UPDATE signins SET ended = ? WHERE user_id = ? AND ended IS NULL", [time.time(), user_id])
         return self.session_gen(user_id) or 0
 
-    def start_signin(self, sid: str, user_id: str) -> None:
-        """A signed-in session begins."""
+    def start_signin(self, sid: str, user_id: str, now: float | None = None) -> None:
+        """A signed-in session begins (``now``: its first use)."""
+        now = time.time() if now is None else now
         with self.transaction() as db:
-            db.execute("INSERT INTO signins (sid, user_id, created) VALUES (?, ?, ?)", [sid, user_id, time.time()])
+            db.execute("INSERT INTO signins (sid, user_id, created, seen) VALUES (?, ?, ?, ?)",
+                       [sid, user_id, now, now])
 
     def end_signin(self, sid: str) -> None:
         """A signed-in session is over (signed out), whoever holds a copy of its cookie."""
@@ -127,20 +156,52 @@ class PeopleStore(StoreCore):
 
     def signin_live(self, sid: str, user_id: str) -> bool:
         """Whether that session of that account has not been signed out."""
+        return self.signin_seen(sid, user_id) is not None
+
+    def signin_seen(self, sid: str, user_id: str) -> float | None:
+        """When that live session of that account was last used (to within a day; NaN for a
+        session from before uses were kept); None when it is signed out or unknown."""
         with self._reading() as db:
-            return bool(list(db.query("SELECT 1 FROM signins WHERE sid = ? AND user_id = ? AND ended IS NULL",
-                                      [sid, user_id])))
+            rows = list(db.query("SELECT seen FROM signins WHERE sid = ? AND user_id = ? AND ended IS NULL",
+                                 [sid, user_id]))
+        if not rows:
+            return None
+        seen = rows[0]["seen"]
+        return float("nan") if seen is None else float(seen)
+
+    def touch_signin(self, sid: str, now: float) -> None:
+        """Note that the session was used at ``now``."""
+        with self.transaction() as db:
+            db.execute("UPDATE signins SET seen = ? WHERE sid = ? AND ended IS NULL", [now, sid])
 
     # -- sign-in codes ---------------------------------------------------------------
-    def new_login_code(self, email: str, asker: str, code_hash: str, now: float, ttl: float) -> int:
+    def new_login_code(self, email: str, asker: str, code_hash: str, now: float, ttl: float,
+                       guard: CodeGuard | None = None, trusted: bool = False) -> int | Held:
         """Store a new code's hash for ``email`` asked by ``asker``, voiding that asker's
-        earlier one (never another asker's); its row id."""
+        earlier one (never another asker's); its row id. With ``guard``, for a browser that
+        never signed in to the address (not ``trusted``), nothing is stored and the reason
+        is returned when the address is closed to such browsers or had ``guard.codes`` of
+        their codes in the last ``guard.window_s``; a trusted code is never counted."""
         with self.transaction() as db:
+            if guard is not None and not trusted:
+                # the update takes the address's row first: asks for one address are counted in turn
+                db.execute("INSERT INTO signin_guards (email, failures, locked_until, asked) VALUES (?, 0, 0, ?) "
+                           "ON CONFLICT DO NOTHING", [email, now])
+                db.execute("UPDATE signin_guards SET asked = ? WHERE email = ?", [now, email])
+                [row] = db.query("SELECT failures, locked_until FROM signin_guards WHERE email = ?", [email])
+                if row["failures"] >= guard.max_failures and row["locked_until"] > now:
+                    return Held(LOCKED, row["locked_until"])
+                recent = [r["created"] for r in db.query(
+                    "SELECT created FROM login_codes WHERE email = ? AND trusted = 0 AND created > ? "
+                    "ORDER BY created DESC", [email, now - guard.window_s])]
+                if len(recent) >= guard.codes:
+                    return Held(CODES, recent[guard.codes - 1] + guard.window_s)
             db.execute("UPDATE login_codes SET voided = 1 WHERE email = ? AND asker = ? AND used = 0 AND voided = 0",
                        [email, asker])
-            [row] = db.query("INSERT INTO login_codes (email, asker, code_hash, created, expires, tries, used, voided) "
-                             "VALUES (?, ?, ?, ?, ?, 0, 0, 0) RETURNING id", [email, asker, code_hash, now, now + ttl])
-            return int(row["id"])
+            [made] = db.query("INSERT INTO login_codes (email, asker, code_hash, created, expires, tries, used, "
+                              "voided, trusted) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?) RETURNING id",
+                              [email, asker, code_hash, now, now + ttl, int(trusted)])
+            return int(made["id"])
 
     def latest_login_code(self, email: str, asker: str) -> LoginCodeRow | None:
         with self._reading() as db:
@@ -152,21 +213,46 @@ class PeopleStore(StoreCore):
         return LoginCodeRow(r["id"], r["email"], r["code_hash"], r["created"], r["expires"], r["tries"],
                             bool(r["used"]), bool(r["voided"]))
 
-    def spend_login_try(self, code_id: int, max_tries: int) -> int | None:
+    def spend_login_try(self, code_id: int, max_tries: int, email: str | None = None, now: float = 0.0,
+                        guard: CodeGuard | None = None, trusted: bool = False) -> int | Held | None:
         """Count one try against a live code, atomically; the tries so far, or None when the
-        code is used, voided or out of tries (then nothing is counted)."""
-        with self.transaction() as db:
-            cur = db.execute("UPDATE login_codes SET tries = tries + 1 "
-                             "WHERE id = ? AND used = 0 AND voided = 0 AND tries < ?", [code_id, max_tries])
-            if cur.rowcount != 1:
-                return None
-            return next(iter(db.query("SELECT tries FROM login_codes WHERE id = ?", [code_id])))["tries"]
+        code is used, voided or out of tries (then nothing is counted). With ``email`` and
+        ``guard`` the try also counts as a wrong one in a row for the address until
+        ``use_login_code`` says otherwise (counted first, so parallel guesses cannot overrun
+        the cap), and the try that reaches ``guard.max_failures`` closes the address for
+        ``guard.lock_s`` to browsers that never signed in to it; for such a browser (not
+        ``trusted``) a try while it is closed is refused (``Held``, nothing counted)."""
+        try:
+            with self.transaction() as db:
+                if email is not None and guard is not None:
+                    db.execute("INSERT INTO signin_guards (email, failures, locked_until) VALUES (?, 0, 0) "
+                               "ON CONFLICT DO NOTHING", [email])
+                    cur = db.execute(
+                        "UPDATE signin_guards SET failures = failures + 1, locked_until = "
+                        "CASE WHEN failures + 1 >= ? THEN ? ELSE locked_until END "
+                        "WHERE email = ? AND (? = 1 OR failures + 1 < ? OR locked_until <= ?)",
+                        [guard.max_failures, now + guard.lock_s, email, int(trusted), guard.max_failures + 1, now])
+                    if cur.rowcount != 1:
+                        [row] = db.query("SELECT locked_until FROM signin_guards WHERE email = ?", [email])
+                        return Held(LOCKED, row["locked_until"])
+                cur = db.execute("UPDATE login_codes SET tries = tries + 1 "
+                                 "WHERE id = ? AND used = 0 AND voided = 0 AND tries < ?", [code_id, max_tries])
+                if cur.rowcount != 1:
+                    raise _NotSpent  # nothing of this try is kept, the address's count included
+                return next(iter(db.query("SELECT tries FROM login_codes WHERE id = ?", [code_id])))["tries"]
+        except _NotSpent:
+            return None
 
-    def use_login_code(self, code_id: int) -> bool:
-        """Mark the code used; False if it already was (two tabs racing with the same code)."""
+    def use_login_code(self, code_id: int, email: str | None = None) -> bool:
+        """Mark the code used; False if it already was (two tabs racing with the same code).
+        With ``email``, the address signs in: its wrong tries in a row start again from 0."""
         with self.transaction() as db:
             cur = db.execute("UPDATE login_codes SET used = 1 WHERE id = ? AND used = 0 AND voided = 0", [code_id])
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            if email is not None:
+                db.execute("UPDATE signin_guards SET failures = 0, locked_until = 0 WHERE email = ?", [email])
+            return True
 
     def sign_in(self, email: str, new_id: str, anon_pid: str | None, name: str, emoji: str,
                 now: float) -> tuple[UserRow, list[str]]:

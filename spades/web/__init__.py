@@ -43,6 +43,10 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   ``SOCK_SERVER_OPTIONS["max_message_size"]`` (4 KiB): the largest message a page may send.
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
+- ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
+  this long is signed out (``spades.accounts``). ``MAIL_HOURLY_CAP`` (500; env
+  ``SPADES_MAIL_HOURLY_CAP``): messages the whole site may send in an hour, counted in the
+  rate limits' storage (``spades.web.auth``).
 
 Imports: Flask and friends, ``spades.tables``, ``spades.storage`` and the core.
 """
@@ -86,6 +90,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # the cookie is sent again only when the session changes, not with every answer
         # (signing it is a good part of a move's cost; 400 days run from the last change)
         SESSION_REFRESH_EACH_REQUEST=False,
+        SESSION_IDLE_DAYS=float(os.environ.get("SPADES_SESSION_IDLE_DAYS", "30")),
+        MAIL_HOURLY_CAP=int(os.environ.get("SPADES_MAIL_HOURLY_CAP", "500")),
         SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 4096},
         PUBLIC_URL=os.environ.get("SPADES_PUBLIC_URL") or None,
         TRUSTED_HOSTS=[h.strip() for h in os.environ.get("SPADES_TRUSTED_HOSTS", "").split(",") if h.strip()] or None,

@@ -5,27 +5,35 @@ and signing out on every device.
 The answer to ``/signin`` is the same whether or not the address has an account (a code
 is sent either way; the account is made when it is used).
 
-Limits (flask-limiter, ``spades.web.limits``) are set so that a stranger can neither
-guess a person's code nor keep them from signing in:
+Limits are set so that a stranger can neither guess a person's code nor keep them from
+signing in where they signed in before:
 
 - A code belongs to the browser that asked for it (``signin_asker`` in the session): only
-  that browser may try it, five tries at most (``spades.accounts``), and asking again voids
-  only that browser's code. A stranger's wrong tries lock out the stranger's browser only.
-- The client address is throttled first (a few requests in two minutes, and an hourly
-  cap, ``ASK_PER_ADDRESS``/``TRY_PER_ADDRESS``); only a request its address let through is
-  counted against the email address (``ASK_PER_EMAIL``/``TRY_PER_EMAIL``), whose budget is
-  more than twice what one address can send in its window. So no single address can fill
-  an email's budget, and when many addresses together do, the email is held up for two
-  minutes at most. Guessing stays bounded: 30 tries an hour per address, five per code.
+  that browser may try it, five tries at most, and asking again voids only that browser's
+  code. A stranger's wrong tries lock out the stranger's browser only.
+- Per address, in the database (``spades.accounts``): at most 5 codes an hour to browsers
+  that never signed in to it, and after 100 wrong tries in a row from everywhere it is
+  closed to them for an hour. A browser that signed in to the address before carries the
+  device cookie (``spades.web.identity``) and meets neither: it asks and signs in as
+  usual, limited only by its own asks (``ASK_PER_DEVICE``, keyed by its device id). The
+  device cookie is set on every successful sign-in and kept after signing out.
+- Per client address (flask-limiter, ``spades.web.limits``): a few asks and tries in two
+  minutes, and an hourly cap (``ASK_PER_ADDRESS``/``TRY_PER_ADDRESS``).
+- Mail: the site sends at most ``MAIL_HOURLY_CAP`` messages an hour (code mails to
+  browsers that never signed in to the address, and invitations), counted in the
+  limiter's storage (Redis when set, so across processes); past it a code is refused with
+  a 503 saying when to try again. ``take`` is how any mail route spends that budget.
 
 A signed-in session holds ``pid`` (the account's canonical player id, so its seats follow
 the person to any browser), ``uid`` and ``gen`` (the account's session generation).
 Signing in clears the session and starts a new one with a new CSRF token. Every request
-checks ``gen`` against the database, so "sign out on every device" ends all sessions.
-Cookies are HttpOnly and SameSite=Lax, and Secure when ``SESSION_COOKIE_SECURE`` is set
-(env ``SPADES_SESSION_COOKIE_SECURE=1``) or the request came over https.
+checks ``gen`` against the database, so "sign out on every device" ends all sessions, and
+the session's last use: one unused for ``SESSION_IDLE_DAYS`` (30) is signed out (the
+browser keeps its anonymous part). Cookies are HttpOnly and SameSite=Lax, and Secure
+when ``SESSION_COOKIE_SECURE`` is set (env ``SPADES_SESSION_COOKIE_SECURE=1``) or the
+request came over https.
 
-Imports: Flask and friends, ``spades.accounts``, ``spades.mail``, ``spades.tables``.
+Imports: Flask and friends, limits, ``spades.accounts``, ``spades.mail``, ``spades.tables``.
 """
 
 from __future__ import annotations
@@ -34,25 +42,40 @@ import logging
 import os
 import secrets
 import time
+from dataclasses import dataclass
 
-from flask import Blueprint, Flask, has_request_context, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    has_request_context,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter.errors import RateLimitExceeded
+from limits import parse
 
 from ..accounts import (
     CODE_TTL,
+    IDLE_S,
     Accounts,
     BadCode,
     BadEmail,
     Expired,
+    Locked,
     NoCode,
     SignInError,
+    TooManyCodes,
     TooManyTries,
     WrongCode,
     normalize_email,
 )
 from ..mail import MailError
-from .identity import csrf_token, player_id
+from .identity import csrf_token, device, player_id, remember_device, trusted_for
 from .limits import hit, limiter
 from .services import accounts, hub, mailer, service
 
@@ -61,9 +84,10 @@ log = logging.getLogger(__name__)
 bp = Blueprint("auth", __name__)
 
 ASK_PER_ADDRESS = "5 per 2 minutes;20 per hour"
-ASK_PER_EMAIL = "12 per 2 minutes"  # > 2 x 5: one address, even across two of its windows, never fills it
+ASK_PER_DEVICE = "10 per hour"  # a browser that signed in to the address before: its own asks only
 TRY_PER_ADDRESS = "10 per 2 minutes;30 per hour"
-TRY_PER_EMAIL = "25 per 2 minutes"  # > 2 x 10
+MAIL_HOURLY_CAP = 500  # messages an hour from the whole site (setting MAIL_HOURLY_CAP)
+MAIL_SCOPE = "mail-hourly"
 
 
 def signed_in() -> bool:
@@ -77,11 +101,38 @@ def _asker() -> str:
     return session["signin_asker"]
 
 
-def _email_held_up(limit: str, scope: str, email: str):
-    """Count this request, already let through by its address's limit, against the email
-    address's budget: None within it, else the page saying how long to wait."""
-    wait = hit(limit, email, scope)
-    return None if wait is None else _held_up(wait)
+# -- budgets -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A count kept in the limiter's storage: ``limit`` ("N per hour") for ``key`` in ``scope``."""
+
+    limit: str
+    key: str
+    scope: str
+
+
+def mail_budget() -> Budget:
+    """The site's hourly cap on mail (``MAIL_HOURLY_CAP``), one count for every process."""
+    return Budget(f"{int(current_app.config.get('MAIL_HOURLY_CAP', MAIL_HOURLY_CAP))} per hour", "site", MAIL_SCOPE)
+
+
+def take(budgets: list[Budget], cost: int = 1, dry: bool = False) -> tuple[Budget, float] | None:
+    """Take ``cost`` from every one of ``budgets``, or from none when one of them lacks the
+    room (``dry``: only look): None, or the first without room and the seconds until it has
+    some. (Two requests at the same moment may both pass the look: a cap is kept to within
+    a request or two.)"""
+    if not limiter.enabled:
+        return None
+    strategy = limiter.limiter
+    for budget in budgets:
+        item = parse(budget.limit)
+        if not strategy.test(item, budget.key, budget.scope, cost=cost):
+            reset = strategy.get_window_stats(item, budget.key, budget.scope).reset_time
+            return budget, max(1.0, reset - time.time())
+    if not dry:
+        for budget in budgets:
+            strategy.hit(parse(budget.limit), budget.key, budget.scope, cost=cost)
+    return None
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -107,15 +158,27 @@ def ask_code():
     typed = request.form.get("email", "")
     try:
         email = normalize_email(typed)
-        held_up = _email_held_up(ASK_PER_EMAIL, "signin-ask-email", email)
-        if held_up:
-            return held_up
-        code = accounts().request_code(email, _asker())
     except BadEmail as e:
         return _signin_page(str(e), 422, email=typed[:254])
+    known = device()
+    trusted = known is not None and email in known.emails
+    if known is not None and trusted:
+        wait = hit(ASK_PER_DEVICE, known.id, "signin-ask-device")
+        if wait is not None:
+            return _held_up(wait)
+    elif (full := take([mail_budget()], dry=True)) is not None:
+        return _mail_full(full[1], email)
+    try:
+        code = accounts().request_code(email, _asker(), trusted)
     except TooManyTries as e:
-        session["signin_email"] = normalize_email(typed)
+        session["signin_email"] = email
         return _code_page(str(e), 429)
+    except (TooManyCodes, Locked) as e:
+        if session.get("signin_email") == email:  # asked again from the code form: a code held still works
+            return _code_page(str(e), 429)
+        return _signin_page(str(e), 429, email=email)
+    if not trusted and (full := take([mail_budget()])) is not None:  # taken only for a mail that goes
+        return _mail_full(full[1], email)
     try:
         mailer().send(email, "Your Spades sign-in code", _mail_text(code), None)
     except MailError as e:
@@ -134,22 +197,19 @@ def code_form():
 @bp.post("/signin/code")
 @limiter.limit(TRY_PER_ADDRESS)
 def check_code():
-    """Sign in with the code; 303 home. Refusals re-show the form with the reason. The
-    email's limit counts the address the code was sent to, as this session holds it
-    (never a form field, which a guesser could vary to dodge the limit)."""
+    """Sign in with the code; 303 home, with the device cookie for the address. Refusals
+    re-show the form with the reason. The address is the one the code was sent to, as this
+    session holds it (never a form field, which a guesser could vary)."""
     email = session.get("signin_email")
     if not email:
         return redirect(url_for("auth.signin"), 303)
-    held_up = _email_held_up(TRY_PER_EMAIL, "signin-try-email", email)
-    if held_up:
-        return held_up
     try:
-        accounts().check_code(email, _asker(), request.form.get("code", "")[:32])
+        accounts().check_code(email, _asker(), request.form.get("code", "")[:32], trusted_for(email))
     except (BadCode, WrongCode) as e:
         return _code_page(str(e), 422)
     except (Expired, NoCode) as e:
         return _code_page(str(e), 410, offer_new=True)
-    except TooManyTries as e:
+    except (TooManyTries, Locked) as e:
         return _code_page(str(e), 429, offer_new=False)
     except SignInError as e:  # pragma: no cover - every refusal is listed above
         return _code_page(str(e), 400)
@@ -160,7 +220,7 @@ def check_code():
         hub().rebind(anon, user.id)  # this browser's open tables follow it into the account
     name, emoji = accounts().store.known_player(user.id) or (user.name, user.emoji)
     _start_session(user.id, user.session_gen, name, emoji)
-    return redirect(url_for("profile.games"), 303)
+    return remember_device(redirect(url_for("profile.games"), 303), email)
 
 
 @bp.post("/signout")
@@ -184,6 +244,15 @@ def _too_many(e: RateLimitExceeded):
     """An address's limit hit: the page of the step, saying when to try again."""
     limit = limiter.current_limit
     return _held_up((limit.reset_at if limit else time.time() + 60) - time.time())
+
+
+def _mail_full(seconds: float, email: str):
+    """The site's hourly mail is spent: the sign-in page says when to try again (503)."""
+    minutes = max(1, round(seconds / 60))
+    page, status = _signin_page(f"The site has sent all the mail it may send this hour. Try again in {minutes} "
+                                f"minute{'' if minutes == 1 else 's'}, or from a browser where you signed in "
+                                "before.", 503, email=email)
+    return page, status, {"Retry-After": str(int(seconds) + 1)}
 
 
 def _held_up(seconds: float):
@@ -259,7 +328,9 @@ def init_app(app: Flask) -> None:
         app.config["SESSION_COOKIE_SECURE"] = True
     app.session_interface = SessionInterface()
     service_ = app.extensions["spades.tables"]
-    app.extensions["spades.accounts"] = Accounts(service_.store, app.config["SECRET_KEY"])
+    idle_days = app.config.get("SESSION_IDLE_DAYS")
+    app.extensions["spades.accounts"] = Accounts(service_.store, app.config["SECRET_KEY"],
+                                                 idle_s=IDLE_S if idle_days is None else float(idle_days) * 24 * 3600)
     app.before_request(_check_session)
     app.jinja_env.globals["current_account"] = current_account
     app.register_blueprint(bp)

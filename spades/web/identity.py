@@ -1,4 +1,5 @@
-"""Who is this browser: a player id in Flask's signed session cookie, and CSRF tokens.
+"""Who is this browser: a player id in Flask's signed session cookie, CSRF tokens, and the
+device cookie that says which addresses this browser signed in to before.
 
 Without sign-in, a random player id in the (itsdangerous-signed) session identifies the
 browser, so the same browser always gets its seat back. Every state-changing POST carries
@@ -7,19 +8,34 @@ from HTMX (set once with ``hx-headers`` on the page body). Tokens are compared a
 bytes, so any text at all (``é``, a lone surrogate) is a 400 with the usual words, never
 an error.
 
-Imports: Flask only.
+The device cookie (``spades_device``, sent to ``/signin`` pages only, HttpOnly, SameSite
+Lax, Secure as the session is, for ``DEVICE_DAYS``): an itsdangerous-signed list of the
+last ``DEVICE_EMAILS`` addresses this browser signed in to and a random device id, set
+when it signs in. It holds nothing secret beyond those, and grants nothing by itself: it
+only lets the browser past the per-address limits that strangers' requests could fill
+(``spades.accounts``). A forged, stale or garbled one is ignored.
+
+Imports: Flask and itsdangerous only.
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
+from dataclasses import dataclass
 
-from flask import Flask, abort, request, session
+from flask import Flask, Response, abort, current_app, request, session
+from itsdangerous import BadData, URLSafeTimedSerializer
 
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_MESSAGE = "This form has expired. Reload the page and try again."
+
+DEVICE_COOKIE = "spades_device"
+DEVICE_PATH = "/signin"  # the sign-in pages, and no other request, carry it
+DEVICE_DAYS = 400  # browsers keep a cookie 400 days at most
+DEVICE_EMAILS = 5  # addresses one browser remembers
+_DEVICE_SALT = "spades-device"
 
 
 def player_id(create: bool = False) -> str | None:
@@ -54,6 +70,55 @@ def _check_csrf() -> None:
     given = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
     if not expected or not hmac.compare_digest(_utf8(expected), _utf8(given)):
         abort(400, description=CSRF_MESSAGE)
+
+
+# -- the device cookie -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Device:
+    """What this browser's device cookie says: its id and the addresses it signed in to."""
+
+    id: str
+    emails: tuple[str, ...]
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key, salt=_DEVICE_SALT)
+
+
+def device() -> Device | None:
+    """This browser's device cookie, if it carries a valid one."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if not raw or len(raw) > 4096:
+        return None
+    try:
+        data = _serializer().loads(raw, max_age=DEVICE_DAYS * 24 * 3600)
+    except (BadData, UnicodeError, ValueError, TypeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    did, emails = data.get("d"), data.get("e")
+    if not isinstance(did, str) or not isinstance(emails, list) or not all(isinstance(e, str) for e in emails):
+        return None
+    return Device(did, tuple(emails))
+
+
+def trusted_for(email: str) -> bool:
+    """Whether this browser signed in to ``email`` before (its device cookie says so)."""
+    known = device()
+    return known is not None and email in known.emails
+
+
+def remember_device(response: Response, email: str) -> Response:
+    """Set the device cookie on ``response``: ``email`` first among the addresses this
+    browser signed in to, its id kept (or made)."""
+    known = device()
+    did = known.id if known else secrets.token_urlsafe(12)
+    emails = [email, *(e for e in (known.emails if known else ()) if e != email)][:DEVICE_EMAILS]
+    config = current_app.config
+    response.set_cookie(DEVICE_COOKIE, _serializer().dumps({"d": did, "e": emails}),
+                        max_age=DEVICE_DAYS * 24 * 3600, path=DEVICE_PATH, httponly=True, samesite="Lax",
+                        secure=bool(config.get("SESSION_COOKIE_SECURE")) or request.is_secure)
+    return response
 
 
 def init_app(app: Flask) -> None:
