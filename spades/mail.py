@@ -6,6 +6,8 @@ Configuration (environment, or the same keys in the app's config):
 ``SPADES_SMTP_TLS`` (``none``, ``starttls`` or ``ssl``), ``SPADES_SMTP_USER``,
 ``SPADES_SMTP_PASSWORD``, ``SPADES_MAIL_FROM``.
 
+``subject_name``: what of a person's chosen name may go into a subject (invitations).
+
 Imports: stdlib only (no Flask: the web layer builds a ``Mailer`` from its config).
 """
 
@@ -17,6 +19,7 @@ import secrets
 import smtplib
 import ssl
 import time
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -109,6 +112,29 @@ class Mailer:
             self.outbox.mkdir(parents=True, exist_ok=True)
             name = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}.eml"
             (self.outbox / name).write_text(text, encoding="utf-8")
+
+
+SUBJECT_NAME_MAX = 24  # characters of a person's name a subject may carry
+_NAME_MARKS = frozenset(" '’-.")
+
+
+def subject_name(name: str) -> str | None:
+    """A person's chosen name as it may appear in a mail's subject, or None when it may not:
+    only letters (any script, with their accents), spaces and the marks ``'’-.``, at least
+    one letter, ``SUBJECT_NAME_MAX`` characters at most. Digits, symbols and links stay
+    out, so a subject cannot be made to say "Win $500 at example.com".
+
+    >>> subject_name("  Zoë   O'Neil "), subject_name("Prize $500"), subject_name("www.x.io")
+    ("Zoë O'Neil", None, None)
+    """
+    text = " ".join(unicodedata.normalize("NFC", name or "").split())
+    if not text or len(text) > SUBJECT_NAME_MAX or "." in text.replace(". ", "").rstrip("."):
+        return None  # "www.x.io" is a link; "J. R." and "Jr." are names
+    if not any(ch.isalpha() for ch in text):
+        return None
+    if not all(ch in _NAME_MARKS or unicodedata.category(ch)[0] in "LM" for ch in text):
+        return None
+    return text
 
 
 def address(name: str, email: str) -> str:

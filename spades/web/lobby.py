@@ -36,11 +36,12 @@ from flask import (
     session,
     url_for,
 )
+from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from ..accounts import EMAIL_RE
 from ..bots import DEFAULT_LEVEL
-from ..mail import MailError
+from ..mail import MailError, subject_name
 from ..rules_config import NO_CLOCK, Rules
 from ..tables import (
     EMOJIS,
@@ -59,6 +60,7 @@ from ..tables import (
     check_emoji,
     clean_name,
 )
+from .auth import MAIL_SCOPE, Budget, mail_budget, take
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .options import DEFAULT_VALUES, OPTION, table_options
@@ -69,6 +71,9 @@ bp = Blueprint("lobby", __name__)
 
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 MAX_INVITES = 10  # addresses in one go
+INVITES_AN_HOUR = 20  # recipients a person may invite in an hour
+INVITES_PER_PERSON = f"{INVITES_AN_HOUR} per hour"
+INVITES_PER_ADDRESS = "40 per hour"  # recipients from one client address (a few hosts at one venue)
 JOIN_LIMIT = "20 per minute"
 JOIN_LIMIT_MESSAGE = "Too many join attempts. Wait a minute and try again."
 # one counter for every way of trying a code: the link, the home page box, the join form
@@ -319,7 +324,11 @@ def options(code: str):
 @limiter.limit("20 per hour", error_message="Too many invitations from here. Wait a while and try again.")
 def invite(code: str):
     """Email the join link to each address typed (comma, space or one per line). Every
-    address is checked first; a mail server that fails gives a message, not an error page."""
+    address is checked first; a mail server that fails gives a message, not an error page.
+    At most ``INVITES_PER_PERSON`` recipients an hour per person and ``INVITES_PER_ADDRESS``
+    per client address, within the site's hourly mail cap; all or nothing. The sender's
+    name goes into the subject only as ``spades.mail.subject_name`` lets it ("A friend"
+    otherwise)."""
     code = clean_code(code)
     text = request.form.get("emails", "")[:4000]
     try:
@@ -342,13 +351,28 @@ def invite(code: str):
     if url is None or home is None:
         return room_page(code, "Invitations cannot be sent from this address: the site's public address is not "
                                "set. Share the link instead.", 400, text)
-    body = (f"{me.name} {me.emoji} has a seat for you at a game of Spades.\n\n"
-            f"Join the table: {url}\n\nOr type the code {code} at {home}\n")
+    recipients = list(dict.fromkeys(addresses))  # each address once, in the order typed
+    person = Budget(INVITES_PER_PERSON, str(player_id()), "invite-person")
+    held = take([person, Budget(INVITES_PER_ADDRESS, get_remote_address(), "invite-address"), mail_budget()],
+                len(recipients))
+    if held is not None:
+        budget, wait = held
+        minutes = max(1, round(wait / 60))
+        when = f"Try again in {minutes} minute{'' if minutes == 1 else 's'}, or share the link instead. " \
+               "Nothing was sent."
+        if budget is person:
+            return room_page(code, f"You can invite {INVITES_AN_HOUR} people an hour. {when}", 429, text)
+        if budget.scope == MAIL_SCOPE:
+            return room_page(code, f"The site has sent all the mail it may send this hour. {when}", 503, text)
+        return room_page(code, f"Too many invitations from here this hour. {when}", 429, text)
+    name = subject_name(me.name)
+    subject = f"{name or 'A friend'} invites you to play Spades"
+    body = render_template("room/invite_mail.txt", name=name, emoji=me.emoji, url=url, home=home, code=code) + "\n"
     sent, failed = [], []
     post = mailer()
-    for address in dict.fromkeys(addresses):  # each address once, in the order typed
+    for address in recipients:
         try:
-            post.send(address, f"{me.name} invites you to play Spades", body)
+            post.send(address, subject, body)
             sent.append(address)
         except MailError:
             failed.append(address)
