@@ -32,8 +32,11 @@ import secrets
 import socket
 import threading
 import time
+from typing import Any
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from . import choose
 
@@ -46,6 +49,8 @@ BEAT_S = 1.0
 ALIVE_S = 3.0  # a worker not heard from for this long counts as gone
 CLAIM_AFTER_S = 2.0  # a decision pending this long with its worker silent is taken over
 STREAM_MAX = 10000  # the stream keeps about this many entries
+QUICK_RETRY = Retry(ExponentialBackoff(cap=0.1, base=0.01), 1)  # not redis-py's default backoff of seconds
+DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)  # Redis unreachable
 
 
 def live_workers(r: redis.Redis, now: float | None = None) -> int:
@@ -63,11 +68,17 @@ def ensure_group(r: redis.Redis) -> None:
 
 class BotQueue(cf.Executor):
     """The site's side: ``submit(choose, view, level, seed, budget)`` as a future answered
-    by a worker through Redis. ``workers()``: how many are alive (0: use the local pool)."""
+    by a worker through Redis. ``workers()``: how many are alive (0: use the local pool).
 
-    def __init__(self, url: str, deadline_s: float = 5.0) -> None:
+    ``outage`` (the site's ``spades.tables.outage.Outage``, or None): told when Redis does
+    not answer and when it does again, and asked first (``refusing``) so that while Redis
+    is down the scheduler counts no workers at once instead of waiting on Redis."""
+
+    def __init__(self, url: str, deadline_s: float = 5.0, outage: Any = None) -> None:
         self.url = url
-        self.redis = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5)
+        # one quick retry: the scheduler asks for ``workers()`` under its lock
+        self.redis = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5, retry=QUICK_RETRY)
+        self.outage = outage
         self.deadline_s = deadline_s
         self.reply = f"spades:bots:reply:{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._futures: dict[str, cf.Future] = {}
@@ -80,12 +91,25 @@ class BotQueue(cf.Executor):
         checked, count = self._alive
         now = time.monotonic()
         if now - checked >= 1.0:
-            try:
-                count = live_workers(self.redis)
-            except redis.RedisError:
+            if self.outage is not None and self.outage.refusing():
                 count = 0
+            else:
+                try:
+                    count = live_workers(self.redis)
+                    self._answered()
+                except redis.RedisError as e:
+                    self._lost(e)
+                    count = 0
             self._alive = (now, count)
         return count
+
+    def _lost(self, error: Exception) -> None:
+        if self.outage is not None and isinstance(error, DOWN):
+            self.outage.failed(error)  # said once for the whole outage
+
+    def _answered(self) -> None:
+        if self.outage is not None:
+            self.outage.ok()
 
     def submit(self, fn, /, *args, **kwargs) -> cf.Future:  # noqa: ANN001
         if fn is not choose:
@@ -101,21 +125,25 @@ class BotQueue(cf.Executor):
             self.redis.xadd(STREAM, {"job": json.dumps(job, separators=(",", ":"))}, maxlen=STREAM_MAX,
                             approximate=True)
         except redis.RedisError as e:
+            self._lost(e)
             with self._lock:
                 self._futures.pop(rid, None)
             future.set_exception(e)
         return future
 
     def _read(self) -> None:
-        conn = redis.Redis.from_url(self.url, socket_timeout=None, socket_connect_timeout=5)
+        conn = redis.Redis.from_url(self.url, socket_timeout=None, socket_connect_timeout=5, retry=QUICK_RETRY)
         while not self._closed.is_set():
             try:
                 item = conn.blpop([self.reply], timeout=1)
-            except redis.RedisError:
+            except redis.RedisError as e:
                 if not self._closed.is_set():
-                    log.warning("bot replies: lost Redis; trying again")
+                    if self.outage is None or not isinstance(e, DOWN):
+                        log.warning("bot replies: lost Redis; trying again")
+                    self._lost(e)
                     self._closed.wait(0.5)
                 continue
+            self._answered()
             if item is None:
                 continue
             answer = json.loads(item[1])

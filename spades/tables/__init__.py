@@ -13,6 +13,7 @@ A package, one job per module (imports point down the list):
 - ``scheduler``: bot turns, clocks and holds on timer heaps, with the bot pool;
 - ``actor``: one per table, the one handler of every command (lock, decide, commit,
   publish, plan the timers), a room and then its match;
+- ``outage``: Redis not answering, said once, refused at once (``Unreachable``);
 - ``cluster``: several processes through Redis;
 - ``service``: the facade the web layer calls (``handle`` takes every command).
 

@@ -16,7 +16,9 @@ table, as always.
   accepted move was committed before anyone was told. Its bots and clocks carry on from
   the stored deadlines; the table's version check (a move is stored under its
   ``(match, version)`` key) refuses any move of an old owner that did not know it had
-  lost the lease, so nothing fires twice.
+  lost the lease, so nothing fires twice. A lease found missing at renewal (Redis
+  restarted, or could not be reached for longer than the lease, or the table was made
+  while it was down) is taken again: nobody else holds the table then.
 - **Commands are forwarded to the owner** (``Cluster.forward``): pushed on the owner's
   inbox list with a deadline, answered on a reply list. The owner alone applies them, so
   a table's commands are decided in one place, in order, against the state in memory,
@@ -30,12 +32,18 @@ table, as always.
   carries each member's picture, as a table's carries each seat's). Page channels (a
   tourney's page) travel on ``spades:pages``.
 
+**Redis down** (``spades.tables.outage``): every call here that meets an unreachable Redis
+reports it to the process's ``Outage`` (one warning when it starts, one when it ends) and
+raises ``Unreachable``, a refusal the site answers 503 "try again"; while it lasts such
+calls are refused at once but for one probe a second. The tables this process owns go
+on (their changes reach this process's sockets only); the bus drops what it cannot send.
+
 Values cross as JSON (``encode``/``decode``) of the table service's own dataclasses:
 the values of ``spades.tables.values`` and every declared command
 (``spades.tables.registry``); never pickle.
 
 Imports: stdlib, redis, ``spades.storage`` (its row types), ``spades.rules`` (its
-refusal) and the ``spades.tables`` values and errors.
+refusal) and the ``spades.tables`` values, errors and outage tracker.
 """
 
 from __future__ import annotations
@@ -52,13 +60,17 @@ import time
 from collections.abc import Callable
 from concurrent import futures as cf
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from ..rules import IllegalAction
 from ..storage import SeatRow
 from . import commands, errors, registry, values  # noqa: F401 - commands: every command declared
 from .bus import Bus
+from .outage import Outage, Unreachable
 from .registry import Command
 from .values import Change, Who
 
@@ -69,6 +81,21 @@ CHANGES = PREFIX + "changes"
 PAGES = PREFIX + "pages"
 LEASE_S = 3.0  # a dead owner's tables move to another process this long after it died
 FORWARD_S = 5.0  # a forwarded command not answered in this long: the owner counts as gone
+# Redis not answering: one quick retry, not redis-py's default backoff of seconds, so that a
+# request or a timer meets an outage in milliseconds (``Outage`` then refuses at once)
+QUICK_RETRY = Retry(ExponentialBackoff(cap=0.1, base=0.01), 1)
+DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)  # Redis unreachable (not a bad call)
+
+
+def client(url: str, **options: Any) -> redis.Redis:
+    """A Redis client that gives up quickly when Redis does not answer."""
+    return redis.Redis.from_url(url, retry=QUICK_RETRY, **options)
+
+
+def where(url: str) -> str:
+    """The Redis server of ``url`` as a log line may name it (never its password)."""
+    parts = urlsplit(url)
+    return f"{parts.hostname or 'localhost'}:{parts.port or 6379}{parts.path or ''}"
 
 # -- values as JSON ------------------------------------------------------------------------
 _TYPES: dict[str, type] = {cls.__name__: cls for cls in (
@@ -77,7 +104,7 @@ _TYPES: dict[str, type] = {cls.__name__: cls for cls in (
 _ERRORS: dict[str, type[Exception]] = {cls.__name__: cls for cls in (
     errors.Refused, errors.TableNotFound, errors.NotStarted, errors.NotSeated, errors.NotSaved, errors.Busy,
     errors.BadAction, errors.NotHost, errors.NotWatchable, errors.TableClosed, errors.TableFull, errors.Removed,
-    errors.BadPlayer, IllegalAction)}
+    errors.BadPlayer, Unreachable, IllegalAction)}
 
 
 def encode(obj: Any) -> Any:
@@ -164,8 +191,11 @@ return v
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
+  local v = redis.call('GET', key)
+  if v == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
+  elseif not v then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     table.insert(lost, key)
   end
@@ -186,9 +216,10 @@ class Cluster:
     def __init__(self, url: str, *, lease_s: float = LEASE_S, forward_s: float = FORWARD_S,
                  workers: int = 32) -> None:
         self.url = url
-        self.redis = redis.Redis.from_url(url, socket_timeout=max(forward_s + 2, 10), socket_connect_timeout=5,
-                                          health_check_interval=30)
+        self.redis = client(url, socket_timeout=max(forward_s + 2, 10), socket_connect_timeout=5,
+                            health_check_interval=30)
         self.redis.ping()
+        self.outage = Outage(where(url))
         self.id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_s = lease_s
         self.forward_s = forward_s
@@ -200,6 +231,19 @@ class Cluster:
         self._closed = threading.Event()
         self._pool = cf.ThreadPoolExecutor(workers, thread_name_prefix="cluster-inbox")
 
+    # -- Redis, down or up ---------------------------------------------------------------
+    def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)``, a call to Redis, reported to ``outage``. Raises
+        Unreachable when Redis does not answer (or is known not to, between probes)."""
+        self.outage.admit()
+        try:
+            result = fn(*args, **kwargs)
+        except DOWN as e:
+            self.outage.failed(e)
+            raise Unreachable() from None
+        self.outage.ok()
+        return result
+
     # -- leases --------------------------------------------------------------------------
     @staticmethod
     def _key(code: str) -> str:
@@ -207,8 +251,8 @@ class Cluster:
 
     def claim(self, code: str) -> str | None:
         """None when this process owns table ``code`` now (it was free, or already ours);
-        else the id of the process that owns it."""
-        owner = self._claim(keys=[self._key(code)], args=[self.id, int(self.lease_s * 1000)])
+        else the id of the process that owns it. Raises Unreachable."""
+        owner = self.call(self._claim, keys=[self._key(code)], args=[self.id, int(self.lease_s * 1000)])
         owner = owner.decode() if isinstance(owner, bytes) else owner
         if owner != self.id:
             return owner
@@ -216,11 +260,18 @@ class Cluster:
             self._held.add(code)
         return None
 
+    def hold_new(self, code: str) -> None:
+        """Table ``code`` was just made here while Redis could not be reached: nobody else
+        can know of it, so it is this process's; its lease is taken at the next renewal
+        once Redis answers."""
+        with self._lock:
+            self._held.add(code)
+
     def owners(self, codes: list[str]) -> list[str | None]:
-        """Who owns each table (None: nobody now)."""
+        """Who owns each table (None: nobody now). Raises Unreachable."""
         if not codes:
             return []
-        owners: list[bytes | None] = self.redis.mget([self._key(c) for c in codes])  # type: ignore[assignment]
+        owners: list[bytes | None] = self.call(self.redis.mget, [self._key(c) for c in codes])
         return [o.decode() if o else None for o in owners]
 
     def release(self, code: str) -> None:
@@ -228,18 +279,24 @@ class Cluster:
         with self._lock:
             self._held.discard(code)
         try:
-            self._release(keys=[self._key(code)], args=[self.id])
+            self.call(self._release, keys=[self._key(code)], args=[self.id])
+        except Unreachable:
+            pass  # its lease runs out by itself (the outage is logged once)
         except redis.RedisError:
             log.warning("could not release %s; its lease runs out by itself", code)
 
     def renew(self) -> list[str]:
-        """Renew every lease this process holds; returns the tables it lost (another
-        process holds them now). Raises RedisError (nothing is known to be lost then)."""
+        """Renew every lease this process holds (taking again any found missing); returns
+        the tables it lost (another process holds them now). While Redis is down it tries
+        once a second, so the outage's end is noticed even with no table held. Raises
+        Unreachable (nothing is known to be lost then)."""
         with self._lock:
             held = sorted(self._held)
         if not held:
+            if self.outage.down:
+                self.call(self.redis.ping)
             return []
-        lost = self._renew(keys=[self._key(c) for c in held], args=[self.id, int(self.lease_s * 1000)])
+        lost = self.call(self._renew, keys=[self._key(c) for c in held], args=[self.id, int(self.lease_s * 1000)])
         codes = [k.decode()[len(PREFIX + "owner:"):] for k in lost]
         with self._lock:
             self._held.difference_update(codes)
@@ -253,7 +310,8 @@ class Cluster:
     def forward(self, owner: str, code: str, who: Who, command: Command,
                 want_change: bool) -> tuple[Any, Change | None]:
         """Have ``owner`` apply the command; its answer, or its refusal raised here.
-        Raises OwnerGone when it does not answer within ``forward_s``."""
+        Raises OwnerGone when it does not answer within ``forward_s``, Unreachable when
+        Redis does not answer."""
         rid = secrets.token_hex(8)
         reply = f"{PREFIX}reply:{rid}"
         request = json.dumps({"code": code, "who": encode(who), "command": encode(command),
@@ -263,8 +321,8 @@ class Cluster:
         pipe = self.redis.pipeline()
         pipe.rpush(inbox, request)
         pipe.pexpire(inbox, int(self.forward_s * 4000))  # a dead owner's inbox goes away
-        pipe.execute()
-        answer: Any = self.redis.blpop([reply], timeout=self.forward_s)
+        self.call(pipe.execute)
+        answer: Any = self.call(self.redis.blpop, [reply], timeout=self.forward_s)
         if answer is None:
             raise OwnerGone(owner)
         data = json.loads(answer[1])
@@ -282,15 +340,21 @@ class Cluster:
 
     def _serve(self, handler: Handler) -> None:
         inbox = f"{PREFIX}inbox:{self.id}"
-        conn = redis.Redis.from_url(self.url, socket_timeout=None, socket_connect_timeout=5)
+        conn = client(self.url, socket_timeout=None, socket_connect_timeout=5)
         while not self._closed.is_set():
             try:
                 item: Any = conn.blpop([inbox], timeout=1)
-            except redis.RedisError:
+            except DOWN as e:
                 if not self._closed.is_set():
-                    log.warning("the inbox lost Redis; trying again")
+                    self.outage.failed(e)
                     self._closed.wait(0.5)
                 continue
+            except redis.RedisError:
+                if not self._closed.is_set():
+                    log.warning("the inbox could not be read; trying again")
+                    self._closed.wait(0.5)
+                continue
+            self.outage.ok()
             if item is not None and not self._closed.is_set():
                 self._pool.submit(self._answer, handler, item[1])
 
@@ -312,17 +376,21 @@ class Cluster:
             pipe = self.redis.pipeline()
             pipe.rpush(request["reply"], json.dumps(answer, separators=(",", ":")))
             pipe.pexpire(request["reply"], int(self.forward_s * 2000))
-            pipe.execute()
+            self.call(pipe.execute)
+        except Unreachable:
+            pass  # its sender meets the outage too, and says "try again"
         except redis.RedisError:
             log.warning("could not answer a forwarded command for %s", request["code"])
 
     def every(self, seconds: float, job: Callable[[], object], name: str) -> None:
         """Run ``job`` every ``seconds`` until ``close`` (a failure is logged, and the next
-        round tries again)."""
+        round tries again; Redis not answering is the outage's, logged once)."""
         def run() -> None:
             while not self._closed.wait(seconds):
                 try:
                     job()
+                except Unreachable:
+                    continue
                 except Exception:
                     log.exception("%s failed; trying again", name)
         threading.Thread(target=run, name=name, daemon=True).start()
@@ -351,9 +419,10 @@ class SharedLock:
     """A re-entrant lock across the cluster: this process's own lock, and while a thread
     holds it at its outermost level, a Redis lock (which expires after ``timeout`` s, so a
     process that dies holding it frees it). Raises TimeoutError when the Redis lock is not
-    had within ``wait`` s."""
+    had within ``wait`` s, Unreachable when Redis does not answer."""
 
     def __init__(self, cluster: Cluster, name: str, timeout: float = 30.0, wait: float = 30.0) -> None:
+        self._cluster = cluster
         self._local = threading.RLock()
         self._depth = 0  # touched only by the thread holding ``_local``
         self._wait = wait
@@ -363,7 +432,7 @@ class SharedLock:
         self._local.acquire()
         if self._depth == 0:
             try:
-                if not self._redis.acquire(blocking=True, blocking_timeout=self._wait):
+                if not self._cluster.call(self._redis.acquire, blocking=True, blocking_timeout=self._wait):
                     raise TimeoutError("another process holds the lock")
             except BaseException:
                 self._local.release()
@@ -376,9 +445,11 @@ class SharedLock:
         try:
             if self._depth == 0:
                 try:
-                    self._redis.release()
+                    self._cluster.call(self._redis.release)
                 except redis.exceptions.LockError:
                     log.warning("a shared lock expired while held")
+                except Unreachable:
+                    pass  # it expires by itself (the outage is logged once)
         finally:
             self._local.release()
 
@@ -417,26 +488,33 @@ class ClusterBus(Bus):
                     payload = encode_change(what, self.cluster.id)  # type: ignore[arg-type]
                 else:
                     payload = json.dumps({"origin": self.cluster.id, "channel": what})
-                self.cluster.redis.publish(topic, payload)
+                self.cluster.call(self.cluster.redis.publish, topic, payload)
+            except Unreachable:
+                continue  # dropped: the other processes' sockets hear the next change, a full picture
             except Exception:
                 log.exception("could not send a change to the other processes")
 
     def _listen(self) -> None:
         while not self.cluster.closed:
             try:
-                conn = redis.Redis.from_url(self.cluster.url, socket_timeout=None, socket_connect_timeout=5)
+                conn = client(self.cluster.url, socket_timeout=None, socket_connect_timeout=5)
                 pubsub = conn.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANGES, PAGES)
                 pubsub.get_message(timeout=5)  # the subscription's confirmations: listening now
                 pubsub.get_message(timeout=5)
                 self._listening.set()
+                self.cluster.outage.ok()
                 for message in pubsub.listen():
                     if self.cluster.closed:
                         return
                     self._deliver(message)
+            except DOWN as e:
+                if not self.cluster.closed:
+                    self.cluster.outage.failed(e)
+                    time.sleep(0.5)
             except redis.RedisError:
                 if not self.cluster.closed:
-                    log.warning("the bus lost Redis; listening again")
+                    log.warning("the bus could not read Redis; listening again")
                     time.sleep(0.5)
 
     def _deliver(self, message: dict) -> None:

@@ -44,6 +44,7 @@ from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
 from .commands.play import act_command
 from .commands.presence import Connected, Disconnected, Reseat, Resume
 from .errors import BadAction, Busy, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
+from .outage import Unreachable
 from .registry import Command
 from .rooms import RoomState, check_joinable, room_snapshot
 from .scheduler import Scheduler, process_pool
@@ -86,9 +87,9 @@ class TableService:
         self.settings = Settings(dict(PLAY_DELAYS if play_delays is None else play_delays), clock_seconds)
         self.cluster = cluster
         self.bus = bus or (ClusterBus(cluster) if cluster is not None else Bus())
+        remote = BotQueue(cluster.url, think_limit, cluster.outage) if cluster is not None else None
         self.scheduler = Scheduler(self.handle, self.now, pool=pool, pool_workers=pool_workers,
-                                   think_limit=think_limit, bot_budget=bot_budget,
-                                   remote=BotQueue(cluster.url, think_limit) if cluster is not None else None)
+                                   think_limit=think_limit, bot_budget=bot_budget, remote=remote)
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()
         self._observers: list[Observer] = []
@@ -153,7 +154,8 @@ class TableService:
         of the seat it concerned (a ``Snapshot``; in a room, the person's ``RoomSnapshot``).
         A command with an empty ``seed`` gets a fresh one here (decisions are pure).
         Raises TableNotFound and the command's refusals, Stale (a lost race), NotSaved (a
-        failed save: nothing changed)."""
+        failed save: nothing changed; Unreachable, a NotSaved: Redis does not answer, so a
+        table this process does not hold can be neither claimed nor forwarded to)."""
         code = code.upper()
         if getattr(command, "seed", None) == "":
             command = dataclasses.replace(command, seed=self.new_seed())  # type: ignore[type-var]
@@ -239,8 +241,11 @@ class TableService:
         """Claim and load every unfinished table nobody owns (its owner died); returns them."""
         assert self.cluster is not None
         codes = [c for c in self.store.unfinished_tables() if c not in self._actors]
+        owners = self.cluster.owners(codes)
+        if self.cluster.outage.recovered_within(self.cluster.lease_s):
+            return []  # Redis just came back: its owners take their leases again first
         adopted = []
-        for code, owner in zip(codes, self.cluster.owners(codes)):
+        for code, owner in zip(codes, owners):
             if owner is None and self.cluster.claim(code) is None:
                 log.info("adopting table %s", code)
                 self._resume(code)
@@ -248,9 +253,14 @@ class TableService:
         return adopted
 
     def _started(self, code: str) -> None:
-        """A match started at a new table: it loads here, the first clock runs, its bots start."""
+        """A match started at a new table: it loads here, the first clock runs, its bots start
+        (with Redis down too: a new code is nobody else's, and its lease is taken once
+        Redis answers)."""
         if self.cluster is not None:
-            self.cluster.claim(code)  # a new code: nobody else owns it
+            try:
+                self.cluster.claim(code)  # a new code: nobody else owns it
+            except Unreachable:
+                self.cluster.hold_new(code)
         self._actor(code).begin()
 
     def _let_go(self, code: str, actor: TableActor) -> None:
@@ -310,8 +320,8 @@ class TableService:
         """A table connection closed (the seat's last one starts its hold)."""
         try:
             self.handle(code, Player(player_id), Disconnected())
-        except TableNotFound:
-            pass
+        except (TableNotFound, Unreachable):
+            pass  # Unreachable: its owner elsewhere still counts this socket (the seat's clock runs on)
 
     def reload_seats(self, codes: list[str], renamed: dict[str, str] | None = None) -> None:
         """Seats that changed owner in the database (a browser's seats moved to an account
@@ -321,10 +331,14 @@ class TableService:
         rooms = [room for new in (renamed or {}).values() for room in self.store.player_rooms(new)]
         for code in [*codes, *rooms]:
             code = code.upper()
-            if code not in self._actors and (self.cluster is None or self.cluster.owners([code])[0] is None):
-                continue
-            fresh = self.store.load_table(code) if code not in rooms else None
-            self.handle(code, Server(), Reseat(fresh.seats if fresh else (), fresh.host if fresh else None, pairs))
+            try:
+                if code not in self._actors and (self.cluster is None or self.cluster.owners([code])[0] is None):
+                    continue
+                fresh = self.store.load_table(code) if code not in rooms else None
+                self.handle(code, Server(), Reseat(fresh.seats if fresh else (), fresh.host if fresh else None,
+                                                   pairs))
+            except Unreachable:
+                continue  # owned elsewhere while Redis is down: its owner reads the seats when it reloads
 
     # -- tables ----------------------------------------------------------------------
     def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "") -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..storage import Store
 from ..tables import Bus, Change, Snapshot
+from ..tables.outage import Unreachable
 from .transitions import Transitions
 from .views import page_channel
 
@@ -84,6 +85,8 @@ class Worker:
                         return
                 try:
                     self.tick(self.clock())
+                except Unreachable:  # Redis down (logged once by the outage): the next tick tries again
+                    continue
                 except Exception:  # a bad moment (the database busy, say): the next tick tries again
                     log.exception("tourney timers failed; trying again")
         threading.Thread(target=run, name="tourney-ticks", daemon=True).start()
@@ -153,6 +156,8 @@ class Worker:
                     changed = self.machine.advance(code, self.clock())
                 if changed:
                     self.announce(code)
+            except Unreachable:
+                pass  # Redis down (logged once by the outage): a tick takes the result later
             except Exception:
                 log.exception("tourney %s could not take a table's result", code)
             finally:

@@ -27,7 +27,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
-- ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``).
+- ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``;
+  a Redis storage counts in memory while Redis does not answer).
 - ``PUBLIC_URL`` (env ``SPADES_PUBLIC_URL``, e.g. ``https://spades.example``): the site's
   address in invitation mails. Without it, a mail link is built from the request's host
   only when Flask checked that host against ``TRUSTED_HOSTS`` (env
@@ -145,7 +146,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     identity.init_app(app)
     headers.init_app(app)
     render.init_app(app)
-    limits.init_app(app)
+    limits.init_app(app, cluster.outage if cluster is not None else None)
     errors.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)

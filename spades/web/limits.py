@@ -3,26 +3,36 @@
 One ``limiter`` for the application; views decorate themselves with
 ``@limiter.limit("10 per minute", error_message=...)``, keyed by the client address unless
 they pass another ``key_func`` (an email address, say). A breach answers 429 with the
-message, rendered by ``spades.web.errors`` as a friendly page or htmx fragment.
+message, rendered by ``spades.web.errors`` as a friendly page or htmx fragment. A view
+that decides for itself what to count calls ``hit``.
 
 Storage: ``RATELIMIT_STORAGE_URI`` in the app config: ``memory://`` for one process, and
 the site's ``REDIS_URL`` by default when one is set, so that every process counts against
-the same limits.
+the same limits. A Redis storage is kept through ``FailoverStorage``: while Redis does not
+answer, each process counts in its own memory (the limits still hold, per process), the
+outage is logged once (with the cluster's, when it is the same Redis), and the counts go
+back to Redis by themselves once it answers.
 Tests may set ``RATELIMIT_ENABLED = False`` for an app that is not about limits.
 
-Imports: Flask and flask-limiter only.
+Imports: Flask, flask-limiter and limits, redis, and ``spades.tables`` (the outage tracker).
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from flask import Flask, abort
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse
+from limits.storage import MemoryStorage, MovingWindowSupport, SlidingWindowCounterSupport, Storage, storage_from_string
 
-limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=True)
+from ..tables.cluster import DOWN, QUICK_RETRY, where
+from ..tables.outage import Outage
+
+# no storage here: one given to the constructor would win over ``RATELIMIT_STORAGE_URI``
+limiter = Limiter(get_remote_address, headers_enabled=True)
 
 
 def hit(limit: str, key: str, scope: str) -> float | None:
@@ -45,7 +55,84 @@ def hit_shared(limit: str, scope: str, message: str) -> None:
         abort(429, description=message)
 
 
-def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+# -- Redis, and memory while it does not answer ---------------------------------------------
+class FailoverStorage(Storage, MovingWindowSupport, SlidingWindowCounterSupport):
+    """The limits' counts in Redis (``failover+redis://…``, any ``redis://`` URL with the
+    prefix), and in this process's memory while Redis does not answer: a request is never
+    refused, delayed or failed because the counts' store is away. ``outage`` says when it
+    is (``spades.tables.outage``; the app gives it the cluster's when both use one Redis)."""
+
+    STORAGE_SCHEME = ["failover+redis", "failover+rediss", "failover+redis+unix"]
+
+    def __init__(self, uri: str, wrap_exceptions: bool = False, **options: Any) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        redis_uri = uri.split("+", 1)[1]
+        quick = {"retry": QUICK_RETRY, "socket_connect_timeout": 2, "socket_timeout": 2}
+        self.primary: Any = storage_from_string(redis_uri, **{**quick, **options})
+        self.memory = MemoryStorage()
+        self.outage = Outage(where(redis_uri), "until it does, rate limits are counted in this process")
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return self.primary.base_exceptions
+
+    def _use(self, name: str, *args: Any) -> Any:
+        if not self.outage.refusing():
+            try:
+                result = getattr(self.primary, name)(*args)
+            except DOWN as e:
+                self.outage.failed(e)
+            else:
+                self.outage.ok()
+                return result
+        return getattr(self.memory, name)(*args)
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return self._use("incr", key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        return self._use("get", key)
+
+    def get_expiry(self, key: str) -> float:
+        return self._use("get_expiry", key)
+
+    def check(self) -> bool:
+        return True  # always usable: memory stands in for Redis
+
+    def reset(self) -> int | None:
+        self.memory.reset()
+        return self._use("reset")
+
+    def clear(self, key: str) -> None:
+        self.memory.clear(key)
+        self._use("clear", key)
+
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        return self._use("acquire_entry", key, limit, expiry, amount)
+
+    def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
+        return self._use("get_moving_window", key, limit, expiry)
+
+    def acquire_sliding_window_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        return self._use("acquire_sliding_window_entry", key, limit, expiry, amount)
+
+    def get_sliding_window(self, key: str, expiry: int) -> tuple[int, float, int, float]:
+        return self._use("get_sliding_window", key, expiry)
+
+    def clear_sliding_window(self, key: str, expiry: int) -> None:
+        self.memory.clear_sliding_window(key, expiry)
+        self._use("clear_sliding_window", key, expiry)
+
+
+def init_app(app: Flask, outage: Outage | None = None) -> None:
+    """The limiter for ``app``; a Redis storage fails over to memory (``outage``: the
+    cluster's tracker, shared when the storage is the cluster's Redis)."""
+    uri = app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    if uri.split("://", 1)[0] in ("redis", "rediss", "redis+unix"):
+        app.config["RATELIMIT_STORAGE_URI"] = "failover+" + uri
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter.init_app(app)
+    storage = limiter.storage
+    if isinstance(storage, FailoverStorage) and outage is not None and uri == app.config.get("REDIS_URL"):
+        storage.outage = outage
+

@@ -49,6 +49,7 @@ from ..tables import (
     BadPlayer,
     Join,
     NotHost,
+    NotSaved,
     NotSeated,
     Player,
     Refused,
@@ -169,6 +170,8 @@ def create():
 def refused(e: Refused, code: str | None = None):
     """A join that cannot happen, in words, with the way on (create a table, try a code)."""
     status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), 400)
+    if isinstance(e, NotSaved):  # nothing happened (Redis or the database away): try again
+        status = 503
     full = isinstance(e, TableFull)
     return render_template("room/refused.html", message=str(e), code=code, full=full,
                            watchable=full and code is not None and _watchable(code)), status
