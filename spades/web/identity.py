@@ -15,7 +15,7 @@ when it signs in. It holds nothing secret beyond those, and grants nothing by it
 only lets the browser past the per-address limits that strangers' requests could fill
 (``spades.accounts``). A forged, stale or garbled one is ignored.
 
-Imports: Flask and itsdangerous only.
+Imports: Flask (with werkzeug) and itsdangerous only.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from flask import Flask, Response, abort, current_app, request, session
+from flask import Flask, abort, current_app, request, session
 from itsdangerous import BadData, URLSafeTimedSerializer
+from werkzeug.wrappers import Response
 
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "X-CSRF-Token"
@@ -82,7 +83,7 @@ class Device:
 
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.secret_key, salt=_DEVICE_SALT)
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=_DEVICE_SALT)
 
 
 def device() -> Device | None:
