@@ -1,5 +1,5 @@
-"""Command line: ``python -m spades replay PATH|-``, ``python -m spades arena ...`` and
-``python -m spades tourney simulate ...``.
+"""Command line: ``python -m spades replay PATH|-``, ``python -m spades verify PATH|-``,
+``python -m spades arena ...`` and ``python -m spades tourney simulate ...``.
 
 Imports: the core (``spades.arena`` for the arena, ``spades.tourney.simulate`` for the
 tourney command).
@@ -34,6 +34,31 @@ def replay(path: str) -> int:
     return 0 if report["ok"] else 1
 
 
+def _read_json(path: str) -> object:
+    """The JSON document at ``path`` (``-``: standard input). Raises OSError, ValueError."""
+    if path == "-":
+        return json.loads(sys.stdin.read())
+    with open(path, encoding="utf-8") as f:
+        return json.loads(f.read())
+
+
+def verify(path: str) -> int:
+    """Check every finished hand's commitment and deal (docs/fairness.md); print one JSON
+    line; exit 0 all check, 1 one does not, 2 not a record."""
+    from .fairness import NotARecord, verify_record
+
+    try:
+        report = verify_record(_read_json(path))
+    except OSError as e:
+        print(f"verify: cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    except (ValueError, NotARecord) as e:
+        print(f"verify: not a match record: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(report))
+    return 0 if report["ok"] else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["arena"]:
@@ -51,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="check and score a match record (RECORD.md)")
     p.add_argument("path", help="a record file, or - for standard input")
+    p = sub.add_parser("verify", help="check each hand's deal against its revealed seed (docs/fairness.md)")
+    p.add_argument("path", help="a record file, or - for standard input")
     args = parser.parse_args(argv)
-    return replay(args.path)
+    return verify(args.path) if args.command == "verify" else replay(args.path)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,11 @@
 """Match records (RECORD.md): export any match, rebuild the exact state from a record,
 and check a record step by step for the ``replay`` command.
 
+A match dealt fairly (``spades.fairness``) adds to each *finished* hand its ``fairness``:
+the commitment, the revealed server seed, the contributions and the algorithm (the hand
+being played never has it: its seed stays on the server until the hand ends). ``replay``
+ignores it, as it ignores every extra key; ``python -m spades verify`` checks it.
+
 Imports: the rest of the core only.
 """
 
@@ -9,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CARDS, Card, NotationError
+from .fairness import FairDeals
 from .rules import BIDS, BLIND_NIL, HAND_OVER, LOOK, IllegalAction, Match, Rules, RulesError
 from .views import bid_json
 
@@ -39,10 +45,14 @@ def to_record(match: Match, seat: int | None = None) -> dict:
     """The match as a RECORD.md document. With ``seat``, only what that seat has seen:
     other seats' ``deal`` lists hold just the cards they have played so far (in the hand
     in progress; finished hands have shown every card), and so does the seat's own until
-    it may see its cards (a blind nil bidder who has not looked)."""
+    it may see its cards (a blind nil bidder who has not looked). Finished hands of a
+    fairly dealt match carry their ``fairness``."""
     hands = []
+    fair = match.deals if isinstance(match.deals, FairDeals) else None
     for r in match.results:
         hands.append(_hand_json(match.rules, r.dealer, r.deal, r.bids, r.blind, r.plays))
+        if fair is not None:
+            hands[-1]["fairness"] = fair.reveal(r.number)
     if (match.phase not in (HAND_OVER, "match_over") or not match.results
             or match.results[-1].number != match.hand_number):
         deal = match.deal

@@ -13,6 +13,9 @@ Decisions where RULES.md is silent, kept here so the code and the docs agree:
 - At the 99-hand cap the higher score wins; level there is a draw.
 - Between hands the match waits in ``hand_over`` until ``next_hand()`` deals (the table
   decides when: every person pressed Continue, or the host dealt).
+- Deals come from the seed's generator unless the match is given ``deals``, a function
+  of (hand number, dealer) giving each hand's cards (a table's provably fair deals,
+  ``spades.fairness``); the seed still draws the first dealer either way.
 
 Imports: stdlib and the rest of the core only.
 """
@@ -20,6 +23,7 @@ Imports: stdlib and the rest of the core only.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import (
@@ -40,7 +44,7 @@ from .scoring import HandScore, score_hand
 
 __all__ = [
     "Bid", "Look", "LOOK", "NIL", "BLIND_NIL", "BIDS", "Action", "IllegalAction", "Match",
-    "Rules", "RulesError", "NotationError", "parse_action", "HandResult",
+    "Rules", "RulesError", "NotationError", "parse_action", "HandResult", "Deals",
 ]
 
 
@@ -83,6 +87,7 @@ NIL = Bid(0)
 BLIND_NIL = Bid(0, True)
 BIDS: tuple[Bid, ...] = (NIL,) + tuple(Bid(n) for n in range(1, 14))
 Action = Card | Bid | Look
+Deals = Callable[[int, int], Sequence[Sequence[Card]]]  # (hand number, dealer) -> each seat's cards
 
 
 def parse_action(value: object) -> Action:
@@ -155,15 +160,17 @@ class Match:
     __slots__ = (
         "rules", "seed", "phase", "hand_number", "dealer", "deal", "held", "bids", "blind",
         "looked", "plays", "trick_leader", "trick", "tricks", "taken", "broken", "to_act",
-        "scores", "bags", "results", "version", "winner", "_win", "_rng",
+        "scores", "bags", "results", "version", "winner", "_win", "_rng", "deals",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | str = 0, first_dealer: int | None = None,
-                 deal: list[list[Card]] | None = None) -> None:
+                 deal: list[list[Card]] | None = None, deals: Deals | None = None) -> None:
         """A new match with its first hand dealt. The seed decides the first dealer
-        (unless given) and every deal (unless given)."""
+        (unless given) and every deal (unless given: ``deal``, the first hand's cards;
+        ``deals``, a function giving every hand's cards from its number and dealer)."""
         self.rules = rules or Rules()
         self.seed = seed
+        self.deals = deals
         self.scores = [0, 0]
         self.bags = [0, 0]
         self.results: list[HandResult] = []
@@ -186,10 +193,10 @@ class Match:
         deck = sorted(CARDS, key=keys.__getitem__)
         return [deck[0:13], deck[13:26], deck[26:39], deck[39:52]]
 
-    def _deal(self, dealer: int, deal: list[list[Card]] | None) -> None:
+    def _deal(self, dealer: int, deal: Sequence[Sequence[Card]] | None) -> None:
         self.hand_number += 1
         if deal is None:
-            deal = self._shuffle()
+            deal = self._shuffle() if self.deals is None else self.deals(self.hand_number, dealer)
         self.dealer = dealer
         self.deal = [list(cards) for cards in deal]
         self.held = [mask_of(cards) for cards in self.deal]

@@ -1,0 +1,368 @@
+"""Provably fair deals (``spades-deal/1``): each hand's deal follows from a server seed
+committed to before the hand, the random contributions the people at the table sent after
+seeing that commitment, and the hand's number. ``docs/fairness.md`` specifies it closely
+enough to reimplement; this module is the site's one implementation.
+
+- A match has a secret of its own (32 random bytes, kept server-side); hand ``n``'s server
+  seed is HMAC-SHA256(secret, ``"spades-deal/1 hand n"``), so revealing one hand's seed
+  reveals nothing of the next. The commitment is SHA-256 of the seed's 32 bytes.
+- The deal: key = SHA-256(``"spades-deal/1"`` ‖ seed ‖ count ‖ each contribution with its
+  length ‖ hand number), stretched with SHA-256 in counter mode into 32-bit draws for a
+  Fisher–Yates shuffle by rejection sampling (no modulo bias); the shuffled deck is dealt
+  one card at a time, starting with the seat left of the dealer.
+- ``FairDeals``: a match's deals as ``spades.rules.Match`` takes them (``deals=``), with
+  each hand's commitment and, once the hand is over, its revealed ``fairness`` for the
+  record. ``verify_record``: the ``verify`` command. The figures' exact probabilities and
+  the chi-square test of the ``/fairness`` page are at the end.
+
+Imports: stdlib and ``spades.cards`` only.
+
+>>> deals = FairDeals("00" * 32, {1: ("c0ffee",)})
+>>> deals.commitment(1) == hashlib.sha256(bytes.fromhex(deals.server_seed(1))).hexdigest()
+True
+>>> [len(cards) for cards in deals(1, 3)], deals.reveal(1)["contributions"]
+([13, 13, 13, 13], ['c0ffee'])
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import math
+import secrets
+import string
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TypeGuard
+
+from .cards import CARDS, RANKS, SUITS, Card
+
+ALGORITHM = "spades-deal/1"
+# The deck before the shuffle: 2S 3S ... AS, 2H ... AH, 2D ... AD, 2C ... AC
+DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+MAX_CONTRIBUTION = 64  # hex digits a contribution may have
+_HEX = frozenset(string.hexdigits.lower())
+
+
+class NotARecord(ValueError):
+    """A document that is not a match record at all (exit 2 of ``verify``)."""
+
+
+# -- the algorithm ---------------------------------------------------------------------
+def clean_contribution(text: object) -> str | None:
+    """A contribution as the deal takes it: 1-64 hex digits, lowercased; None for anything
+    else (which counts as no contribution, never as an error).
+
+    >>> clean_contribution("C0FFEE"), clean_contribution("xyz"), clean_contribution("a" * 65)
+    ('c0ffee', None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    text = text.strip().lower()
+    if not 1 <= len(text) <= MAX_CONTRIBUTION or not set(text) <= _HEX:
+        return None
+    return text
+
+
+def new_secret() -> str:
+    """A fresh match secret: 32 bytes from the operating system, as hex."""
+    return secrets.token_hex(32)
+
+
+def secret_from(draws: Iterable[str]) -> str:
+    """A match secret made from draws of a seed source (the table service's: random in
+    production, fixed in tests, so a test's deals are the same on every run)."""
+    return hashlib.sha256(("spades-deal/1 secret/" + "/".join(draws)).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=4096)
+def hand_seed(secret: str, hand: int) -> str:
+    """Hand ``hand``'s server seed (hex) from the match's secret: HMAC-SHA256 keyed with the
+    secret's bytes over ``"spades-deal/1 hand <n>"``."""
+    return hmac.new(bytes.fromhex(secret), f"{ALGORITHM} hand {hand}".encode(), hashlib.sha256).hexdigest()
+
+
+def commitment(server_seed: str) -> str:
+    """The commitment shown before the hand: SHA-256 of the seed's bytes, lowercase hex."""
+    return hashlib.sha256(bytes.fromhex(server_seed)).hexdigest()
+
+
+@functools.lru_cache(maxsize=4096)
+def hand_commitment(secret: str, hand: int) -> str:
+    """Hand ``hand``'s commitment from the match's secret (every picture of a table shows it)."""
+    return commitment(hand_seed(secret, hand))
+
+
+def deal_key(server_seed: str, contributions: Sequence[str], hand: int) -> bytes:
+    """The key every draw of the hand comes from (docs/fairness.md, "The key")."""
+    parts = [ALGORITHM.encode(), bytes.fromhex(server_seed), bytes([len(contributions)])]
+    for c in contributions:
+        parts += [bytes([len(c)]), c.encode("ascii")]
+    parts.append(hand.to_bytes(4, "big"))
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def draws(key: bytes) -> Iterator[int]:
+    """Unsigned 32-bit numbers, big-endian, from the blocks SHA-256(key ‖ counter), the
+    counter a 4-byte big-endian number from 0."""
+    counter = 0
+    while True:
+        block = hashlib.sha256(key + counter.to_bytes(4, "big")).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i:i + 4], "big")
+        counter += 1
+
+
+def shuffled(server_seed: str, contributions: Sequence[str], hand: int) -> list[str]:
+    """The deck after the hand's Fisher–Yates shuffle: for i from 51 down to 1, j is a draw
+    below 2^32 - (2^32 mod (i+1)) taken mod (i+1) (draws at or over that bound are thrown
+    away), and cards i and j swap."""
+    deck = list(DECK)
+    stream = draws(deal_key(server_seed, contributions, hand))
+    for i in range(51, 0, -1):
+        n = i + 1
+        bound = 2**32 - 2**32 % n
+        u = next(stream)
+        while u >= bound:
+            u = next(stream)
+        j = u % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def dealt(server_seed: str, contributions: Sequence[str], hand: int, dealer: int) -> list[list[str]]:
+    """Each seat's cards (text, in the order dealt): card k of the shuffled deck goes to
+    seat (dealer + 1 + k) mod 4."""
+    deck = shuffled(server_seed, contributions, hand)
+    seats: list[list[str]] = [[], [], [], []]
+    for k, text in enumerate(deck):
+        seats[(dealer + 1 + k) % 4].append(text)
+    return seats
+
+
+_BY_TEXT = {str(c): c for c in CARDS}
+
+
+class FairDeals:
+    """One match's deals under ``spades-deal/1``: ``secret`` (hex, server-side only) and
+    the contributions each hand was dealt with (``contributions[n]``; filled in as each
+    hand is dealt). Called as ``deals(hand, dealer)`` it gives the hand's cards, which is
+    how ``spades.rules.Match`` takes them."""
+
+    __slots__ = ("secret", "contributions")
+
+    def __init__(self, secret: str, contributions: Mapping[int, Sequence[str]] | None = None) -> None:
+        self.secret = secret
+        self.contributions: dict[int, tuple[str, ...]] = {n: tuple(c) for n, c in (contributions or {}).items()}
+
+    @classmethod
+    def stored(cls, data: tuple[str, Mapping[int, Sequence[str]]] | None) -> FairDeals | None:
+        """The deals of a stored match from its secret and contributions (``Store.fair_deals``);
+        None for a match dealt before fair deals (its seed deals it)."""
+        return None if data is None else cls(*data)
+
+    def server_seed(self, hand: int) -> str:
+        return hand_seed(self.secret, hand)
+
+    def commitment(self, hand: int) -> str:
+        """Hand ``hand``'s commitment (it may be shown at any time)."""
+        return hand_commitment(self.secret, hand)
+
+    def __call__(self, hand: int, dealer: int) -> list[list[Card]]:
+        given = self.contributions.get(hand, ())
+        return [[_BY_TEXT[t] for t in cards] for cards in dealt(self.server_seed(hand), given, hand, dealer)]
+
+    def reveal(self, hand: int) -> dict:
+        """The record's ``fairness`` of a hand that is over (never of one being played)."""
+        return {"commitment": self.commitment(hand), "server_seed": self.server_seed(hand),
+                "contributions": list(self.contributions.get(hand, ())), "algorithm": ALGORITHM}
+
+
+# -- checking a record -----------------------------------------------------------------
+def verify_record(record: object) -> dict:
+    """The ``verify`` command's report: ``{"ok": true, "hands": N}`` (N hands checked; an
+    unfinished last hand without ``fairness`` is passed over, its seed still secret), or
+    ``{"ok": false, "hand": H, "reason": ...}`` for the first hand (from 0) whose
+    commitment or deal does not check. Raises NotARecord."""
+    if not isinstance(record, dict) or not isinstance(record.get("hands"), list) or not record["hands"]:
+        raise NotARecord('it needs a non-empty "hands" list')
+    hands = record["hands"]
+    checked = 0
+    for h, hand in enumerate(hands):
+        if not isinstance(hand, dict):
+            raise NotARecord(f"hand {h} is not an object")
+        fair = hand.get("fairness")
+        if fair is None:
+            plays = hand.get("plays")
+            if h == len(hands) - 1 and (not isinstance(plays, list) or len(plays) < 52):
+                continue  # the hand being played: its seed is revealed when it ends
+            return _failed(h, "This hand has no fairness data: its deal cannot be checked.")
+        reason = _check_hand(h + 1, hand, fair)
+        if reason is not None:
+            return _failed(h, reason)
+        checked += 1
+    return {"ok": True, "hands": checked}
+
+
+def _failed(hand: int, reason: str) -> dict:
+    return {"ok": False, "hand": hand, "reason": reason}
+
+
+def _is_hex(value: object, digits: int) -> TypeGuard[str]:
+    return isinstance(value, str) and len(value) == digits and set(value) <= _HEX
+
+
+def _check_hand(number: int, hand: dict, fair: object) -> str | None:
+    """Why hand ``number``'s commitment or deal does not check, or None."""
+    if not isinstance(fair, dict):
+        return "fairness must be an object."
+    if fair.get("algorithm") != ALGORITHM:
+        return f"Unknown algorithm {fair.get('algorithm')!r}: this checks {ALGORITHM}."
+    seed, committed, given = fair.get("server_seed"), fair.get("commitment"), fair.get("contributions")
+    if not _is_hex(seed, 64) or not _is_hex(committed, 64):
+        return "server_seed and commitment must be 64 lowercase hex digits."
+    if not isinstance(given, list) or len(given) > 255 or any(clean_contribution(c) != c for c in given):
+        return "contributions must be a list of 1-64 lowercase hex digits each."
+    if commitment(seed) != committed:
+        return "The server seed does not match the commitment: SHA-256 of the seed differs."
+    dealer, deal = hand.get("dealer"), hand.get("deal")
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        return "dealer must be a seat 0-3."
+    if not isinstance(deal, list) or len(deal) != 4 or not all(isinstance(d, list) for d in deal):
+        return "A deal is four lists of 13 cards."
+    expected = dealt(seed, given, number, dealer)
+    owner = {text: s for s, cards in enumerate(expected) for text in cards}
+    for s, cards in enumerate(deal):
+        for text in cards:
+            card = _BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
+            if card is None:
+                return f"{text!r} is not a card."
+            if owner[str(card)] != s:
+                return f"Seat {s} holds {card}, which the algorithm deals to seat {owner[str(card)]}."
+        if len(cards) != 13 or len(set(cards)) != 13:
+            return f"Seat {s} holds {len(set(cards))} different cards; the algorithm deals 13."
+    return None
+
+
+# -- the figures: exact probabilities and the chi-square test ---------------------------
+HAND_COUNT = math.comb(52, 13)
+
+
+def spade_probabilities() -> list[float]:
+    """P(a hand of 13 holds k spades), k = 0..13 (hypergeometric).
+
+    >>> p = spade_probabilities(); round(sum(p), 12), round(p[3], 4)
+    (1.0, 0.2863)
+    """
+    return [math.comb(13, k) * math.comb(39, 13 - k) / HAND_COUNT for k in range(14)]
+
+
+def shape(cards: Iterable[str]) -> str:
+    """A hand's shape: its suit lengths, longest first (``"4-3-3-3"``)."""
+    counts = {s: 0 for s in SUITS}
+    for text in cards:
+        counts[text[-1]] += 1
+    return "-".join(str(n) for n in sorted(counts.values(), reverse=True))
+
+
+def shape_probabilities() -> dict[str, float]:
+    """P(each shape) of a hand of 13, the most likely first: the ways to hold those
+    lengths in some order of the four suits, over C(52, 13).
+
+    >>> p = shape_probabilities(); len(p), round(sum(p.values()), 12), list(p)[:3]
+    (39, 1.0, ['4-4-3-2', '5-3-3-2', '5-4-3-1'])
+    """
+    out: dict[str, float] = {}
+    for a in range(13, -1, -1):
+        for b in range(min(a, 13 - a), -1, -1):
+            for c in range(min(b, 13 - a - b), -1, -1):
+                d = 13 - a - b - c
+                if d > c:
+                    continue
+                lengths = (a, b, c, d)
+                orders = math.factorial(4)
+                for n in set(lengths):
+                    orders //= math.factorial(lengths.count(n))
+                ways = orders * math.prod(math.comb(13, n) for n in lengths)
+                out[f"{a}-{b}-{c}-{d}"] = ways / HAND_COUNT
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def pooled(observed: Sequence[int], expected: Sequence[float], minimum: float = 5.0
+           ) -> tuple[list[int], list[float]]:
+    """Neighbouring categories joined from both ends until each expected count is at least
+    ``minimum`` (the chi-square test's usual condition); categories in a natural order.
+
+    >>> pooled([1, 2, 10, 9, 3, 1], [0.5, 4, 9, 9, 6, 1])
+    ([13, 9, 4], [13.5, 9, 7])
+    """
+    obs, exp = list(observed), list(expected)
+    while len(exp) > 1 and exp[0] < minimum:
+        o, e = obs.pop(0), exp.pop(0)
+        obs[0] += o
+        exp[0] += e
+    while len(exp) > 1 and exp[-1] < minimum:
+        o, e = obs.pop(), exp.pop()
+        obs[-1] += o
+        exp[-1] += e
+    return obs, exp
+
+
+def chi_square(observed: Sequence[int], expected: Sequence[float]) -> tuple[float, int, float] | None:
+    """Pearson's statistic, its degrees of freedom (categories - 1) and p-value; None with
+    fewer than two categories.
+
+    >>> chi_square([50, 50], [50.0, 50.0])
+    (0.0, 1, 1.0)
+    """
+    if len(observed) < 2:
+        return None
+    x = sum((o - e) ** 2 / e for o, e in zip(observed, expected))
+    df = len(observed) - 1
+    return x, df, chi2_sf(x, df)
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square with ``df`` degrees of freedom: the regularized upper
+    incomplete gamma function Q(df/2, x/2).
+
+    >>> round(chi2_sf(3.841458820694124, 1), 6), round(chi2_sf(18.307038053275146, 10), 6)
+    (0.05, 0.05)
+    >>> round(chi2_sf(1.0, 2), 6) == round(math.exp(-0.5), 6), chi2_sf(0.0, 4)
+    (True, 1.0)
+    """
+    if x <= 0:
+        return 1.0
+    return _gamma_q(df / 2, x / 2)
+
+
+def _gamma_q(a: float, x: float) -> float:
+    """Q(a, x): by its series below a + 1 (as 1 - P), by Lentz's continued fraction above."""
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1 / a
+        n = a
+        for _ in range(10_000):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return math.exp(log_front) * h
