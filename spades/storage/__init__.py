@@ -12,7 +12,7 @@ caller needs is imported from here. Its modules:
 - ``rows``: the row values handed out and taken in (``SeatRow``, ``TableRow`` ...);
 - one module per area, each a part of ``Store`` and its row operations: ``people``
   (players, accounts, sign-in codes, profiles, ratings, records), ``tables`` (tables,
-  matches, seats, moves, options), ``clocks`` (clocks and holds), ``rooms``,
+  matches, seats, moves, options, fair deals' secrets and hands), ``clocks`` (clocks and holds), ``rooms``,
   ``tourneys``.
 
 Queries. Both engines run the same queries, written once with ``?`` placeholders
@@ -84,7 +84,7 @@ from .rows import (
     TourneyTeamRow,
     UserRow,
 )
-from .tables import LeaveSeat, NewMatch, PutOptions, SaveMove, TableStore, TakeSeat
+from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
 from .tourneys import (
     DropTourneyPlayer,
     NewTourney,
@@ -108,7 +108,8 @@ class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore):
 __all__ = [
     "MIGRATIONS", "MIGRATION_SET", "ClearHold", "Conflict", "CreateRoom", "Db", "DropTourneyPlayer", "Duplicate",
     "FireHold", "JoinRoom", "LeaveSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow", "Migration",
-    "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutHold", "PutOptions", "PutSeatClock",
+    "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutDealSecret", "PutHand", "PutHold",
+    "PutOptions", "PutSeatClock",
     "PutTourney", "PutTourneyMatch", "PutTourneyPlayer", "PutTourneyReady", "PutTourneyTeam", "RememberPlayer",
     "RoomRow", "Schema", "SaveMove", "SeatRow", "StartRoom", "Store", "TableRow", "TakeSeat", "TourneyData",
     "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",

@@ -248,6 +248,24 @@ def m008_tourneys(s: Schema) -> None:
 
 
 @migration
+def m009_fair_deals(s: Schema) -> None:
+    """Provably fair deals (``spades.fairness``, docs/fairness.md).
+
+    ``deal_secrets``: each match's secret, by table and match number (a room keeps its
+    first match's before the start, to show that deal's commitment); every hand's server
+    seed is derived from it. ``hands``: each hand dealt from it, with the contributions it
+    was dealt with (a JSON list). Matches from before deal from their seed as they always
+    did: they are marked with an empty secret, so no secret is ever drawn for them."""
+    s.create_table("deal_secrets", {"table_code": str, "match_number": int, "secret": str, "created": float},
+                   pk=("table_code", "match_number"), not_null={"secret"})
+    s.create_table("hands", {"table_code": str, "match_number": int, "hand": int, "contributions": str,
+                             "dealt": float},
+                   pk=("table_code", "match_number", "hand"), not_null={"contributions"})
+    s.execute("INSERT INTO deal_secrets (table_code, match_number, secret, created) "
+              "SELECT table_code, number, '', created FROM matches")
+
+
+@migration
 def m010_signin_guards(s: Schema) -> None:
     """Guards on signing in that no stranger can fill for a person (``spades.accounts``).
 

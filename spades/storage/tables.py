@@ -5,6 +5,10 @@ replaying a match's actions in order gives the exact state back (``spades.tables
 Writes to a table that plays are row operations (``SaveMove``, ``NewMatch``, ``TakeSeat``
 ...), committed with the rest of the table's change.
 
+Fair deals (``spades.fairness``): a match's secret in ``deal_secrets`` (``PutDealSecret``;
+an empty one marks a match from before, dealt from its seed) and each hand dealt from
+it, with its contributions, in ``hands`` (``PutHand``, committed with the hand's deal).
+
 Imports: stdlib and the storage package's ``base``, ``rows``, ``core`` and ``people``
 (a person taking a seat is remembered by that name).
 """
@@ -14,8 +18,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Conflict, Db
@@ -133,12 +137,48 @@ class NewMatch:
             raise Conflict(f"match {self.number} of {self.code} already exists") from None
 
 
+@dataclass(frozen=True, slots=True)
+class PutDealSecret:
+    """Match ``number``'s deal secret (kept when the match has one already: a room draws
+    its first match's before the start, to show that deal's commitment)."""
+
+    code: str
+    number: int
+    secret: str = field(repr=False)
+
+    def apply(self, db: Db) -> None:
+        db.execute("INSERT INTO deal_secrets (table_code, match_number, secret, created) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT DO NOTHING", [self.code, self.number, self.secret, time.time()])
+
+
+@dataclass(frozen=True, slots=True)
+class PutHand:
+    """Hand ``hand`` of match ``number`` was dealt from the match's secret with these
+    contributions (Conflict if that hand is stored already; ``keep``: then it stays as it is)."""
+
+    code: str
+    number: int
+    hand: int
+    contributions: tuple[str, ...] = ()
+    keep: bool = False
+
+    def apply(self, db: Db) -> None:
+        sql = ("INSERT INTO hands (table_code, match_number, hand, contributions, dealt) VALUES (?, ?, ?, ?, ?)"
+               + (" ON CONFLICT DO NOTHING" if self.keep else ""))
+        try:
+            db.execute(sql, [self.code, self.number, self.hand, json.dumps(list(self.contributions)), time.time()])
+        except sqlite3.IntegrityError:
+            raise Conflict(f"hand {self.hand} of match {self.number} at {self.code} is dealt already") from None
+
+
 class TableStore(StoreCore):
     """Tables, matches, seats and moves: the reads, and the writes of their own."""
 
     def create_table(self, code: str, host: str | None, options: dict, seats: list[SeatRow],
-                     seed: str, rules: dict) -> None:
-        """A new table with its seats and its first match. Raises Duplicate (a
+                     seed: str, rules: dict, deal_secret: str | None = None,
+                     contributions: Sequence[str] = ()) -> None:
+        """A new table with its seats and its first match, dealt fairly from ``deal_secret``
+        and the first hand's ``contributions`` when given. Raises Duplicate (a
         sqlite3.IntegrityError) when the code is taken."""
         now = time.time()
         with self.transaction() as db:
@@ -146,6 +186,9 @@ class TableStore(StoreCore):
                        [code, now, host, json.dumps(options)])
             insert_seats(db, code, seats)
             insert_match(db, code, 1, seed, rules, now)
+            if deal_secret:
+                PutDealSecret(code, 1, deal_secret).apply(db)
+                PutHand(code, 1, 1, tuple(contributions)).apply(db)
 
     def new_match(self, code: str, number: int, seed: str, rules: dict) -> None:
         """Start match ``number`` at a table (a rematch). Raises Conflict if it exists."""
@@ -194,6 +237,54 @@ class TableStore(StoreCore):
         with self._reading() as db:
             return [(r["version"], r["seat"], r["action"]) for r in db.query(
                 "SELECT version, seat, action FROM actions WHERE match_id = ? ORDER BY version", [match_id])]
+
+    # -- fair deals ------------------------------------------------------------------
+    def deal_secret(self, code: str, number: int) -> str | None:
+        """Match ``number``'s deal secret: None when it has none (yet), "" for a match
+        dealt from its seed (from before fair deals)."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT secret FROM deal_secrets WHERE table_code = ? AND match_number = ?",
+                                 [code, number]))
+        return rows[0]["secret"] if rows else None
+
+    def ensure_deal_secret(self, code: str, number: int, secret: str, first_hand: bool = False) -> str:
+        """Match ``number``'s deal secret, ``secret`` stored if it had none (with its
+        first hand's row, no contributions, when ``first_hand``)."""
+        stored = self.deal_secret(code, number)
+        if stored is not None:
+            return stored
+        ops: list[PutDealSecret | PutHand] = [PutDealSecret(code, number, secret)]
+        if first_hand:
+            ops.append(PutHand(code, number, 1, keep=True))
+        self.commit(ops)
+        stored = self.deal_secret(code, number)
+        assert stored is not None
+        return stored
+
+    def hand_contributions(self, code: str, number: int) -> dict[int, tuple[str, ...]]:
+        """The contributions each hand of match ``number`` was dealt with, by hand number."""
+        with self._reading() as db:
+            return {r["hand"]: tuple(json.loads(r["contributions"])) for r in db.query(
+                "SELECT hand, contributions FROM hands WHERE table_code = ? AND match_number = ?", [code, number])}
+
+    def fair_deals(self, code: str, number: int) -> tuple[str, dict[int, tuple[str, ...]]] | None:
+        """What rebuilds match ``number``'s deals: its secret and each hand's contributions;
+        None for a match dealt from its seed."""
+        secret = self.deal_secret(code, number)
+        return (secret, self.hand_contributions(code, number)) if secret else None
+
+    def revealed_hands(self) -> list[tuple[str, int, tuple[str, ...]]]:
+        """Every fairly dealt hand that is over (a later hand was dealt, or its match is
+        finished), as (match secret, hand number, contributions): the hands whose seeds
+        are revealed, never one being played."""
+        with self._reading() as db:
+            rows = db.query(
+                "SELECT d.secret, h.hand, h.contributions FROM hands h "
+                "JOIN deal_secrets d ON d.table_code = h.table_code AND d.match_number = h.match_number "
+                "JOIN matches m ON m.table_code = h.table_code AND m.number = h.match_number "
+                "WHERE d.secret <> '' AND (m.finished = 1 OR EXISTS (SELECT 1 FROM hands n "
+                "WHERE n.table_code = h.table_code AND n.match_number = h.match_number AND n.hand = h.hand + 1))")
+            return [(r["secret"], r["hand"], tuple(json.loads(r["contributions"]))) for r in rows]
 
     def unfinished_tables(self) -> list[str]:
         """Codes of tables whose current match is still being played (resumed on start-up)."""
