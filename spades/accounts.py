@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from .bots import DEFAULT_LEVEL
+from .fairness import FairDeals
 from .stats import Played, replay
 from .storage import CODES, CodeGuard, Held, PlayerGame, Store, UserRow
 
@@ -314,7 +315,8 @@ class Accounts:
         out = []
         for pm in self.store.player_matches(player_id):
             m = pm.match
-            match = replay(m.rules, m.seed, ((seat, text) for _, seat, text in self.store.actions(m.id)))
+            match = replay(m.rules, m.seed, ((seat, text) for _, seat, text in self.store.actions(m.id)),
+                           FairDeals.stored(self.store.fair_deals(pm.code, m.number)))
             out.append(Played(match, pm.seat, m.last_move or m.created, pm.code, m.number))
         return out
 

@@ -23,14 +23,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .rules import DEAL, Match, parse_action
+from .rules import DEAL, Deals, Match, parse_action
 from .rules_config import Rules
 
 
-def replay(rules: dict, seed: str | int, actions: Iterable[tuple[int | None, str]]) -> Match:
-    """The match rebuilt from its rules, seed and stored ``(seat, action text)`` moves.
+def replay(rules: dict, seed: str | int, actions: Iterable[tuple[int | None, str]],
+           deals: Deals | None = None) -> Match:
+    """The match rebuilt from its rules, seed and stored ``(seat, action text)`` moves,
+    dealt by ``deals`` when it was dealt fairly (``spades.fairness.FairDeals.stored``).
     Raises IllegalAction or NotationError for a move the rules refuse (a corrupt store)."""
-    match = Match(Rules.from_dict(rules), seed)
+    match = Match(Rules.from_dict(rules), seed, deals=deals)
     for seat, text in actions:
         if text == DEAL:
             match.next_hand()

@@ -27,9 +27,10 @@ import time
 from collections.abc import Callable
 
 from ..clocks import SeatClock
+from ..fairness import FairDeals, new_secret, secret_from
 from ..rules import DEAL, HAND_OVER, Match, parse_action
 from ..rules_config import Rules
-from ..storage import Conflict, Store
+from ..storage import Conflict, MatchRow, Store
 from .bus import Bus
 from .commands.presence import Started
 from .decide import Decision, decide
@@ -51,8 +52,9 @@ class Retired(Exception):
 
 
 def load_state(store: Store, code: str, rooms: bool = False) -> State:
-    """The table as stored, its match replayed; with ``rooms``, a table still waiting for
-    its people is its room. Raises TableNotFound, NotStarted."""
+    """The table as stored, its match replayed with the deals it was dealt; with
+    ``rooms``, a table still waiting for its people is its room (with its first deal's
+    commitment). Raises TableNotFound, NotStarted."""
     status = store.table_status(code)
     if status is None:
         raise TableNotFound(NO_TABLE)
@@ -60,13 +62,17 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
         room = store.load_room(code) if rooms else None
         if room is None:
             raise NotStarted("The game at this table has not started yet.")
-        return RoomState(code, room)
+        # the first match's secret is drawn with the room (here for a room from before fair
+        # deals), so its commitment is shown before the host's Start sends a contribution
+        secret = store.ensure_deal_secret(code, 1, new_secret())
+        return RoomState(code, room, deal_commitment=FairDeals(secret).commitment(1) if secret else "")
     if status == "closed":
         raise TableNotFound("This table was closed before its game started.")
     row = store.load_table(code)
     if row is None:
         raise TableNotFound(NO_TABLE)
-    match = Match(Rules.from_dict(row.match.rules), row.match.seed)
+    fair = stored_deals(store, code, row.match)
+    match = Match(Rules.from_dict(row.match.rules), row.match.seed, deals=fair)
     for version, seat, text in store.actions(row.match.id):
         if text == DEAL:
             match.next_hand()
@@ -75,12 +81,27 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
             match.apply(seat, parse_action(text))
         if match.version != version:
             raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {version}")
-    state = TableState(code, row, row.match.id, row.match.number, row.match.seed, match)
+    state = TableState(code, row, row.match.id, row.match.number, row.match.seed, match, fair=fair)
     state.seat_clocks = {seat: SeatClock(*rec) for seat, rec in store.seat_clocks(row.match.id).items()}
     state.clock = store.clock(row.match.id)
     state.holds = store.holds(code)
     state.left = set(store.left_seats(code))
     return state
+
+
+def stored_deals(store: Store, code: str, m: MatchRow) -> FairDeals | None:
+    """A match's fair deals as stored; None for a match dealt from its seed (from before
+    fair deals). A match that starts without a secret of its own (a rematch) gets one
+    here, before anyone has seen its first deal: from the match before's secret (which
+    never leaves the server) and this match's seed, so a test's rematches deal the same
+    cards on every run; from the operating system's random numbers when there is none."""
+    data = store.fair_deals(code, m.number)
+    if data is None and m.version == 0 and store.deal_secret(code, m.number) is None:
+        before = store.deal_secret(code, m.number - 1) if m.number > 1 else None
+        secret = secret_from([before, f"match {m.number}", m.seed]) if before else new_secret()
+        store.ensure_deal_secret(code, m.number, secret, first_hand=True)
+        data = store.fair_deals(code, m.number)
+    return FairDeals.stored(data)
 
 
 class TableActor:
@@ -231,6 +252,7 @@ class TableActor:
             if fresh.match_number == old.match_number:
                 fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
                 fresh.hand_over_at = old.hand_over_at
+                fresh.offers, fresh.offers_for = old.offers, old.offers_for
         self.state = fresh
         self._break_from(self.clock())
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import clocks
-from ..rules import DEAL, HAND_OVER
-from ..storage import ClearHold, Op, PutClock, PutHold, SaveMove
+from ..rules import DEAL, HAND_OVER, IllegalAction
+from ..storage import ClearHold, Op, PutClock, PutHand, PutHold, SaveMove
 from .errors import NotSeated, NotStarted, Stale, TableClosed
 from .registry import ANY, ROOM, Command, declared
 from .rooms import RoomState
@@ -91,11 +91,25 @@ def sync_clock(state: TableState, now: float, settings: Settings) -> list[Op]:
 
 
 def deal(state: TableState, seat: int | None, now: float, settings: Settings) -> list[Op]:
+    """The next hand, dealt (between hands only): fairly, from the match's secret and the
+    contributions its people sent for it (stored with the deal), or, for a match from
+    before fair deals, from its seed."""
     match = state.match
-    match.next_hand()
+    hand, given = match.hand_number + 1, state.contributions()
+    if state.fair is not None:
+        state.fair.contributions[hand] = given  # what the match's deals read as it deals
+    try:
+        match.next_hand()
+    except IllegalAction:
+        if state.fair is not None:
+            state.fair.contributions.pop(hand, None)
+        raise
+    state.offers = {}
     state.event = Event(seat, DEAL)
-    return [SaveMove(state.match_id, match.version, seat, DEAL, match.finished, match.winner),
-            *sync_clock(state, now, settings)]
+    rows: list[Op] = [SaveMove(state.match_id, match.version, seat, DEAL, match.finished, match.winner)]
+    if state.fair is not None:
+        rows.append(PutHand(state.code, state.match_number, hand, given))
+    return rows + sync_clock(state, now, settings)
 
 
 def deal_if_ready(state: TableState, now: float, settings: Settings) -> list[Op]:

@@ -28,6 +28,7 @@ class RoomState:
     row: RoomRow
     seq: int = 0  # published changes
     connections: dict[str, int] = field(default_factory=dict)  # person: open pages of the room
+    deal_commitment: str = ""  # the first deal's commitment, shown before the start (``spades.fairness``)
 
     def status(self) -> str:
         return self.row.status
@@ -40,7 +41,7 @@ class RoomState:
         return active(self.row)
 
     def picture(self, player_id: str | None) -> RoomSnapshot:
-        return room_snapshot(self.row, self.seq, player_id)
+        return room_snapshot(self.row, self.seq, player_id, self.deal_commitment)
 
     def pictures(self) -> dict[str | None, RoomSnapshot]:
         """Every member's own picture (a removed one's says so), and everyone else's (None)."""
@@ -54,7 +55,7 @@ def active(row: RoomRow) -> list[MemberRow]:
     return [m for m in row.members if m.state == "in"]
 
 
-def room_snapshot(row: RoomRow, version: int, player_id: str | None) -> RoomSnapshot:
+def room_snapshot(row: RoomRow, version: int, player_id: str | None, deal_commitment: str = "") -> RoomSnapshot:
     """One person's picture of the room, pure."""
     members_in = active(row)
     host = next((m.number for m in members_in if m.player_id == row.host), None)
@@ -67,7 +68,8 @@ def room_snapshot(row: RoomRow, version: int, player_id: str | None) -> RoomSnap
     humans = int(row.options.get("humans", MAX_HUMANS))
     return RoomSnapshot(row.code, row.status, me, mine is not None and mine.state == "removed", members,
                         row.partner, humans, row.options.get("level", DEFAULT_LEVEL), row.options.get("rules", {}),
-                        me is not None and me == host, room_capacity(humans, row.partner), version)
+                        me is not None and me == host, room_capacity(humans, row.partner), version,
+                        deal_commitment=deal_commitment)
 
 
 def check_joinable(row: RoomRow, player_id: str | None) -> None:

@@ -1,8 +1,9 @@
 """One table's state in memory, and everything read from it, pure.
 
 ``TableState`` is the table as the database has it (its row, the current match rebuilt
-from its moves, the clocks and holds) plus what only this process knows: who is
-connected, who pressed Continue, the last event. The functions here read it without I/O:
+from its moves and its fair deals, the clocks and holds) plus what only this process
+knows: who is connected, who pressed Continue (and the contribution each sent for the
+next deal), the last event. The functions here read it without I/O:
 each seat's ``snapshot``, the seats' ``presence``, the clock the table should have
 (``next_clock``) and the timers it wants (``plan``: a bot's turn, a clock, holds).
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from .. import clocks
 from ..bots import DEFAULT_LEVEL
 from ..clocks import SeatClock
+from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..storage import TableRow
 from ..views import seat_view
@@ -52,6 +54,9 @@ class TableState:
     notices: dict[int, Event] = field(default_factory=dict)  # seat: what the table did for its person
     hand_over_at: float | None = None  # when the last hand ended (a tourney table deals after a break)
     seq: int = 0  # published changes
+    fair: FairDeals | None = None  # the match's fair deals (None: a match dealt from its seed, from before)
+    offers: dict[int, str] = field(default_factory=dict)  # seat: the contribution its person sent for the next deal
+    offers_for: tuple[int, int] = (0, 0)  # (match number, hand number) the offers follow
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -103,6 +108,21 @@ class TableState:
     def everyone_ready(self) -> bool:
         """Between hands: every person is ready, or a bot plays their seat."""
         return all(s.seat in self.ready or self.controlled(s.seat) for s in self.row.seats if s.kind == "human")
+
+    def offer(self, seat: int, contribution: str | None) -> None:
+        """Keep the contribution ``seat``'s person sent for the next deal (their first;
+        None, an empty or a malformed one adds nothing)."""
+        key = (self.match_number, self.match.hand_number)
+        if self.offers_for != key:
+            self.offers, self.offers_for = {}, key
+        if contribution and self.fair is not None:
+            self.offers.setdefault(seat, contribution)
+
+    def contributions(self) -> tuple[str, ...]:
+        """The contributions for the next deal, in seat order."""
+        if self.offers_for != (self.match_number, self.match.hand_number):
+            return ()
+        return tuple(self.offers[s] for s in sorted(self.offers))
 
     def ready_now(self) -> set[int]:
         """The seats whose person pressed Continue after this very hand."""
@@ -191,7 +211,17 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
-                    state.watchers(), state.watchable(), state.row.options.get("tourney"))
+                    state.watchers(), state.watchable(), state.row.options.get("tourney"),
+                    *commitments(state))
+
+
+def commitments(state: TableState) -> tuple[str, str]:
+    """This hand's deal commitment, and between hands the next one's ("" where none)."""
+    fair, match = state.fair, state.match
+    if fair is None:
+        return "", ""
+    upcoming = fair.commitment(match.hand_number + 1) if match.phase == HAND_OVER else ""
+    return fair.commitment(match.hand_number), upcoming
 
 
 @dataclass(frozen=True, slots=True)

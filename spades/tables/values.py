@@ -105,6 +105,10 @@ class Snapshot:
     watchers: int = 0  # people connected to the table without a seat
     watchable: bool = True  # people without a seat may watch (the host may turn it off)
     tourney: str | None = None  # the code of the tourney this table plays a match of
+    # the SHA-256 commitment of this hand's deal (``spades.fairness``), shown from before its
+    # first bid; "" for a match dealt from its seed (from before fair deals)
+    deal_commitment: str = ""
+    next_commitment: str = ""  # between hands: the next hand's (Continue's contributions go into it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +140,7 @@ class RoomSnapshot:
     capacity: int
     version: int  # counts room changes (for tests and stale pages)
     watchable: bool = True  # a room has no watchers to turn away
+    deal_commitment: str = ""  # the first deal's commitment (``spades.fairness``): Start's contribution goes into it
 
 
 @dataclass(frozen=True, slots=True)

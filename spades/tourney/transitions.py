@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import bots
+from ..fairness import FairDeals
 from ..rules import HAND_OVER, Match, parse_action
 from ..rules_config import Rules, RulesError
 from ..stats import replay
@@ -233,7 +234,8 @@ class Transitions:
                                                                walkover=r.is_walkover, done=m.done or now))])
             return
         info, _ = found
-        match = replay(info.rules, info.seed, ((seat, text) for _, seat, text in self.store.actions(info.id)))
+        match = replay(info.rules, info.seed, ((seat, text) for _, seat, text in self.store.actions(info.id)),
+                       FairDeals.stored(self.store.fair_deals(table, info.number)))
         self._record(t, p, m, _played(t, m, match), now)
 
     def _bots_play(self, t: Tourney, p: Pairing, m: TourneyMatchRow, now: float) -> None:

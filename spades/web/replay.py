@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, abort, render_template, request, url_for
 
 from .. import replays
+from ..fairness import FairDeals
 from ..records import to_record
 from ..stats import replay as rebuild
 from ..tables import Snapshot, TableNotFound
@@ -146,7 +147,8 @@ def _earlier(code: str, number: int | None) -> Shown | None:
     if found is None:
         return None
     m, names = found
-    match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)))
+    match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)),
+                    FairDeals.stored(store.fair_deals(code, m.number)))
     return Shown(m.number, names, [result_json(r) for r in match.results], match.finished, match.winner,
                  to_record(match), False)
 

@@ -1,5 +1,6 @@
 """Playing the match: a bid or a card, Continue between hands, the host's Deal now, and a
-tourney table's break running out.
+tourney table's break running out. Continue and Deal now carry the person's random
+contribution to the next deal (``spades.fairness``).
 
 Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
 """
@@ -12,6 +13,7 @@ from typing import Any
 
 from ...cards import NotationError
 from ...clocks import SeatClock
+from ...fairness import clean_contribution
 from ...rules import DEAL, HAND_OVER, MATCH_OVER, IllegalAction, parse_action
 from ...storage import Op, PutSeatClock, SaveMove
 from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_clock
@@ -34,16 +36,20 @@ class Move(Command):
 
 @dataclass(frozen=True, slots=True)
 class Continue(Command):
-    """A person is ready for the next hand; it is dealt once every person is."""
+    """A person is ready for the next hand; it is dealt once every person is.
+    ``contribution``: their random hex for that deal (``spades.fairness``; "" for none)."""
 
     version: int | None = None
+    contribution: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class DealNow(Command):
-    """The host deals the next hand without waiting for the others."""
+    """The host deals the next hand without waiting for the others (``contribution``:
+    theirs for that deal, as with Continue)."""
 
     version: int | None = None
+    contribution: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,26 +60,28 @@ class BreakOver(Command):
     hand: tuple[int, int]
 
 
-def act_command(action: str, version: int | None = None) -> Move | Continue | DealNow:
+def act_command(action: str, version: int | None = None, contribution: str = "") -> Move | Continue | DealNow:
     """The command for a move's text: ``deal`` is Continue, ``deal_now`` the host's Deal
-    now, anything else a bid, a card, ``look`` or blind nil."""
+    now (either with its ``contribution`` to the next deal), anything else a bid, a card,
+    ``look`` or blind nil."""
     if action == DEAL:
-        return Continue(version)
+        return Continue(version, contribution)
     if action == DEAL_NOW:
-        return DealNow(version)
+        return DealNow(version, contribution)
     return Move(action, version)
 
 
 def _act_form(form: Form) -> Move | Continue | DealNow:
     """``action`` (a card, ``look``, ``deal``, ``deal_now``; ``bid`` takes the ``bid``
-    field) and ``version``."""
+    field), ``version``, and with Continue or Deal now ``contribution`` (up to 64 hex
+    digits; anything else counts as none)."""
     version = form_version(form)
     action = form.get("action", "").strip()
     if action == "bid":
         action = form.get("bid", "").strip()
     if not action or len(action) > 12:
         raise BadAction("The move was empty or not understood.")
-    return act_command(action, version)
+    return act_command(action, version, clean_contribution(form.get("contribution")) or "")
 
 
 @declare(Move, "move", senders=MOVERS, route="act", form=_act_form)
@@ -136,10 +144,10 @@ def continue_(state: TableState, who: Who, command: Continue | DealNow, now: flo
     check_fresh(state, command.version)
     if match.phase != HAND_OVER:
         raise IllegalAction("The match is over." if match.finished else "The hand is not over yet.")
-    if isinstance(command, DealNow):
-        if state.row.host != who.id:
-            raise NotHost("Only the host deals without waiting.")
-    else:
+    if isinstance(command, DealNow) and state.row.host != who.id:
+        raise NotHost("Only the host deals without waiting.")
+    state.offer(seat, clean_contribution(command.contribution))  # for the next deal, whoever deals it
+    if not isinstance(command, DealNow):
         key = (state.match_number, match.hand_number)
         if state.ready_for != key:
             state.ready, state.ready_for = set(), key

@@ -14,8 +14,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from ...bots import TABLE_LEVELS as LEVELS
+from ...fairness import clean_contribution
 from ...rules_config import Rules
-from ...storage import JoinRoom, Op, SeatRow, StartRoom, TakeSeat, UpdateRoom
+from ...storage import JoinRoom, Op, PutHand, SeatRow, StartRoom, TakeSeat, UpdateRoom
 from ..decide import Decision, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, TableClosed, TableFull
 from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, declare
@@ -60,9 +61,12 @@ class SetOptions(Command):
 
 @dataclass(frozen=True, slots=True)
 class Start(Command):
-    """The host starts the match. ``seed`` is the match's (drawn by the service when empty)."""
+    """The host starts the match. ``seed`` is the match's (drawn by the service when empty);
+    ``contribution``: the host's random hex for the first deal, sent after the room showed
+    its commitment (``spades.fairness``; "" for none)."""
 
     seed: str = ""
+    contribution: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,11 @@ def _member_form(form: Form) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise BadAction("Choose a player in the room.")
     return int(text)
+
+
+def _start_form(form: Form) -> Start:
+    """``contribution``: up to 64 hex digits (anything else counts as none)."""
+    return Start(contribution=clean_contribution(form.get("contribution")) or "")
 
 
 def _in_room(state: RoomState, who: Who, host_only: bool) -> tuple[int, list]:
@@ -170,11 +179,12 @@ def leave_room(state: RoomState, who: Who, command: LeaveRoom, now: float, setti
     return Decision([row], reload=True)
 
 
-@declare(Start, "start", senders=PERSON, phase=ROOM, route="start", answer=ROOM_ANSWER)
+@declare(Start, "start", senders=PERSON, phase=ROOM, route="start", form=_start_form, answer=ROOM_ANSWER)
 def start(state: RoomState, who: Who, command: Start, now: float, settings: Settings) -> Decision:
     """The host starts the match: everyone takes their seat (without a partner chosen, the
     first to join sits across; with nobody else, a bot), empty seats become bots, and the
-    first hand is dealt. Raises NotHost, NotSeated."""
+    first hand is dealt, from the secret whose commitment the room showed and the host's
+    contribution. Raises NotHost, NotSeated."""
     mine, members = _in_room(state, who, host_only=True)
     order = [mine] + [m.number for m in members if m.number != mine]
     partner = state.row.partner
@@ -188,5 +198,8 @@ def start(state: RoomState, who: Who, command: Start, now: float, settings: Sett
         seats[s] = SeatRow(s, "human", m.player_id, m.name, m.emoji)
     rules = Rules.from_dict(state.row.options.get("rules"))
     state.row = dataclasses.replace(state.row, status="playing")  # every page in the room moves on to the table
-    return Decision([StartRoom(state.code, seats, command.seed, dataclasses.asdict(rules))], reload=True,
-                    begin=True, conflict="The game at this table has already started.")
+    rows: list[Op] = [StartRoom(state.code, seats, command.seed, dataclasses.asdict(rules))]
+    if state.deal_commitment:  # the room drew its first match's secret: the first hand is dealt from it
+        given = clean_contribution(command.contribution)
+        rows.append(PutHand(state.code, 1, 1, (given,) if given else ()))
+    return Decision(rows, reload=True, begin=True, conflict="The game at this table has already started.")
