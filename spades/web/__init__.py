@@ -24,6 +24,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   before a fallback move.
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
+- ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
@@ -142,6 +143,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     atexit.register(close_app, app)
 
     from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, tourney
+    from .fairness import bp as fairness_bp
 
     identity.init_app(app)
     headers.init_app(app)
@@ -150,6 +152,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(fairness_bp)  # /fairness: how deals are made, and the figures over every deal
     live.init_app(app)
     auth.init_app(app)
     profile.init_app(app)

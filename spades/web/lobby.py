@@ -114,7 +114,8 @@ def practice():
         abort(400, description=str(e))
     level = settings.pop("level")
     session["name"] = name if name != "You" else session.get("name", "")
-    code = service().create_practice(player_id(create=True), name, Rules(**settings, tempo=NO_CLOCK), level)
+    code = service().create_practice(player_id(create=True), name, Rules(**settings, tempo=NO_CLOCK), level,
+                                     contribution=form.get("contribution", ""))  # to the first deal (fairness)
     return redirect(f"/g/{code}", 303)
 
 
@@ -160,7 +161,7 @@ def create():
     session["name"] = name
     pid = player_id(create=True)
     if n == 1:
-        code = service().create_practice(pid, name, rules, level, emoji)
+        code = service().create_practice(pid, name, rules, level, emoji, contribution=form.get("contribution", ""))
     else:
         code = service().create_room(pid, name, emoji, rules, level, n)
     return redirect(f"/g/{code}", 303)

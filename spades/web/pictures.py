@@ -190,6 +190,7 @@ class Sheet:
     names: tuple[str, ...]
     first: int  # this seat's team
     pushed: bool  # in the table's updates: not while a hand is played (the sheet changes when one ends)
+    commitment: str = ""  # this hand's deal commitment (docs/fairness.md); "" for a match from before
 
     def rows(self) -> list[HandScore]:
         """Every finished hand's score table, in order."""
@@ -294,6 +295,7 @@ class NextHand:
     can_continue: bool  # not pressed yet
     deal_now: bool  # the host deals without waiting for the others
     reading: str  # the people who have not pressed Continue yet
+    commitment: str = ""  # the next deal's commitment: Continue sends a contribution to that deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,3 +356,4 @@ class Room:
     option_values: dict[str, str]  # the host's options form
     can_pick_bot: bool
     note: str  # under the host's buttons: who plays the empty seats
+    commitment: str = ""  # the first deal's commitment: the host's Start sends a contribution to that deal

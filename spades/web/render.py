@@ -230,7 +230,7 @@ def sheet_of(snap: Snapshot, teams: tuple[Team, Team]) -> Sheet:
     columns = tuple((t.team, t.label if snap.seat is None else f"{t.label} ({t.members})") for t in teams)
     v = snap.view
     return Sheet(columns=columns, results=v["results"], names=snap.names, first=_my_team(snap),
-                 pushed=v["phase"] != "playing")
+                 pushed=v["phase"] != "playing", commitment=snap.deal_commitment)
 
 
 def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
@@ -416,7 +416,8 @@ def next_hand_of(snap: Snapshot) -> NextHand:
         form=me is not None and not v["finished"],
         can_continue=not (me is not None and v["phase"] == "hand_over" and me not in reading),
         deal_now=me is not None and snap.host_seat == me and any(s != me for s in reading),
-        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "")
+        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "",
+        commitment=snap.next_commitment)
 
 
 def _partners(snap: Snapshot) -> tuple[Partner, ...]:
@@ -491,7 +492,7 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
                 option_values=option_values(snap.rules, snap.level),
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
-                note=_room_note(snap, people))
+                note=_room_note(snap, people), commitment=snap.deal_commitment)
 
 
 def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
