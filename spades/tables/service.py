@@ -30,25 +30,24 @@ from collections.abc import Callable
 from concurrent import futures as cf
 from typing import Any
 
-from .. import bots
 from ..bots import TABLE_LEVELS as LEVELS
 from ..bots.worker import BotQueue
 from ..clocks import SeatClock
-from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record
 from ..rules_config import Rules
-from ..storage import CreateRoom, Duplicate, PutDealSecret, RoomRow, SeatRow, Store
+from ..storage import CreateRoom, Duplicate, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
 from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
 from .commands.play import act_command
 from .commands.presence import Connected, Disconnected, Reseat, Resume
-from .errors import BadAction, Busy, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
+from .errors import BadAction, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
+from .hints import HintQueue
 from .outage import Unreachable
 from .registry import Command
 from .rooms import RoomState, check_joinable, room_snapshot
-from .scheduler import Scheduler, process_pool
+from .scheduler import Scheduler
 from .seating import check_emoji, clean_name
 from .state import Settings, TableState, late_seat
 from .state import snapshot as picture
@@ -95,10 +94,8 @@ class TableService:
         self._load_lock = threading.Lock()
         self._observers: list[Observer] = []
         # hints think in a process of their own, so asking for them never slows a bot's
-        # turn at another table (a pool passed in, in tests, serves both)
-        self._hint_pool: cf.Executor | None = pool
-        self._hinting: set[str] = set()
-        self._hint_lock = threading.Lock()
+        # turn at another table (a pool passed in, in tests, serves both), people in turn
+        self._hints = HintQueue(pool)
         if cluster is not None:
             cluster.serve(self._serve_forwarded)
             cluster.every(cluster.lease_s / 3, self._renew_leases, "cluster-leases")
@@ -140,9 +137,7 @@ class TableService:
         if self.cluster is not None:
             self.cluster.close()
             self.bus.close()
-        with self._hint_lock:
-            if self._hint_pool is not None and self._hint_pool is not self.scheduler.pool:
-                self._hint_pool.shutdown(wait=False, cancel_futures=True)
+        self._hints.close()
 
     def observe(self, observer: Observer) -> None:
         """Call ``observer(code, who, command)`` for every command a table handles."""
@@ -342,24 +337,18 @@ class TableService:
                 continue  # owned elsewhere while Redis is down: its owner reads the seats when it reloads
 
     # -- tables ----------------------------------------------------------------------
-    def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "",
-                        contribution: str = "") -> str:
-        """A new practice table: the player in seat 0, Bea across, Rex left, Kit right, its
-        first hand dealt fairly with the player's ``contribution`` (hex from the Practice
-        button; anything else counts as none). Returns its code; the bots start at once
-        if the first move is theirs."""
+    def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "") -> str:
+        """A new practice table: the player in seat 0, Bea across, Rex left, Kit right.
+        Returns its code; the bots start at once if the first move is theirs."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
         seats = [SeatRow(0, "human", player_id, name, emoji)] + [
             SeatRow(s, "bot", None, n, BOT_EMOJI) for s, n in sorted(PRACTICE_BOTS.items())]
         options = {"kind": "practice", "level": level}
         seed = self.new_seed()
-        # the deal secret from three more draws of the seed source: random in production, fixed in tests
-        secret = secret_from([seed, self.new_seed(), self.new_seed(), self.new_seed()])
-        given = clean_contribution(contribution)
         self.store.ensure_player(player_id, name)
         code = self._new_code(lambda code: self.store.create_table(
-            code, player_id, options, seats, seed, dataclasses.asdict(rules), secret, (given,) if given else ()))
+            code, player_id, options, seats, seed, dataclasses.asdict(rules)))
         self._started(code)
         return code
 
@@ -379,9 +368,8 @@ class TableService:
                 self.store.ensure_player(s.player_id, s.name, s.emoji)
         seats = sorted(seats, key=lambda s: s.seat)
         seed = seed or self.new_seed()
-        secret = secret_from([seed, self.new_seed(), self.new_seed(), self.new_seed()])  # fair deals, no contributions
         code = self._new_code(lambda code: self.store.create_table(
-            code, host, dict(options), seats, seed, dataclasses.asdict(rules), secret))
+            code, host, dict(options), seats, seed, dataclasses.asdict(rules)))
         self._started(code)
         return code
 
@@ -437,9 +425,11 @@ class TableService:
         return self._read(code, read)  # type: ignore[return-value]
 
     def hint(self, code: str, player_id: str, timeout: float = 5.0) -> int | str | None:
-        """The bid the Hard bot would make for this player's seat, computed in the hint
-        process, one at a time per person; None when there is nothing to bid now.
-        Raises TableNotFound, NotSeated, Busy."""
+        """The bid the Hard bot would make for this player's seat, worked out in the hint
+        process (``spades.tables.hints``: one at a time, people in turn, one waiting hint
+        each); None when it is not this seat's turn to bid. Raises TableNotFound,
+        NotSeated, Busy (this person's last hint is still on its way, the queue is full,
+        or the hint did not come within ``timeout`` s)."""
         def read(state: TableState) -> dict:
             seat = state.seat_of(player_id)
             if seat is None:
@@ -448,21 +438,7 @@ class TableService:
         view: dict = self._read(code, read)  # type: ignore[assignment]
         if view["phase"] != "bidding" or view["hand"] is None or view["to_act"] != view["seat"]:
             return None
-        with self._hint_lock:
-            if player_id in self._hinting:
-                raise Busy("A hint is already on its way.")
-            self._hinting.add(player_id)
-            if self._hint_pool is None:
-                self._hint_pool = process_pool(1)
-            pool = self._hint_pool
-        try:
-            return pool.submit(bots.hint, view).result(timeout=timeout)
-        except Exception:
-            log.exception("hint failed at %s", code)
-            return None
-        finally:
-            with self._hint_lock:
-                self._hinting.discard(player_id)
+        return self._hints.ask(player_id, view, timeout)
 
     # -- rooms ---------------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
@@ -474,10 +450,7 @@ class TableService:
             raise BadAction("A table with friends is for 2 to 4 people.")
         name, emoji = clean_name(name), check_emoji(emoji)
         options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
-        # the first match's deal secret, drawn now: the room shows its commitment before the start
-        secret = secret_from([self.new_seed() for _ in range(4)])
-        return self._new_code(lambda code: self.store.commit([CreateRoom(code, player_id, options, name, emoji),
-                                                              PutDealSecret(code, 1, secret)]))
+        return self._new_code(lambda code: self.store.commit([CreateRoom(code, player_id, options, name, emoji)]))
 
     def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
         """What this person sees of the room (whatever its status). Raises TableNotFound."""
@@ -490,8 +463,7 @@ class TableService:
         row = self.store.load_room(code)
         if row is None:
             raise TableNotFound(NO_TABLE)
-        secret = self.store.deal_secret(code, 1) if row.status == "waiting" else None
-        return room_snapshot(row, 0, player_id, FairDeals(secret).commitment(1) if secret else "")
+        return room_snapshot(row, 0, player_id)
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
         """The table as its join form shows it, if this player may join it (or is in it).

@@ -126,11 +126,16 @@ def _answer(code: str, message: str | None, status: int, hint: object = None, sn
     return redirect(f"/g/{code}", 303)
 
 
+HINT_RETRY_S = 2  # a busy hint's Retry-After: a hint asked is answered within about 3 s
+
+
 @bp.post("/g/<code>/hint")
 @unknown_codes_limit
 def hint(code: str):
-    """The bid the Hard bot would make (computed in a process of its own, one at a time
-    per person)."""
+    """The bid the Hard bot would make, worked out in the hint process with people served
+    in turn (``spades.tables.hints``). 503 "busy, try again" (from htmx: the status line
+    with Retry-After) while this person's last hint is on its way, the queue is full, or
+    it did not come in time; 409 only when it is not their turn to bid."""
     code = normalize_code(code)
     pid = player_id()
     if pid is None:
@@ -142,7 +147,9 @@ def hint(code: str):
     except NotSeated as e:
         return _answer(code, str(e), 403)
     except Busy as e:
-        return _answer(code, str(e), 429)
+        if request.headers.get("HX-Request"):  # the status line alone: a flood's answers cost little
+            return render_template("errors/_problem.html", message=str(e)), 503, {"Retry-After": str(HINT_RETRY_S)}
+        return _answer(code, str(e), 503)
     if value is None:
         return _answer(code, "A hint is only given when it is your turn to bid.", 409)
     snap = _snapshot(code)
@@ -223,12 +230,6 @@ def record(code: str):
 @bp.get("/g/<code>/view.json")
 @unknown_codes_limit
 def view(code: str):
-    """This player's seat view as JSON (BOTS.md), the same view the page is drawn from,
-    with ``deal_commitment``: this hand's deal commitment (docs/fairness.md; null for a
-    match from before fair deals), and between hands ``next_deal_commitment``."""
+    """This player's seat view as JSON (BOTS.md), the same view the page is drawn from."""
     code = normalize_code(code)
-    snap = _snapshot(code)
-    out = {**snap.view, "deal_commitment": snap.deal_commitment or None}
-    if snap.next_commitment:
-        out["next_deal_commitment"] = snap.next_commitment
-    return out
+    return _snapshot(code).view
