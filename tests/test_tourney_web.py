@@ -17,12 +17,15 @@ from test_post_junk import NASTY
 
 @pytest.fixture
 def app_config() -> dict:
-    return {"TOURNEY_RULES_OVERRIDE": {"end": "hands", "hands": 1}, "TOURNEY_TICK_S": 0}
+    # these tests make many tourneys from one browser (tests/test_limits.py holds the limits)
+    return {"TOURNEY_RULES_OVERRIDE": {"end": "hands", "hands": 1}, "TOURNEY_TICK_S": 0,
+            "TOURNEYS_PER_PERSON": "1000 per hour", "TOURNEYS_PER_ADDRESS": "1000 per hour"}
 
 
 def create(client, **fields) -> object:
+    """A tourney by link (a listed one needs its director signed in)."""
     data = {"csrf": csrf_of(client), "tourney_name": "Friday cup", "format": "knockout", "team_limit": "4",
-            "start": "director", "listed": "on", "name": "Ann", "emoji": "🐼", **fields}
+            "start": "director", "listed": "", "name": "Ann", "emoji": "🐼", **fields}
     return client.post("/t/new", data=data)
 
 
@@ -106,8 +109,11 @@ def test_unknown_codes_are_a_404(client):
     assert post(client, "/t/ZZZZZZ/register", name="Ann", emoji="🐼", **{"as": "solo"}).status_code == 404
 
 
-def test_the_listing_shows_listed_tourneys_only(client):
-    listed = new_tourney(client, tourney_name="Open cup")
+def test_the_listing_shows_listed_tourneys_only(app, client, smtp):  # noqa: F811
+    from test_auth import sign_in
+    app.config.update(smtp.config())
+    sign_in(client, smtp, "ann@example.com")  # a listed tourney needs a signed-in director
+    listed = new_tourney(client, tourney_name="Open cup", listed="on")
     hidden = new_tourney(client, tourney_name="Secret cup", listed="")
     page = client.get("/t").get_data(as_text=True)
     assert f'href="/t/{listed}"' in page and f'href="/t/{hidden}"' not in page

@@ -205,11 +205,11 @@ class TourneyStore(StoreCore):
                 f"SELECT code FROM tourneys WHERE status IN ({marks}) ORDER BY created, code", list(statuses))]
 
     def tourney_summaries(self, statuses: Sequence[str], listed_only: bool = True,
-                          limit: int = 100) -> list[TourneySummary]:
+                          limit: int = 100, offset: int = 0) -> list[TourneySummary]:
         """Tourneys in those statuses (only the publicly listed ones unless told), with the
         places taken (registering: a team each, two solos one; later: the teams that
-        started). Registering ones soonest start first (no start time last), the others
-        latest first."""
+        started), ``limit`` of them from the ``offset``-th. Registering ones first, soonest
+        start first (no start time last), then running, then finished, latest first."""
         if not statuses:
             return []
         marks = ",".join("?" * len(statuses))
@@ -224,9 +224,10 @@ class TourneyStore(StoreCore):
                 "ELSE (SELECT COUNT(*) FROM tourney_teams WHERE tourney_code = t.code AND seed IS NOT NULL) "
                 "END AS places "
                 f"FROM tourneys t WHERE t.status IN ({marks}) {listed} "
-                "ORDER BY CASE WHEN t.status = 'registering' THEN COALESCE(t.start_at, 1e18) "
-                "ELSE -COALESCE(t.finished, t.started, t.created) END, t.created DESC LIMIT ?",
-                [*statuses, limit]))
+                "ORDER BY CASE t.status WHEN 'registering' THEN 0 WHEN 'running' THEN 1 ELSE 2 END, "
+                "CASE WHEN t.status = 'registering' THEN COALESCE(t.start_at, 1e18) "
+                "ELSE -COALESCE(t.finished, t.started, t.created) END, t.created DESC, t.code LIMIT ? OFFSET ?",
+                [*statuses, limit, offset]))
         return [TourneySummary(r["code"], r["name"], r["format"], r["status"], r["start_at"], r["created"],
                                r["started"], r["finished"], r["team_limit"], r["places"]) for r in rows]
 

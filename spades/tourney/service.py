@@ -70,11 +70,12 @@ __all__ = [
     "RankView", "StandingView", "WalkoverView", "Listing", "TourneySummaryView",
     "TourneyNotFound", "NotDirector", "RegistrationClosed", "TourneyFull", "AlreadyRegistered",
     "BadTeamLink", "NothingToReady", "BadEntry", "TourneyOver",
-    "FORMATS", "READY_WINDOW_S", "CHECKIN_S", "MAX_TEAMS", "MAX_ROUNDS", "BOT_NAME",
+    "FORMATS", "READY_WINDOW_S", "CHECKIN_S", "LIST_PAGE", "MAX_TEAMS", "MAX_ROUNDS", "BOT_NAME",
 ]
 
 READY_WINDOW_S = 120.0  # a team not ready this long after its match is due loses it
 CHECKIN_S = 600.0  # the check-in window before a set start time
+LIST_PAGE = 20  # listed tourneys a page
 
 
 class TourneyService:
@@ -246,6 +247,8 @@ class TourneyService:
             t = find(self.store, code)
         return build_view(t, player_id, live_scores(self.tables, t), self.ready_window_s)
 
-    def listing(self, finished_limit: int = 20) -> Listing:
-        """The publicly listed tourneys: upcoming (registering), running, and the latest finished."""
-        return listing(self.store, finished_limit)
+    def listing(self, offset: int = 0, limit: int = LIST_PAGE) -> Listing:
+        """A page of the publicly listed tourneys: ``limit`` from the ``offset``-th, upcoming
+        (registering, soonest first), then running, then finished (latest first);
+        ``Listing.more`` says whether another page follows."""
+        return listing(self.store, max(0, offset), max(1, limit))

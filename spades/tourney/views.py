@@ -8,9 +8,9 @@ listing's read) and ``spades.tables`` (a running table's score, read from its sn
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..storage import Store, TourneyMatchRow
 from ..tables import Refused, TableService
@@ -206,12 +206,20 @@ class TourneySummaryView:
     places: int
 
 
-class Listing(NamedTuple):
-    """The publicly listed tourneys: not started yet, running, and the latest finished."""
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """One page of the publicly listed tourneys, in order: not started yet (soonest first),
+    running, finished (latest first); ``more``: another page follows. Iterating gives the
+    three sections."""
 
     upcoming: tuple[TourneySummaryView, ...]
     running: tuple[TourneySummaryView, ...]
     finished: tuple[TourneySummaryView, ...]
+    offset: int = 0
+    more: bool = False
+
+    def __iter__(self) -> Iterator[tuple[TourneySummaryView, ...]]:
+        return iter((self.upcoming, self.running, self.finished))
 
 
 # -- building them ---------------------------------------------------------------------------
@@ -228,13 +236,17 @@ def live_scores(tables: TableService, t: Tourney) -> dict[str, tuple[int, int]]:
     return live
 
 
-def listing(store: Store, finished_limit: int = 20) -> Listing:
-    """The publicly listed tourneys: upcoming (registering), running, and the latest finished."""
-    def rows(statuses: Sequence[str], limit: int = 100) -> tuple[TourneySummaryView, ...]:
-        return tuple(TourneySummaryView(s.code, s.name, s.format, s.status, s.start_at, s.started, s.finished,
-                                        s.team_limit, s.places)
-                     for s in store.tourney_summaries(statuses, limit=limit))
-    return Listing(rows(["registering"]), rows(["running"]), rows(["finished"], finished_limit))
+LISTED = ("registering", "running", "finished")
+
+
+def listing(store: Store, offset: int = 0, limit: int = 20) -> Listing:
+    """``limit`` of the publicly listed tourneys from the ``offset``-th, in the listing's
+    order (upcoming, running, finished), and whether more follow."""
+    rows = store.tourney_summaries(LISTED, limit=limit + 1, offset=offset)
+    shown = [TourneySummaryView(s.code, s.name, s.format, s.status, s.start_at, s.started, s.finished,
+                                s.team_limit, s.places) for s in rows[:limit]]
+    return Listing(*(tuple(v for v in shown if v.status == status) for status in LISTED), offset=offset,
+                   more=len(rows) > limit)
 
 
 def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int]],

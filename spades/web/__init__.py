@@ -30,6 +30,12 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``;
   a Redis storage counts in memory while Redis does not answer).
+- ``PRACTICE_PER_PERSON`` (30 per hour), ``PRACTICE_PER_ADDRESS`` (60 per hour),
+  ``FRIENDS_TABLES_PER_PERSON`` (20 per hour), ``FRIENDS_TABLES_PER_ADDRESS`` (40 per hour),
+  ``TOURNEYS_PER_PERSON`` (5 per hour), ``TOURNEYS_PER_ADDRESS`` (10 per hour): how many
+  practice tables, tables for friends and tourneys one person and one client address may
+  make (flask-limiter strings; env ``SPADES_`` + the name, e.g. for a venue behind one
+  address). A listed tourney needs a signed-in director.
 - ``PUBLIC_URL`` (env ``SPADES_PUBLIC_URL``, e.g. ``https://spades.example``): the site's
   address in invitation mails. Without it, a mail link is built from the request's host
   only when Flask checked that host against ``TRUSTED_HOSTS`` (env
@@ -71,6 +77,12 @@ from ..tourney.service import TourneyService
 from .hub import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# what one person and one client address may make (spades.web.limits.making)
+MAKING_LIMITS = {
+    "PRACTICE_PER_PERSON": "30 per hour", "PRACTICE_PER_ADDRESS": "60 per hour",
+    "FRIENDS_TABLES_PER_PERSON": "20 per hour", "FRIENDS_TABLES_PER_ADDRESS": "40 per hour",
+    "TOURNEYS_PER_PERSON": "5 per hour", "TOURNEYS_PER_ADDRESS": "10 per hour",
+}
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -102,6 +114,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SOCKET_QUEUE=64,
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
+        **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,
     )

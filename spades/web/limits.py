@@ -1,10 +1,15 @@
-"""Rate limits (flask-limiter): join attempts, sign-in requests and code tries.
+"""Rate limits (flask-limiter): join attempts, sign-in requests and code tries, and how
+many tables and tourneys a person and an address may make.
 
 One ``limiter`` for the application; views decorate themselves with
 ``@limiter.limit("10 per minute", error_message=...)``, keyed by the client address unless
 they pass another ``key_func`` (an email address, say). A breach answers 429 with the
 message, rendered by ``spades.web.errors`` as a friendly page or htmx fragment. A view
-that decides for itself what to count calls ``hit``.
+that decides for itself what to count calls ``hit``; one that makes something calls
+``making`` ("practice", "friends" or "tourney") before it makes it, which counts the
+person and the client address against the app's settings (``PRACTICE_PER_PERSON``,
+``PRACTICE_PER_ADDRESS``, ``FRIENDS_TABLES_…``, ``TOURNEYS_…``: "N per hour") and says,
+past either, what to do.
 
 Storage: ``RATELIMIT_STORAGE_URI`` in the app config: ``memory://`` for one process, and
 the site's ``REDIS_URL`` by default when one is set, so that every process counts against
@@ -19,20 +24,29 @@ Imports: Flask, flask-limiter and limits, redis, and ``spades.tables`` (the outa
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
-from flask import Flask, abort
+from flask import Flask, abort, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse
 from limits.storage import MemoryStorage, MovingWindowSupport, SlidingWindowCounterSupport, Storage, storage_from_string
+from werkzeug.exceptions import TooManyRequests
 
 from ..tables.cluster import DOWN, QUICK_RETRY, where
 from ..tables.outage import Outage
 
 # no storage here: one given to the constructor would win over ``RATELIMIT_STORAGE_URI``
 limiter = Limiter(get_remote_address, headers_enabled=True)
+
+# what one person and one client address may make: their settings and the words for them
+MAKING = {
+    "practice": ("PRACTICE_PER_PERSON", "PRACTICE_PER_ADDRESS", "practice tables"),
+    "friends": ("FRIENDS_TABLES_PER_PERSON", "FRIENDS_TABLES_PER_ADDRESS", "tables for friends"),
+    "tourney": ("TOURNEYS_PER_PERSON", "TOURNEYS_PER_ADDRESS", "tourneys"),
+}
 
 
 def hit(limit: str, key: str, scope: str) -> float | None:
@@ -53,6 +67,51 @@ def hit_shared(limit: str, scope: str, message: str) -> None:
     address as the views' shared limits are. Aborts with 429 and ``message`` past it."""
     if hit(limit, get_remote_address(), scope) is not None:
         abort(429, description=message)
+
+
+class TooMany(NamedTuple):
+    """A refusal to make one more: the sentence a person reads, and the seconds to wait."""
+
+    message: str
+    wait: float
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(math.ceil(self.wait))}
+
+
+def making(kind: str, person: str) -> TooMany | None:
+    """Count one more ``kind`` ("practice", "friends", "tourney") made by ``person`` from
+    this client address, if both are within their limits: None then (counted), else what
+    to tell the person (nothing counted)."""
+    if not limiter.enabled:
+        return None
+    person_setting, address_setting, noun = MAKING[kind]
+    counts = [(parse(current_app.config[address_setting]), get_remote_address(), f"make-{kind}-address"),
+              (parse(current_app.config[person_setting]), person, f"make-{kind}-person")]
+    strategy = limiter.limiter
+    for n, (item, key, scope) in enumerate(counts):
+        if not strategy.test(item, key, scope):
+            wait = max(1.0, strategy.get_window_stats(item, key, scope).reset_time - time.time())
+            when = _minutes(wait)
+            if n == 0:
+                return TooMany(f"{item.amount} {noun} have been started from your network within an hour, the most "
+                               f"one address may. Try again in {when}.", wait)
+            return TooMany(f"You have started {item.amount} {noun} within an hour, the most one person may. "
+                           f"Try again in {when}.", wait)
+    for item, key, scope in counts:
+        strategy.hit(item, key, scope)
+    return None
+
+
+def too_many(refusal: TooMany) -> None:
+    """Abort with 429, the refusal's sentence and a Retry-After header."""
+    raise TooManyRequests(description=refusal.message, retry_after=math.ceil(refusal.wait))
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
 
 
 # -- Redis, and memory while it does not answer ---------------------------------------------

@@ -63,7 +63,7 @@ from ..tables import (
 )
 from .auth import MAIL_SCOPE, Budget, mail_budget, take
 from .identity import csrf_token, player_id
-from .limits import limiter
+from .limits import limiter, making, too_many
 from .options import DEFAULT_VALUES, OPTION, table_options
 from .render import room_context
 from .services import mailer, service
@@ -114,6 +114,9 @@ def practice():
         abort(400, description=str(e))
     level = settings.pop("level")
     session["name"] = name if name != "You" else session.get("name", "")
+    refusal = making("practice", player_id(create=True))
+    if refusal:
+        too_many(refusal)
     code = service().create_practice(player_id(create=True), name, Rules(**settings, tempo=NO_CLOCK), level,
                                      contribution=form.get("contribution", ""))  # to the first deal (fairness)
     return redirect(f"/g/{code}", 303)
@@ -160,6 +163,9 @@ def create():
         return refuse(str(e))
     session["name"] = name
     pid = player_id(create=True)
+    refusal = making("practice" if n == 1 else "friends", pid)
+    if refusal:
+        return refuse(refusal.message)[0], 429, refusal.headers
     if n == 1:
         code = service().create_practice(pid, name, rules, level, emoji, contribution=form.get("contribution", ""))
     else:

@@ -1,6 +1,8 @@
-"""Tourney pages: ``/t`` (the listed tourneys), ``/t/new``, ``/t/<CODE>`` (register alone or
-as a team, the team link, Ready?, the bracket or the standings, each table's score with a
-Watch link, the director's controls) and ``/t/<CODE>/team/<TOKEN>`` (the partner's link).
+"""Tourney pages: ``/t`` (the listed tourneys, a page of ``LIST_PAGE`` at a time,
+``?page=N``), ``/t/new`` (a listed tourney needs a signed-in director; each person and
+each client address may make a few an hour), ``/t/<CODE>`` (register alone or as a team,
+the team link, Ready?, the bracket or the standings, each table's score with a Watch
+link, the director's controls) and ``/t/<CODE>/team/<TOKEN>`` (the partner's link).
 
 Every control is a plain form answered with a 303 back to the page (a refusal is its
 sentence, flashed); the page's live part (``tourney/_live.html``) is pushed again over
@@ -35,10 +37,12 @@ from flask import (
 
 from ..tables import EMOJIS, BadPlayer, check_emoji, clean_name
 from ..tourney.errors import TourneyError, TourneyNotFound
-from ..tourney.service import TourneyService
+from ..tourney.service import LIST_PAGE, TourneyService
 from ..tourney.views import TourneyView, page_channel
+from .auth import signed_in
 from .hub import CSRF_MARK, Connection, Hub
 from .identity import csrf_token, player_id
+from .limits import making
 from .live import close_with, origin_allowed, pump, sock
 from .lobby import public_url
 from .services import service
@@ -48,6 +52,8 @@ bp = Blueprint("tourney", __name__)
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 NO_TOURNEY = "There is no tourney with that code. Check it, or create one."
+LISTED_NEEDS_SIGN_IN = ("Sign in to list a tourney on the tourneys page, or untick \"Listed\" to make it "
+                        "by link only.")
 NEW_DEFAULTS = {"format": "knockout", "rounds": "3", "team_limit": "8", "start": "director", "checkin": "10",
                 "listed": "on", "bot_fill": ""}
 
@@ -99,26 +105,36 @@ def live_html(code: str, pid: str | None, csrf: str) -> str:
 # -- pages ---------------------------------------------------------------------------------
 @bp.get("/t")
 def listing():
-    return render_template("tourney/list.html", listing=tourneys().listing())
+    """The listed tourneys, ``LIST_PAGE`` a page (``?page=N``, from 1), with links to the
+    pages before and after."""
+    text = request.args.get("page", "1")
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or int(text) < 1:
+        abort(400, description="There is no such page of tourneys. The list starts at page 1.")
+    page = int(text)
+    return render_template("tourney/list.html", listing=tourneys().listing((page - 1) * LIST_PAGE, LIST_PAGE),
+                           page=page)
 
 
 @bp.get("/t/new")
 def new():
     name, emoji = service().known_player(player_id())
     return render_template("tourney/new.html",
-                           values={**NEW_DEFAULTS, "name": name or session.get("name", ""),
-                                   "emoji": emoji or EMOJIS[0]},
-                           emojis=EMOJIS)
+                           values={**NEW_DEFAULTS, "listed": "on" if signed_in() else "",
+                                   "name": name or session.get("name", ""), "emoji": emoji or EMOJIS[0]},
+                           emojis=EMOJIS, signed_in=signed_in())
 
 
 @bp.post("/t/new")
 def create():
-    """A new tourney, directed by its creator; 303 to its page."""
+    """A new tourney, directed by its creator; 303 to its page. A listed one needs its
+    director signed in (403 otherwise); each person and each client address may make
+    ``TOURNEYS_PER_PERSON`` and ``TOURNEYS_PER_ADDRESS`` (429 past either)."""
     form = request.form
     values = {**NEW_DEFAULTS, "listed": "", "bot_fill": "", **form.to_dict()}
 
-    def refuse(message: str):
-        return render_template("tourney/new.html", values=values, emojis=EMOJIS, message=message), 400
+    def refuse(message: str, status: int = 400, headers: dict | None = None):
+        return render_template("tourney/new.html", values=values, emojis=EMOJIS, message=message,
+                               signed_in=signed_in()), status, headers or {}
 
     fmt = form.get("format", "")
     if fmt not in ("knockout", "swiss"):
@@ -141,12 +157,18 @@ def create():
             return refuse("Give the start as a date and time.")
     elif form.get("start") != "director":
         return refuse("Choose how the tourney starts.")
+    listed = form.get("listed") == "on"
+    if listed and not signed_in():
+        return refuse(LISTED_NEEDS_SIGN_IN, 403)
     try:
         pid, name, emoji = _person()
+        refusal = making("tourney", pid)
+        if refusal:
+            return refuse(refusal.message, 429, refusal.headers)
         code = tourneys().create(pid, form.get("tourney_name", ""), format=fmt, rounds=numbers.get("rounds"),
                                  team_limit=numbers["team_limit"], start_at=start_at,
                                  checkin_s=numbers["checkin"] * 60 if "checkin" in numbers else None,
-                                 listed=form.get("listed") == "on", bot_fill=form.get("bot_fill") == "on")
+                                 listed=listed, bot_fill=form.get("bot_fill") == "on")
     except (BadPlayer, TourneyError) as e:
         return refuse(str(e))
     return redirect(f"/t/{code}", 303)
