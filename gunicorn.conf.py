@@ -16,6 +16,17 @@ Redis (``spades.tables.cluster``; docs/serving.md). Settings come from the envir
 - ``SPADES_WORKER_CONNECTIONS`` (default 10000): open connections one worker accepts
   (sockets and requests together).
 - ``SPADES_LOG_LEVEL`` (default ``info``).
+- ``SPADES_CONNECTIONS_PER_ADDRESS`` (default ``SPADES_SOCKETS_PER_ADDRESS`` +
+  ``SPADES_MAX_REQUESTS_PER_ADDRESS`` + 50, so 200): open connections one client address
+  may hold in one worker; the next is closed at once (``spades.web.guard.ConnectionCap``).
+  Peers in ``forwarded_allow_ips`` (env ``FORWARDED_ALLOW_IPS``, by default loopback: a
+  proxy on this machine) are not capped. 0 turns it off.
+
+Slow clients: a request's headers must arrive within ``keepalive`` (5 s; the gevent worker
+reads them under that timeout, and closes the connection without an answer when it runs
+out), its body within the app's ``BODY_TIMEOUT_S`` (``spades.web.guard``), and one address
+may hold ``SPADES_CONNECTIONS_PER_ADDRESS`` connections: so one address cannot fill
+``worker_connections`` with slow ones.
 """
 
 import os
@@ -32,12 +43,16 @@ worker_connections = int(os.environ.get("SPADES_WORKER_CONNECTIONS", "10000"))
 # tells the arbiter it is alive (gevent workers notify between greenlets)
 timeout = 30
 graceful_timeout = 10
-keepalive = 5
+keepalive = 5  # also how long a request's headers may take to arrive (see the docstring)
 backlog = 2048
 loglevel = os.environ.get("SPADES_LOG_LEVEL", "info")
 # several servers on one machine (tests, benchmarks, a second site) must not fight over one
 # control socket; signals (TERM, HUP, TTIN) manage the server
 control_socket_disable = True
+# see the module's docstring; the sockets' and requests' caps are the app's (spades.web)
+connections_per_address = int(os.environ.get("SPADES_CONNECTIONS_PER_ADDRESS") or (
+    int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100"))
+    + int(os.environ.get("SPADES_MAX_REQUESTS_PER_ADDRESS", "50")) + 50))
 accesslog = None  # one line per request costs more than it tells at this scale; the app logs refusals
 errorlog = "-"
 
@@ -48,6 +63,13 @@ def on_starting(server) -> None:
     want = hard if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def post_worker_init(worker) -> None:
+    """Cap each client address's open connections in this worker, before a byte is read."""
+    from spades.web.guard import ConnectionCap
+
+    ConnectionCap(connections_per_address, worker.cfg.forwarded_allow_ips).install(worker)
 
 
 def worker_exit(server, worker) -> None:

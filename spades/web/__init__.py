@@ -49,6 +49,11 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   the next one is closed with a reason. ``SOCKET_QUEUE`` (64): changes waiting for one
   socket before it counts as stuck and is closed (its page reconnects).
   ``SOCK_SERVER_OPTIONS["max_message_size"]`` (4 KiB): the largest message a page may send.
+- ``MAX_REQUESTS_PER_ADDRESS`` (50; env ``SPADES_MAX_REQUESTS_PER_ADDRESS``): requests in
+  progress from one client address (WebSockets not counted); the next is answered 429.
+  ``BODY_TIMEOUT_S`` (5; env ``SPADES_BODY_TIMEOUT_S``): a request body must arrive within
+  this many seconds of the app first reading it, or it is answered 408 and its connection
+  closed (``spades.web.guard``; 0 turns either off).
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
 - ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
@@ -74,6 +79,7 @@ from ..storage import Store
 from ..tables import TableService
 from ..tables.cluster import Cluster
 from ..tourney.service import TourneyService
+from .guard import Guard
 from .hub import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -112,6 +118,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SOCKETS_PER_PERSON=8,
         SOCKETS_PER_ADDRESS=int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100")),
         SOCKET_QUEUE=64,
+        MAX_REQUESTS_PER_ADDRESS=int(os.environ.get("SPADES_MAX_REQUESTS_PER_ADDRESS", "50")),
+        BODY_TIMEOUT_S=float(os.environ.get("SPADES_BODY_TIMEOUT_S", "5")),
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
@@ -171,6 +179,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     profile.init_app(app)
     replay.init_app(app)
     tourney.init_app(app)
+    # outermost of the app's own layers: a slow or greedy client is refused before Flask
+    # does any work for it (a ProxyFix, when used, goes around this one)
+    app.wsgi_app = Guard(app.wsgi_app, per_address=app.config["MAX_REQUESTS_PER_ADDRESS"],  # type: ignore[method-assign]
+                         body_timeout=app.config["BODY_TIMEOUT_S"])
 
     if app.config["RESUME_TABLES"]:
         service.resume_all()
