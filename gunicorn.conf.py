@@ -72,6 +72,15 @@ def post_worker_init(worker) -> None:
     ConnectionCap(connections_per_address, worker.cfg.forwarded_allow_ips).install(worker)
 
 
+def pre_request(worker, req) -> None:
+    """As gunicorn's own (a debug line), and let the app's refusals close their connection
+    (``spades.web.guard.note_request``; imported here, in the worker, after gevent's patching)."""
+    from spades.web.guard import note_request
+
+    worker.log.debug("%s %s", req.method, req.path)
+    note_request(req)
+
+
 def worker_exit(server, worker) -> None:
     """Close the app's tables as the worker stops, while its bot pool still takes work: the
     bots' turns still waiting are left for the next start instead of failing."""

@@ -178,7 +178,7 @@ def test_a_body_that_trickles_in_is_answered_408_and_closed(server):
     try:
         watch([client], BODY_TIMEOUT_S + 5, trickle_every=1.0, until=lambda: client.closed)
         assert client.status == 408, client.answer[:200]
-        assert TOO_SLOW in client.answer
+        assert TOO_SLOW in client.answer and b"\r\nConnection: close\r\n" in client.answer
         assert BODY_TIMEOUT_S - 0.5 <= client.answered_after <= BODY_TIMEOUT_S + 2.5
         assert client.closed  # the server hung up after the answer
     finally:
@@ -194,7 +194,7 @@ def test_one_address_past_the_cap_is_refused_and_the_home_page_stays_fast(server
         watch(clients, 1.0)
         refused = [c for c in clients if c.status == 429]
         assert len(refused) == SLOW - CAP, [c.status for c in clients]
-        assert all(TOO_MANY in c.answer and c.closed for c in refused)
+        assert all(TOO_MANY in c.answer and b"\r\nConnection: close\r\n" in c.answer and c.closed for c in refused)
         assert all(c.answered_after < 1.0 for c in refused)
 
         # while the CAP slow ones are still held, the home page answers another address at once

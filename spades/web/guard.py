@@ -34,10 +34,14 @@ accept on, so it also covers connections whose headers are still coming (the app
 sees those): past its cap a new connection is closed before anything is read. It counts
 the TCP peer, so proxies (gunicorn's ``forwarded_allow_ips``) are left out.
 
-Closing the connection: gunicorn decides keep-alive itself (it drops an app's
-``Connection`` header), so after the refusal has been written the socket the server put in
-the environ (``gunicorn.socket``, or ``werkzeug.socket``) is shut down; the server then
-finds the connection ended and lets it go.
+Closing the connection: gunicorn decides keep-alive itself and drops an app's
+``Connection`` header, so its ``pre_request`` hook (``gunicorn.conf.py``) hands this module
+the request it is serving (``note_request``) and a refusal marks it to close: gunicorn then
+says ``Connection: close`` and ends the connection after the answer. Werkzeug's server
+reads the header. Either way, once the refusal is written the connection's socket
+(``gunicorn.socket`` or ``werkzeug.socket`` in the environ) is shut down after reading away
+what the client had already sent, so closing it does not reset the connection under the
+answer.
 
 Imports: the standard library only (gevent when the process already runs under it).
 """
@@ -71,6 +75,16 @@ DRAIN_BYTES = 256 * 1024  # the most read from a refused client before its conne
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+
+# the gunicorn request this thread (greenlet, under gevent) is serving: see note_request
+_served = threading.local()
+
+
+def note_request(req: Any) -> None:
+    """gunicorn's ``pre_request`` hook: remember the request this greenlet serves, so that
+    a refusal can have gunicorn close its connection."""
+    _served.request = req
 
 
 class BodyTimeout(BaseException):
@@ -256,6 +270,9 @@ class _Refusal:
 def _refuse(environ: Environ, start_response: StartResponse, status: str, message: str,
             headers: list[tuple[str, str]], exc_info: Any = None) -> _Refusal:
     body = (message + "\n").encode()
+    served = getattr(_served, "request", None)
+    if served is not None and environ.get("gunicorn.socket") is not None:
+        served.must_close = True  # gunicorn says "Connection: close" and closes after the answer
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
                             ("Connection", "close"), ("X-Content-Type-Options", "nosniff"),
                             ("Cache-Control", "no-store"), *headers], exc_info)
