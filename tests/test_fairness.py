@@ -92,7 +92,7 @@ def dealt_sets(hand: dict) -> list[set[str]]:
 
 # -- a bot pool the test drives --------------------------------------------------------------
 class ManualPool(cf.Executor):
-    """Bots answer only when the test runs them."""
+    """Bots answer only when the test runs them (and the think limit never runs out)."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[cf.Future, object, tuple]] = []
@@ -118,9 +118,12 @@ def bots() -> ManualPool:
     return ManualPool()
 
 
+THINK = 600.0  # seconds before a bot that has not answered gets a fallback move: never, here
+
+
 @pytest.fixture
 def app_config(bots) -> dict:
-    return {"BOT_POOL": bots, "FAIRNESS_CACHE_S": 0}  # the figures made afresh for each request
+    return {"BOT_POOL": bots, "BOT_THINK_LIMIT": THINK, "FAIRNESS_CACHE_S": 0}  # figures afresh for each request
 
 
 def settle(service: TableService, bots: ManualPool) -> None:
@@ -295,34 +298,42 @@ def test_a_running_hands_seed_is_in_no_page_fragment_view_record_or_socket_frame
     between: list[str] = []  # ... and once hand 1 was over
     frames: list[str] = []
 
-    def collect(into: list[str], *answers: str) -> None:
-        into += answers
+    def keep(*texts: str) -> None:
+        """Texts that were made while the table was as it is now, or before (a hand's last
+        cards may be played by the server itself at once: each text is filed by the table
+        as it is just after the text was fetched, so a hand still running then was running
+        while it was made)."""
+        v = me.view(code)
+        (between if v["phase"] == "hand_over" else running[v["hand_number"]]).extend(texts)
+
+    def collect(*answers: str) -> None:
+        keep(*answers)
         for path in (f"/g/{code}", f"/g/{code}/watch", f"/g/{code}/view.json", f"/g/{code}/record.json",
                      "/fairness"):
-            into.append(me.text(path))
+            keep(me.text(path))
+        drained = []
         while (frame := ws.receive(timeout=0.3)) is not None:
-            frames.append(frame)
-            into.append(frame)
+            drained.append(frame)
+        frames.extend(drained)
+        keep(*drained)
 
     try:
-        collect(running[1])
+        collect()
         moves = 0
         while moves < 4:
             settle(service, bots)
             v = me.view(code)
             if v["phase"] == "hand_over":
-                collect(between)
+                collect()
                 me.post(f"/g/{code}/act", action="deal", version=v["version"], contribution="99")
             elif v["to_act"] == 0:
-                answer = me.move(code, v, htmx=True)  # the fragments answering the move
-                after = me.view(code)  # (the last card of a hand ends it: its seed is revealed)
-                collect(between if after["phase"] == "hand_over" else running[after["hand_number"]], answer)
+                collect(me.move(code, v, htmx=True))  # with the fragments answering the move
                 moves += v["hand_number"] == 2
         settle(service, bots)
-        collect(running[2])
+        collect()
     finally:
         ws.close()
-    assert me.view(code)["hand_number"] == 2 and len(frames) > 10
+    assert me.view(code)["hand_number"] == 2 and len(frames) > 10 and len(running[1]) > 50
     assert any(deals.commitment(1) in t for t in running[1]) and any(deals.commitment(2) in t for t in between)
     assert any(deals.commitment(2) in t for t in running[2])
     seen = running[1] + between + running[2]
@@ -401,7 +412,7 @@ def test_a_table_rebuilt_from_its_moves_deals_the_same_cards(tmp_path, bots):
     path = str(tmp_path / "fair.db")
     seeds = (f"fair-{n}" for n in itertools.count())
     me = Player("me")
-    first = TableService(Store(path), pool=bots, play_delays=INSTANT, new_seed=lambda: next(seeds))
+    first = TableService(Store(path), pool=bots, play_delays=INSTANT, think_limit=THINK, new_seed=lambda: next(seeds))
     code = first.create_practice(me.id, "Me", Rules(end="hands", hands=5), "easy", contribution="12ab")
     cards_played = 0
     while cards_played < 3:
@@ -415,7 +426,7 @@ def test_a_table_rebuilt_from_its_moves_deals_the_same_cards(tmp_path, bots):
     settle(first, bots)
     before, record = first.snapshot(code, me.id), first.record(code, me.id)
     first.close()
-    again = TableService(Store(path), pool=bots, play_delays=INSTANT, new_seed=lambda: next(seeds))
+    again = TableService(Store(path), pool=bots, play_delays=INSTANT, think_limit=THINK, new_seed=lambda: next(seeds))
     after = again.snapshot(code, me.id)
     assert after.view == before.view and after.deal_commitment == before.deal_commitment
     assert again.record(code, me.id) == record
@@ -444,7 +455,7 @@ def test_matches_from_before_fair_deals_keep_their_seeded_deals(tmp_path, bots):
                        ["OLDOLD", seat, kind, pid, name])
         db.execute("INSERT INTO matches (table_code, number, seed, rules, version, created, finished, winner) "
                    "VALUES ('OLDOLD', 1, 'old-seed', ?, 0, 1, 0, NULL)", [json.dumps(rules.to_dict())])
-    service = TableService(Store(path), pool=bots, play_delays=INSTANT)
+    service = TableService(Store(path), pool=bots, play_delays=INSTANT, think_limit=THINK)
     assert "m009_fair_deals" in service.store.migrations()
     snap = service.snapshot("OLDOLD", "me")
     assert set(snap.view["hand"]) == {str(c) for c in match.cards(0)} and snap.deal_commitment == ""
