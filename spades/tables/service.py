@@ -33,9 +33,10 @@ from typing import Any
 from ..bots import TABLE_LEVELS as LEVELS
 from ..bots.worker import BotQueue
 from ..clocks import SeatClock
+from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record
 from ..rules_config import Rules
-from ..storage import CreateRoom, Duplicate, RoomRow, SeatRow, Store
+from ..storage import CreateRoom, Duplicate, PutDealSecret, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
@@ -337,18 +338,24 @@ class TableService:
                 continue  # owned elsewhere while Redis is down: its owner reads the seats when it reloads
 
     # -- tables ----------------------------------------------------------------------
-    def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "") -> str:
-        """A new practice table: the player in seat 0, Bea across, Rex left, Kit right.
-        Returns its code; the bots start at once if the first move is theirs."""
+    def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "",
+                        contribution: str = "") -> str:
+        """A new practice table: the player in seat 0, Bea across, Rex left, Kit right, its
+        first hand dealt fairly with the player's ``contribution`` (hex from the Practice
+        button; anything else counts as none). Returns its code; the bots start at once
+        if the first move is theirs."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
         seats = [SeatRow(0, "human", player_id, name, emoji)] + [
             SeatRow(s, "bot", None, n, BOT_EMOJI) for s, n in sorted(PRACTICE_BOTS.items())]
         options = {"kind": "practice", "level": level}
         seed = self.new_seed()
+        # the deal secret from three more draws of the seed source: random in production, fixed in tests
+        secret = secret_from([seed, self.new_seed(), self.new_seed(), self.new_seed()])
+        given = clean_contribution(contribution)
         self.store.ensure_player(player_id, name)
         code = self._new_code(lambda code: self.store.create_table(
-            code, player_id, options, seats, seed, dataclasses.asdict(rules)))
+            code, player_id, options, seats, seed, dataclasses.asdict(rules), secret, (given,) if given else ()))
         self._started(code)
         return code
 
@@ -368,8 +375,9 @@ class TableService:
                 self.store.ensure_player(s.player_id, s.name, s.emoji)
         seats = sorted(seats, key=lambda s: s.seat)
         seed = seed or self.new_seed()
+        secret = secret_from([seed, self.new_seed(), self.new_seed(), self.new_seed()])  # fair deals, no contributions
         code = self._new_code(lambda code: self.store.create_table(
-            code, host, dict(options), seats, seed, dataclasses.asdict(rules)))
+            code, host, dict(options), seats, seed, dataclasses.asdict(rules), secret))
         self._started(code)
         return code
 
@@ -450,7 +458,10 @@ class TableService:
             raise BadAction("A table with friends is for 2 to 4 people.")
         name, emoji = clean_name(name), check_emoji(emoji)
         options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
-        return self._new_code(lambda code: self.store.commit([CreateRoom(code, player_id, options, name, emoji)]))
+        # the first match's deal secret, drawn now: the room shows its commitment before the start
+        secret = secret_from([self.new_seed() for _ in range(4)])
+        return self._new_code(lambda code: self.store.commit([CreateRoom(code, player_id, options, name, emoji),
+                                                              PutDealSecret(code, 1, secret)]))
 
     def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
         """What this person sees of the room (whatever its status). Raises TableNotFound."""
@@ -463,7 +474,8 @@ class TableService:
         row = self.store.load_room(code)
         if row is None:
             raise TableNotFound(NO_TABLE)
-        return room_snapshot(row, 0, player_id)
+        secret = self.store.deal_secret(code, 1) if row.status == "waiting" else None
+        return room_snapshot(row, 0, player_id, FairDeals(secret).commitment(1) if secret else "")
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
         """The table as its join form shows it, if this player may join it (or is in it).

@@ -230,6 +230,12 @@ def record(code: str):
 @bp.get("/g/<code>/view.json")
 @unknown_codes_limit
 def view(code: str):
-    """This player's seat view as JSON (BOTS.md), the same view the page is drawn from."""
+    """This player's seat view as JSON (BOTS.md), the same view the page is drawn from,
+    with ``deal_commitment``: this hand's deal commitment (docs/fairness.md; null for a
+    match from before fair deals), and between hands ``next_deal_commitment``."""
     code = normalize_code(code)
-    return _snapshot(code).view
+    snap = _snapshot(code)
+    out = {**snap.view, "deal_commitment": snap.deal_commitment or None}
+    if snap.next_commitment:
+        out["next_deal_commitment"] = snap.next_commitment
+    return out
