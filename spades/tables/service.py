@@ -362,10 +362,11 @@ class TableService:
     def create_seated(self, seats: list[SeatRow], rules: Rules, options: dict, host: str | None = None,
                       seed: str | None = None) -> str:
         """A new table with these four seats (people and bots), rules and options, its
-        match started at once (a tourney's pairing, say); ``seed`` the match's (drawn when
-        None). Returns its code. A table plays while a person is at it: bots move, and
-        the next hand is dealt when its people press Continue. Raises BadAction for seats
-        that are not 0-3 once each, or a person's seat without a player id."""
+        match started at once (a tourney's pairing, say); ``seed`` the match's, which also
+        makes its deal secret (drawn when None). Returns its code. A table plays while a
+        person is at it: bots move, and the next hand is dealt when its people press
+        Continue. Raises BadAction for seats that are not 0-3 once each, or a person's seat
+        without a player id."""
         if sorted(s.seat for s in seats) != [0, 1, 2, 3]:
             raise BadAction("A table has seats 0, 1, 2 and 3, each once.")
         for s in seats:
@@ -374,8 +375,11 @@ class TableService:
             if s.kind == "human" and s.player_id:
                 self.store.ensure_player(s.player_id, s.name, s.emoji)
         seats = sorted(seats, key=lambda s: s.seat)
-        seed = seed or self.new_seed()
-        secret = secret_from([seed, self.new_seed(), self.new_seed(), self.new_seed()])  # fair deals, no contributions
+        # its fair deals' secret: from the seed given (a tourney pairing's: its deals are
+        # reproducible from the tourney's seed), else from four draws of the seed source
+        draws = [seed] if seed else [self.new_seed() for _ in range(4)]
+        seed = seed or draws[0]
+        secret = secret_from(draws)
         code = self._new_code(lambda code: self.store.create_table(
             code, host, dict(options), seats, seed, dataclasses.asdict(rules), secret))
         self._started(code)
