@@ -115,16 +115,21 @@ class Gunicorn:
 
 # -- Redis ------------------------------------------------------------------------------------
 class RedisServer:
-    """Debian's ``redis-server`` on a free loopback port, nothing saved."""
+    """Debian's ``redis-server`` on a free loopback port, nothing saved; ``stop`` and
+    ``start`` again on the same port (an outage, in the tests that need one)."""
 
     def __init__(self, tmp: Path) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is missing (Debian package redis-server)")
+        self.binary, self.tmp = binary, tmp
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", str(tmp)],
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(self.tmp)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 20
         while True:

@@ -5,13 +5,12 @@ Nothing here sleeps for the clock: time moves when a test says so."""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import itertools
-import threading
 import time
 
 import pytest
 from conftest import FakeClock
+from pools import ManualPool
 from watch import watch
 
 from spades import bots
@@ -38,32 +37,6 @@ from spades.tables.values import TOURNEY_BREAK_S
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 HOST, ARI, BO = Player("host"), Player("ari"), Player("bo")
 PEOPLE = {0: HOST, 2: ARI, 1: BO}  # the host, Ari across (partner), Bo on the left; seat 3 is a bot
-
-
-class ManualPool(cf.Executor):
-    """A bot pool whose answers come when the test runs them (so a bot never wins a race
-    the test did not ask for)."""
-
-    def __init__(self) -> None:
-        self.pending: list[tuple[cf.Future, object, tuple]] = []
-        self.lock = threading.Lock()
-
-    def submit(self, fn, *args, **kwargs):
-        future: cf.Future = cf.Future()
-        with self.lock:
-            self.pending.append((future, fn, args))
-        return future
-
-    def run_all(self) -> int:
-        with self.lock:
-            items, self.pending = self.pending, []
-        for future, fn, args in items:
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(fn(*args))
-                except Exception as e:  # pragma: no cover - a bot that fails plays its fallback
-                    future.set_exception(e)
-        return len(items)
 
 
 @pytest.fixture

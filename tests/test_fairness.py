@@ -10,7 +10,6 @@ hand as dealt, before anyone has bid."""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import hashlib
 import hmac
 import itertools
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from conftest import csrf_of
+from pools import ManualPool
 from simple_websocket import Client
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -91,28 +91,6 @@ def dealt_sets(hand: dict) -> list[set[str]]:
 
 
 # -- a bot pool the test drives --------------------------------------------------------------
-class ManualPool(cf.Executor):
-    """Bots answer only when the test runs them (and the think limit never runs out)."""
-
-    def __init__(self) -> None:
-        self.pending: list[tuple[cf.Future, object, tuple]] = []
-        self.lock = threading.Lock()
-
-    def submit(self, fn, *args, **kwargs):
-        future: cf.Future = cf.Future()
-        with self.lock:
-            self.pending.append((future, fn, args))
-        return future
-
-    def run_all(self) -> int:
-        with self.lock:
-            items, self.pending = self.pending, []
-        for future, fn, args in items:
-            if future.set_running_or_notify_cancel():
-                future.set_result(fn(*args))
-        return len(items)
-
-
 @pytest.fixture
 def bots() -> ManualPool:
     return ManualPool()

@@ -15,51 +15,16 @@ import http.cookiejar
 import json
 import re
 import secrets
-import shutil
-import socket
-import subprocess
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
-from servers import Gunicorn, free_port
+from servers import Gunicorn, RedisServer
 
 TRY_AGAIN = "The site cannot reach its other servers just now. Try again in a moment."
 HX = {"HX-Request": "true"}
-
-
-class Redis:
-    """Debian's redis-server on one port, stopped and started again on the same port."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.binary = shutil.which("redis-server")
-        if self.binary is None:
-            pytest.fail("redis-server is missing: `bash scripts/test` installs Debian's redis-server package")
-        self.tmp, self.port = tmp, free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", str(self.tmp)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                assert self.proc.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -125,7 +90,7 @@ def until_taken(move, seconds: float = 20.0) -> int:
 
 @pytest.fixture
 def redis_and_two_servers(tmp_path):
-    server = Redis(tmp_path)
+    server = RedisServer(tmp_path)
     env = {"SPADES_REDIS_URL": server.url, "SPADES_DATABASE": str(tmp_path / "shared.db"),
            "SPADES_SECRET_KEY": secrets.token_hex(32), "SPADES_BOT_WORKERS": "1"}
     a = Gunicorn("app:app", tmp_path, "a", env)
