@@ -19,7 +19,7 @@ import base64
 import http.client
 import os
 import re
-import select
+import selectors
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -149,10 +149,12 @@ def watch(clients: list[SlowPost], seconds: float, trickle_every: float = 1.0, u
         open_ = [c for c in clients if not c.closed]
         if not open_:
             return
-        readable, _, _ = select.select([c.sock for c in open_], [], [], 0.05)
-        for c in open_:
-            if c.sock in readable:
-                c.take()
+        # a selector, not select(): late in a whole suite a socket's number can pass 1024
+        with selectors.DefaultSelector() as sel:
+            for c in open_:
+                sel.register(c.sock, selectors.EVENT_READ, c)
+            for key, _ in sel.select(0.05):
+                key.data.take()
         if time.monotonic() >= next_byte:
             next_byte += trickle_every
             for c in clients:
