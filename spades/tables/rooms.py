@@ -33,10 +33,6 @@ class RoomState:
     def status(self) -> str:
         return self.row.status
 
-    def seat_of(self, player_id: str | None) -> int | None:
-        """Nobody has a seat before the start."""
-        return None
-
     def active(self) -> list[MemberRow]:
         return active(self.row)
 
