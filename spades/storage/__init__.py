@@ -67,12 +67,16 @@ from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
 from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
 from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
+    ChatRow,
+    CoPlayer,
+    InvitationRow,
     LoginCodeRow,
     MatchInfo,
     MatchRow,
     MemberRow,
     PlayerGame,
     PlayerMatch,
+    ReportRow,
     RoomRow,
     SeatRow,
     TableRow,
@@ -85,6 +89,7 @@ from .rows import (
     UserRow,
 )
 from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
+from .talk import PutSilence, SaveLine, TalkStore
 from .tourneys import (
     DropTourneyPlayer,
     NewTourney,
@@ -97,11 +102,11 @@ from .tourneys import (
 )
 
 
-class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore):
+class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``); connections, ``transaction`` and
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``); connections, ``transaction`` and
     ``commit`` are ``spades.storage.core``'s."""
 
 
@@ -115,4 +120,5 @@ __all__ = [
     "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
+    "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
 ]

@@ -284,6 +284,33 @@ def m010_signin_guards(s: Schema) -> None:
     s.add_column("signins", "seen", float)
 
 
+@migration
+def m011_talk(s: Schema) -> None:
+    """Talk at the table and the people one plays with (``spades.storage.talk``).
+
+    ``chat_lines``: a table's messages and reactions, numbered from 1 per table (the
+    number is what pages name a message by), with the sender's person id (never shown),
+    name and emoji as they were, their seat (NULL: a watcher), the chat it went to
+    (``players`` or ``watchers``) and its ``kind`` (``text`` or ``reaction``).
+    ``chat_silenced``: the people the host silenced at a table. ``mutes`` and ``blocks``:
+    whom a person (an account, or a browser's id) muted or blocked. ``reports``: a
+    reported message with the messages before it (JSON), for whoever runs the site.
+    ``invitations``: a table a person was invited to, shown on their Rejoin list."""
+    s.create_table("chat_lines", {"table_code": str, "number": int, "at": float, "person": str, "name": str,
+                                  "emoji": str, "seat": int, "room": str, "kind": str, "text": str},
+                   pk=("table_code", "number"), not_null={"person", "room", "kind", "text"})
+    s.create_table("chat_silenced", {"table_code": str, "person": str, "at": float}, pk=("table_code", "person"))
+    for name in ("mutes", "blocks"):
+        s.create_table(name, {"owner": str, "person": str, "at": float}, pk=("owner", "person"))
+        s.create_index(name, ["person"])
+    s.create_table("reports", {"id": int, "at": float, "table_code": str, "number": int, "reporter": str,
+                               "reporter_name": str, "reported": str, "reported_name": str, "text": str,
+                               "context": str}, pk="id", not_null={"table_code", "reporter", "reported"})
+    s.create_table("invitations", {"id": int, "person": str, "table_code": str, "by_name": str, "at": float},
+                   pk="id", not_null={"person", "table_code"})
+    s.create_index("invitations", ["person"])
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

@@ -86,6 +86,10 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
     state.clock = store.clock(row.match.id)
     state.holds = store.holds(code)
     state.left = set(store.left_seats(code))
+    lines = store.chat_lines(code, 100)
+    state.chat_number = lines[-1].number if lines else 0
+    state.speakers = {x.number: (x.person, x.name) for x in lines}
+    state.silenced = store.silenced(code)
     return state
 
 
@@ -142,7 +146,11 @@ class TableActor:
                 if decision.begin:
                     self._begin(now)
             change = None
-            if decision.publish:
+            if decision.said is not None:  # a line said changes no picture: the change carries the line
+                self.state.seq += 1
+                persons = self.state.persons() if isinstance(self.state, TableState) else ()
+                change = Change(self.code, self.state.seq, command_name(command), {}, persons, decision.said)
+            elif decision.publish:
                 if type(before) is not type(self.state):  # a room that started: its pages move on first
                     self.state.seq += 1
                     before.seq = self.state.seq
@@ -150,7 +158,7 @@ class TableActor:
                 self.state.seq += 1
                 change = self._change(command_name(command), now)
             if prime is not None:
-                prime(change or self._change(command_name(command), now))
+                prime(change if change is not None and change.snapshots else self._change(command_name(command), now))
             if change is not None:
                 self.bus.publish(change)
             self.scheduler.plan(self.code, self.timers())
@@ -249,6 +257,7 @@ class TableActor:
         fresh.connections, fresh.seq = old.connections, old.seq
         if isinstance(fresh, TableState) and isinstance(old, TableState):
             fresh.event = old.event
+            fresh.talked, fresh.last_said = old.talked, old.last_said
             if fresh.match_number == old.match_number:
                 fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
                 fresh.hand_over_at = old.hand_over_at

@@ -149,13 +149,16 @@ class TableService:
         """Run one command (``spades.tables.commands``) at table ``code`` through its actor:
         the one entry point for every change to a table or its room. Returns the picture
         of the seat it concerned (a ``Snapshot``; in a room, the person's ``RoomSnapshot``).
-        A command with an empty ``seed`` gets a fresh one here (decisions are pure).
+        A command with an empty ``seed`` gets a fresh one here (decisions are pure), and
+        one with an empty ``known`` the person's name and emoji as the site knows them.
         Raises TableNotFound and the command's refusals, Stale (a lost race), NotSaved (a
         failed save: nothing changed; Unreachable, a NotSaved: Redis does not answer, so a
         table this process does not hold can be neither claimed nor forwarded to)."""
         code = code.upper()
         if getattr(command, "seed", None) == "":
             command = dataclasses.replace(command, seed=self.new_seed())  # type: ignore[type-var]
+        if hasattr(command, "known") and command.known is None and isinstance(who, Player):
+            command = dataclasses.replace(command, known=self.known_player(who.id))  # type: ignore[type-var]
         for _ in range(3):
             if self.cluster is not None and code not in self._actors:
                 owner = self.cluster.claim(code)

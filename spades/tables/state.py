@@ -57,6 +57,11 @@ class TableState:
     fair: FairDeals | None = None  # the match's fair deals (None: a match dealt from its seed, from before)
     offers: dict[int, str] = field(default_factory=dict)  # seat: the contribution its person sent for the next deal
     offers_for: tuple[int, int] = (0, 0)  # (match number, hand number) the offers follow
+    chat_number: int = 0  # the number of the table's last chat line
+    silenced: set[str] = field(default_factory=set)  # people the host silenced here
+    speakers: dict[int, tuple[str, str]] = field(default_factory=dict)  # the last lines' number: (person, name)
+    talked: dict[str, list[float]] = field(default_factory=dict)  # person: when they last said something
+    last_said: dict[str, tuple[str, float]] = field(default_factory=dict)  # person: their last message, when
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -86,6 +91,14 @@ class TableState:
     def watchable(self) -> bool:
         """People without a seat may watch (unless the host turned it off)."""
         return self.row.options.get("watch", True) is not False
+
+    def chat_mode(self) -> str:
+        """The table's chat now: ``on``, ``reactions`` (the quick reactions only) or
+        ``off``, as the host set it; a tourney table's is reactions only (partners may not signal)."""
+        mode = self.row.options.get("chat", "on")
+        if self.tourney() and mode == "on":
+            return "reactions"
+        return mode if mode in ("on", "reactions", "off") else "on"
 
     def watchers(self) -> int:
         """People connected to the table without a seat."""
@@ -212,7 +225,7 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
                     state.watchers(), state.watchable(), state.row.options.get("tourney"),
-                    *commitments(state))
+                    *commitments(state), state.chat_mode(), bool(state.row.options.get("filter")))
 
 
 def commitments(state: TableState) -> tuple[str, str]:

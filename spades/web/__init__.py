@@ -1,7 +1,8 @@
 """The web layer: ``create_app`` builds the Flask application.
 
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
-moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
+moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (the
+WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
 sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games), ``replay`` (a
 finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
 their service in ``app.extensions["spades.tourneys"]``). The table service
@@ -26,6 +27,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``ADMIN_EMAILS`` (env ``SPADES_ADMIN_EMAILS``, comma-separated): the accounts that run
+  the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``;
@@ -125,6 +128,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,
+        ADMIN_EMAILS=tuple(e.strip().lower() for e in os.environ.get("SPADES_ADMIN_EMAILS", "").split(",")
+                           if e.strip()),
     )
     if os.environ.get("SPADES_PLAY_DELAY"):
         delay = float(os.environ["SPADES_PLAY_DELAY"])
@@ -163,7 +168,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.tourneys"] = tourneys
     atexit.register(close_app, app)
 
-    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, tourney
+    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, talk, tourney
     from .fairness import bp as fairness_bp
 
     identity.init_app(app)
@@ -173,6 +178,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
+    talk.init_app(app)
     app.register_blueprint(fairness_bp)  # /fairness: how deals are made, and the figures over every deal
     live.init_app(app)
     auth.init_app(app)

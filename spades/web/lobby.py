@@ -321,7 +321,8 @@ def options(code: str):
     try:
         if pid is None:
             raise NotSeated("You are not in this room.")
-        service().handle(code, Player(pid), SetOptions(*chosen))
+        chat = request.form.get("chat", "on")
+        service().handle(code, Player(pid), SetOptions(*chosen, chat=chat, filter=request.form.get("filter") == "on"))
     except TableNotFound:
         abort(404, description=NO_TABLE)
     except Refused as e:

@@ -490,7 +490,8 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 closed=snap.status == "closed", members=tuple(_member(snap, m) for m in snap.members), people=people,
                 capacity=snap.capacity, open=max(0, snap.capacity - people), teams=_room_teams(snap),
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
-                option_values=option_values(snap.rules, snap.level),
+                option_values={**option_values(snap.rules, snap.level), "chat": snap.chat,
+                               "filter": "on" if snap.chat_filter else ""},
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
                 note=_room_note(snap, people), commitment=snap.deal_commitment)
 
