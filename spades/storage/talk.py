@@ -133,8 +133,8 @@ class TalkStore(StoreCore):
     # -- the people one plays with ----------------------------------------------------------
     def co_players(self, person: str, limit: int = 20) -> list[CoPlayer]:
         """The people with an account who sat at a table with ``person``, the most recent
-        first (bots and browsers without an account left out), with their name as they
-        last chose it."""
+        first (bots and browsers without an account left out), with the name and emoji
+        they last chose (or sat with)."""
         with self._reading() as db:
             rows = list(db.query(
                 "SELECT o.player_id AS id, MAX(t.created) AS last, COUNT(DISTINCT t.code) AS tables "
@@ -142,10 +142,16 @@ class TalkStore(StoreCore):
                 "JOIN tables t ON t.code = me.table_code JOIN users u ON u.id = o.player_id "
                 "WHERE me.player_id = ? AND o.kind = 'human' GROUP BY o.player_id ORDER BY last DESC LIMIT ?",
                 [person, limit]))
-            names = {r["id"]: (r["name"], r["emoji"]) for r in db.query(
-                f"SELECT id, name, emoji FROM users WHERE id IN ({', '.join('?' * len(rows)) or 'NULL'})",
-                [r["id"] for r in rows])}
-        return [CoPlayer(r["id"], *names.get(r["id"], ("", "")), r["last"], r["tables"]) for r in rows]
+            out = []
+            for r in rows:
+                [seat] = db.query(
+                    "SELECT s.name, s.emoji, p.name AS chosen, p.emoji AS chosen_emoji FROM seats s "
+                    "JOIN tables t ON t.code = s.table_code LEFT JOIN players p ON p.id = s.player_id "
+                    "WHERE s.player_id = ? ORDER BY t.created DESC LIMIT 1", [r["id"]])
+                chosen = seat["chosen"] not in (None, "", "You")
+                out.append(CoPlayer(r["id"], seat["chosen"] if chosen else seat["name"],
+                                    (seat["chosen_emoji"] if chosen else seat["emoji"]) or "", r["last"], r["tables"]))
+        return out
 
     def last_options(self, host: str) -> dict | None:
         """The options of the last table for friends this person made."""
@@ -164,11 +170,14 @@ class TalkStore(StoreCore):
                            [person, code, by_name, time.time()])
 
     def invitations(self, person: str, limit: int = 10) -> list[InvitationRow]:
-        """The tables this person was invited to that still wait for their people, newest first."""
+        """The tables this person was invited to that still wait for their people (and
+        that they have not joined or left), newest first."""
         with self._reading() as db:
             rows = list(db.query(
                 "SELECT i.id, i.table_code, i.by_name, i.at FROM invitations i JOIN tables t ON t.code = i.table_code "
-                "WHERE i.person = ? AND t.status = 'waiting' ORDER BY i.id DESC LIMIT ?", [person, limit]))
+                "WHERE i.person = ? AND t.status = 'waiting' AND i.table_code NOT IN "
+                "(SELECT table_code FROM room_members WHERE player_id = ?) ORDER BY i.id DESC LIMIT ?",
+                [person, person, limit]))
         return [InvitationRow(r["id"], r["table_code"], r["by_name"], r["at"]) for r in rows]
 
 

@@ -485,14 +485,16 @@ class TableService:
         return room_snapshot(row, 0, player_id, FairDeals(secret).commitment(1) if secret else "")
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
-        """The table as its join form shows it, if this player may join it (or is in it).
-        Raises TableNotFound, TableClosed, TableFull, Removed."""
+        """The table as its join form shows it, if this player may join it (or is in it):
+        not when the host blocked them. Raises TableNotFound, TableClosed, TableFull, Removed."""
         code = code.upper()
         row = self.store.load_room(code)
         if row is None:
             raise TableNotFound(NO_TABLE)
         if player_id in row.seated:
             return row
+        if player_id and row.host and player_id in self.store.blocked(row.host):
+            raise Removed("You cannot join this table.")
         if row.status != "playing":
             check_joinable(row, player_id)
             return row

@@ -2,9 +2,9 @@
 
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
 moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (the
-WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
-sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games), ``replay`` (a
-finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
+WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
+code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
+Invite again, block), ``replay`` (a finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
 their service in ``app.extensions["spades.tourneys"]``). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
@@ -168,7 +168,22 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.tourneys"] = tourneys
     atexit.register(close_app, app)
 
-    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, talk, tourney
+    from . import (
+        auth,
+        errors,
+        headers,
+        identity,
+        limits,
+        live,
+        lobby,
+        people,
+        profile,
+        render,
+        replay,
+        table,
+        talk,
+        tourney,
+    )
     from .fairness import bp as fairness_bp
 
     identity.init_app(app)
@@ -183,6 +198,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     live.init_app(app)
     auth.init_app(app)
     profile.init_app(app)
+    people.init_app(app)
     replay.init_app(app)
     tourney.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
