@@ -10,6 +10,9 @@ import pytest
 from conftest import csrf_of
 from test_lobby import join, new_table, post
 
+from spades.rules_config import Rules
+from spades.storage import SeatRow
+from spades.tables import Player, React, Say, TalkRefused
 from spades.web.hub import Connection
 
 HX = {"HX-Request": "true"}
@@ -195,3 +198,29 @@ def test_no_socket_gets_the_line_of_a_person_its_person_muted(app, table, servic
     assert "kumquat two" in watcher_frames and "from the stands" in watcher_frames
     for conn in conns.values():
         hub.close(conn)
+
+
+def test_a_tourney_table_takes_reactions_only(service):
+    seats = [SeatRow(0, "human", "ann", "Ann", "🦊"), SeatRow(1, "human", "bo", "Bo", "🐼"),
+             SeatRow(2, "human", "cy", "Cy", "🐨"), SeatRow(3, "human", "di", "Di", "🐯")]
+    code = service.create_seated(seats, Rules(), {"kind": "tourney", "tourney": "T1", "chat": "on"})
+    with pytest.raises(TalkRefused, match="only reactions are allowed: partners may not signal"):
+        service.handle(code, Player("ann"), Say("I have the ace"))
+    service.handle(code, Player("ann"), React("gg"))
+    assert [(x.name, x.text) for x in service.store.chat_lines(code)] == [("Ann", "Good game")]
+
+
+def test_the_host_chooses_the_chat_in_the_room_before_the_start(app, client):
+    code = new_table(client, humans=2, name="Hana")
+    ann = app.test_client()
+    join(ann, code, "Ann")
+    r = post(client, code, "options", mode="bidding", end="target-500", bag_penalty="on", tempo="normal",
+             level="easy", speed="fast", chat="reactions", filter="on")
+    assert r.status_code == 303
+    room = client.get(f"/g/{code}").get_data(as_text=True)
+    assert re.search(r'name="chat" value="reactions" checked', room) and re.search(r'name="filter" value="on" checked',
+                                                                                  room)
+    post(client, code, "start")
+    r = say(ann, code, "hi")
+    assert r.status_code == 403 and "reactions only" in r.get_data(as_text=True)
+    assert 'id="chat-text"' not in ann.get(f"/g/{code}").get_data(as_text=True)
