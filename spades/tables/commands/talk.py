@@ -133,9 +133,11 @@ def _silence_form(form: Form) -> Silence:
 
 def _speaker(state: TableState, who: Who, known: tuple[str, str] | None) -> tuple[str, int | None, str, str]:
     """Who says it: (person, seat, name, emoji); a person without a seat is a watcher.
-    Raises NotWatchable."""
+    Raises TalkRefused (a practice table), NotWatchable."""
     if not isinstance(who, Player):
         raise TalkRefused("Only people talk at the table.")
+    if not state.shared():
+        raise TalkRefused("A practice table has no chat: only bots sit at it.")
     seat = state.seat_of(who.id)
     if seat is not None:
         s = state.row.seats[seat]
