@@ -1,5 +1,6 @@
 // The table's chat: keep the last 100 lines, follow new ones when the reader is at the
-// bottom, and let a reaction's bubble go after a few seconds. Everything works without it.
+// bottom, let a reaction's bubble go after a few seconds, and fetch the lines said while
+// the socket was away. Everything works without it.
 (function () {
   "use strict";
   var KEPT = 100, BUBBLE_MS = 4000;
@@ -23,6 +24,14 @@
       var bubble = target;
       setTimeout(function () { if (bubble.isConnected) { bubble.classList.remove("show"); bubble.textContent = ""; } }, BUBBLE_MS);
     }
+  });
+
+  // back after the socket was away: the lines said meanwhile
+  var opened = false;
+  document.addEventListener("htmx:wsOpen", function () {
+    var l = log();
+    if (opened && l && window.htmx) htmx.ajax("GET", l.dataset.src, { target: "#chat-log", swap: "outerHTML" }).then(toBottom);
+    opened = true;
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", toBottom);

@@ -224,3 +224,13 @@ def test_the_host_chooses_the_chat_in_the_room_before_the_start(app, client):
     r = say(ann, code, "hi")
     assert r.status_code == 403 and "reactions only" in r.get_data(as_text=True)
     assert 'id="chat-text"' not in ann.get(f"/g/{code}").get_data(as_text=True)
+
+
+def test_the_lines_again_for_a_page_whose_socket_was_away(table):
+    code, hana, ann, watcher = table
+    say(ann, code, "while you were away")
+    say(watcher, code, "watchers only")
+    log = hana.get(f"/g/{code}/chat").get_data(as_text=True)
+    assert log.startswith('<ol id="chat-log"') and "while you were away" in log and "watchers only" not in log
+    assert "watchers only" in watcher.get(f"/g/{code}/chat").get_data(as_text=True)
+    assert hana.get("/g/ZZZZZZ/chat").status_code == 404

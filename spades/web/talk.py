@@ -13,7 +13,8 @@ The commands that say something (a message, a reaction, the host's settings and
 silencing) are table commands (``spades.tables.commands.talk``), routed like every
 other; mute and report belong to the person, not to the table, and are routed here.
 
-Routes: ``POST /g/<CODE>/mute`` (``line``: a message's number; ``on``: ``off`` to
+Routes: ``GET /g/<CODE>/chat`` (the lines, for a page whose socket was away),
+``POST /g/<CODE>/mute`` (``line``: a message's number; ``on``: ``off`` to
 unmute), ``POST /g/<CODE>/report`` (``line``), ``GET /admin/reports`` (signed-in
 accounts whose address is in the ``ADMIN_EMAILS`` setting).
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request, session
 
 from ..storage import ChatRow
-from ..tables import KEPT, NO_TABLE, REACTIONS, Said, Snapshot, TableNotFound
+from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, Said, Snapshot, TableNotFound
 from .identity import csrf_token, player_id
 from .services import service
 
@@ -107,6 +108,21 @@ def chat_answer(code: str, message: str | None, status: int, retry_after: int | 
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+@bp.get("/g/<code>/chat")
+def chat_log(code: str):
+    """The chat's lines this person hears, as the page shows them: a page whose socket
+    was away asks for them again when it is back."""
+    code = _table(code)
+    pid = player_id()
+    try:
+        snap = service().snapshot(code, pid)
+    except TableNotFound:
+        abort(404, description=NO_TABLE)
+    if snap.seat is None and not snap.watchable:
+        abort(403, description=WATCHING_OFF)
+    return render_template("table/_chat_log.html", talk=talk_of(snap, pid, csrf_token()))
 
 
 def _line_of(code: str) -> ChatRow:
