@@ -128,6 +128,9 @@ def test_the_host_sets_the_chat_and_silences_a_person(table):
     assert r.status_code == 200 and chat_of(ann, code)[-1] == "The host silenced Ann."
     r = say(ann, code, "but")
     assert r.status_code == 403 and "silenced you" in r.get_data(as_text=True)
+    r = hana.post(f"/g/{code}/silence", data={"csrf": csrf_of(hana), "line": number, "on": "off"}, headers=HX)
+    assert r.status_code == 200 and chat_of(ann, code)[-1] == "The host let Ann talk again."
+    assert say(ann, code, "thank you").status_code == 200
     hana.post(f"/g/{code}/chat-settings", data={"csrf": csrf_of(hana), "chat": "off"}, headers=HX)
     r = hana.post(f"/g/{code}/react", data={"csrf": csrf_of(hana), "reaction": "nice"}, headers=HX)
     assert r.status_code == 403 and "turned the chat off" in r.get_data(as_text=True)
