@@ -97,8 +97,9 @@ def _profanity() -> Any:
     return Profanity()
 
 
-def _number_form(form: Form, field: str = "line") -> int:
-    text = form.get(field, "")
+def _line_form(form: Form) -> int:
+    """``line``: a message's number. Raises BadAction."""
+    text = form.get("line", "")
     if not (text.isascii() and text.isdigit()) or not 0 < len(text) <= 9:
         raise BadAction("Say which message you mean.")
     return int(text)
@@ -128,7 +129,7 @@ def _chat_form(form: Form) -> SetChat:
 
 def _silence_form(form: Form) -> Silence:
     """``line``: the number of a message of the person; ``on``: ``off`` lets them talk again."""
-    return Silence(_number_form(form), form.get("on", "on") != "off")
+    return Silence(_line_form(form), form.get("on", "on") != "off")
 
 
 def _speaker(state: TableState, who: Who, known: tuple[str, str] | None) -> tuple[str, int | None, str, str]:
@@ -232,13 +233,13 @@ def set_chat(state: TableState, who: Who, command: SetChat, now: float, settings
     seat, name, emoji = _host(state, who, "changes the chat")
     if command.mode not in CHAT_MODES:
         raise BadAction("Choose the table's chat: on, reactions only, or off.")
-    before = (state.chat_mode(), bool(state.row.options.get("filter")))
     options = {**state.row.options, "chat": command.mode, "filter": command.filter}
-    state.row = dataclasses.replace(state.row, options=options)
-    if (state.chat_mode(), command.filter) == before:
+    if options == state.row.options:
         return Decision(publish=False, seat=seat)
+    state.row = dataclasses.replace(state.row, options=options)
+    mode = state.chat_mode()
     words = {"on": "turned the chat on", "reactions": "allowed reactions only", "off": "turned the chat off"}
-    text = f"The host {words[state.chat_mode()]}" + (", rude words masked." if command.filter else ".")
+    text = f"The host {words[mode]}" + (", rude words masked." if command.filter and mode == "on" else ".")
     decision = _said(state, who.id if isinstance(who, Player) else "", seat, name, emoji, "notice", text, now)
     decision.rows.insert(0, PutOptions(state.code, options))
     return decision
