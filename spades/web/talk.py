@@ -31,6 +31,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, flash, redirec
 from ..storage import ChatRow
 from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, Said, Snapshot, TableNotFound
 from .identity import csrf_token, player_id
+from .lobby import clean_code
 from .services import service
 
 bp = Blueprint("talk", __name__)
@@ -66,16 +67,18 @@ class Talk:
     focus: bool = False  # the text field takes the focus again (after a message was sent)
 
 
-def talk_of(snap: Snapshot, pid: str | None, csrf: str, message: str | None = None, focus: bool = False) -> Talk:
-    """This person's chat box at the table: the lines they hear of the table's last ones."""
-    lines: tuple[ChatRow, ...] = ()
-    if snap.shared:
+def talk_of(snap: Snapshot, pid: str | None, csrf: str, message: str | None = None, focus: bool = False,
+            lines: bool = True) -> Talk:
+    """This person's chat box at the table, with the lines they hear of the table's last
+    ones (none when ``lines`` is false: the chat's form alone)."""
+    heard: tuple[ChatRow, ...] = ()
+    if snap.shared and lines:
         muted = service().store.muted(pid) if pid else frozenset()
         open_ = bool(snap.view["finished"])
-        lines = tuple(x for x in service().store.chat_lines(snap.code, KEPT)
+        heard = tuple(x for x in service().store.chat_lines(snap.code, KEPT)
                       if hears(x, pid, snap.seat is not None, open_, muted))
     return Talk(snap.code, csrf, snap.chat, snap.chat_filter, snap.seat is not None and snap.host_seat == snap.seat,
-                snap.seat is None, lines, pid, snap.shared, message=message, focus=focus)
+                snap.seat is None, heard, pid, snap.shared, message=message, focus=focus)
 
 
 def render_said(code: str, said: Said, own: bool, csrf: str) -> str:
@@ -97,7 +100,7 @@ def _answer(code: str, message: str | None, status: int = 200, focus: bool = Fal
         snap = service().snapshot(code, player_id())
     except TableNotFound:
         abort(404, description=NO_TABLE)
-    talk = talk_of(snap, player_id(), csrf_token(), message=message, focus=focus)
+    talk = talk_of(snap, player_id(), csrf_token(), message=message, focus=focus, lines=False)
     body = render_template("table/_composer.html", talk=talk, oob=False, deleted=deleted)
     return Response(body, status=status, mimetype="text/html")
 
@@ -137,9 +140,7 @@ def _line_of(code: str) -> ChatRow:
 
 
 def _table(code: str) -> str:
-    from .table import normalize_code  # the table's routes import this module's rendering
-
-    code = normalize_code(code)
+    code = clean_code(code)
     try:
         service().status(code)
     except TableNotFound:
