@@ -13,7 +13,7 @@ caller needs is imported from here. Its modules:
 - one module per area, each a part of ``Store`` and its row operations: ``people``
   (players, accounts, sign-in codes, profiles, ratings, records), ``tables`` (tables,
   matches, seats, moves, options, fair deals' secrets and hands), ``clocks`` (clocks and holds), ``rooms``,
-  ``tourneys``.
+  ``tourneys``, ``talk``, ``push`` (browsers' push subscriptions).
 
 Queries. Both engines run the same queries, written once with ``?`` placeholders
 (``engines.PgDb`` turns them into psycopg's ``%s``, in one place). What differs lives in
@@ -65,6 +65,7 @@ from .base import Conflict, Db, Duplicate, Op
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
 from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
+from .push import PushStore, PushSubscriptionRow
 from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
     ChatRow,
@@ -102,11 +103,11 @@ from .tourneys import (
 )
 
 
-class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore):
+class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, PushStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``); connections, ``transaction`` and
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``push``); connections, ``transaction`` and
     ``commit`` are ``spades.storage.core``'s."""
 
 
@@ -121,4 +122,5 @@ __all__ = [
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
     "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
+    "PushSubscriptionRow",  # push
 ]

@@ -311,6 +311,16 @@ def m011_talk(s: Schema) -> None:
     s.create_index("invitations", ["person"])
 
 
+
+@migration
+def m015_push(s: Schema) -> None:
+    """Push subscriptions (``spades.storage.push``): a browser's push service endpoint, the
+    person it belongs to, and the keys (base64url) notices to it are encrypted to."""
+    s.create_table("push_subscriptions", {"endpoint": str, "person": str, "p256dh": str, "auth": str,
+                                          "created": float},
+                   pk="endpoint", not_null={"person", "p256dh", "auth"})
+    s.create_index("push_subscriptions", ["person"])
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

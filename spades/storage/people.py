@@ -2,8 +2,9 @@
 their sessions, sign-in codes, profiles, ratings, and the reads a person's record and
 figures are made from (``spades.accounts``, ``spades.stats``).
 
-Imports: stdlib and the storage package's ``base``, ``rows``, ``core``, ``tourneys`` and
-``talk`` (signing in moves a person's registrations, mutes and blocks too).
+Imports: stdlib and the storage package's ``base``, ``rows``, ``core``, ``tourneys``,
+``talk`` and ``push`` (signing in moves a person's registrations, mutes, blocks and push
+subscriptions too).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from .base import Db
 from .core import StoreCore
+from .push import move_push
 from .rows import LoginCodeRow, MatchInfo, PlayerGame, PlayerMatch, UserRow
 from .talk import move_talk
 from .tourneys import move_registrations
@@ -263,9 +265,9 @@ class PeopleStore(StoreCore):
 
         Moved: seats and finished matches' seats (``player_id`` and ``left_player_id``),
         ``tables.host``, room memberships, tourney registrations, ready marks and
-        directing, and the rating when the account has none. A table where the account
-        already sits keeps the anonymous seat as it is (one person must not hold two seats
-        at one table).
+        directing, the rating when the account has none, mutes, blocks and push
+        subscriptions. A table where the account already sits keeps the anonymous seat as
+        it is (one person must not hold two seats at one table).
         New tables keyed by player id must be added here."""
         with self.transaction() as db:
             user = _user_by_email(db, email)
@@ -402,3 +404,4 @@ def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
                "(SELECT 1 FROM ratings WHERE player_id = ?)", [user_id, anon_pid, user_id])
     move_registrations(db, anon_pid, user_id)
     move_talk(db, anon_pid, user_id)
+    move_push(db, anon_pid, user_id)
