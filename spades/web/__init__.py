@@ -4,8 +4,9 @@ Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page
 moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (the
 WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
 code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
-Invite again, block), ``replay`` (a finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
-their service in ``app.extensions["spades.tourneys"]``). The table service
+Invite again, block), ``replay`` (a finished match step by step, and its score sheet), ``tourney`` (``/t``: tourneys,
+their service in ``app.extensions["spades.tourneys"]``) and ``push`` (notices in the browser,
+``spades.web.push.notify``). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
@@ -59,12 +60,16 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   closed (``spades.web.guard``; 0 turns either off).
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
+- ``VAPID_PRIVATE_KEY`` (env ``SPADES_VAPID_PRIVATE_KEY``: a PEM or the base64url raw key;
+  a bad one stops the start), ``VAPID_SUBJECT`` (env ``SPADES_VAPID_SUBJECT``),
+  ``PUSH_HOSTS``, ``PUSH_ALLOW_LOOPBACK`` (on when testing): notices in the browser
+  (``spades.web.push``); without a key one is made once into ``instance/vapid_private.pem``.
 - ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
   this long is signed out (``spades.accounts``). ``MAIL_HOURLY_CAP`` (500; env
   ``SPADES_MAIL_HOURLY_CAP``): messages the whole site may send in an hour, counted in the
   rate limits' storage (``spades.web.auth``).
 
-Imports: Flask and friends, ``spades.tables``, ``spades.storage`` and the core.
+Imports: Flask and friends, ``spades.tables``, ``spades.storage``, ``spades.push`` and the core.
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ from typing import Any
 
 from flask import Flask
 
+from ..push import PUSH_HOSTS, parse_key
 from ..storage import Store
 from ..tables import TableService
 from ..tables.cluster import Cluster
@@ -128,6 +134,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,
+        VAPID_PRIVATE_KEY=os.environ.get("SPADES_VAPID_PRIVATE_KEY") or None,
+        VAPID_SUBJECT=os.environ.get("SPADES_VAPID_SUBJECT") or None,
+        PUSH_HOSTS=PUSH_HOSTS,
         ADMIN_EMAILS=tuple(e.strip().lower() for e in os.environ.get("SPADES_ADMIN_EMAILS", "").split(",")
                            if e.strip()),
     )
@@ -140,6 +149,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+    app.config.setdefault("PUSH_ALLOW_LOOPBACK", app.testing)
+    if app.config["VAPID_PRIVATE_KEY"]:
+        parse_key(app.config["VAPID_PRIVATE_KEY"])  # a bad key stops the start, not the first notice
     if not app.debug and not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -178,6 +190,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         lobby,
         people,
         profile,
+        push,
         render,
         replay,
         table,
@@ -201,6 +214,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     people.init_app(app)
     replay.init_app(app)
     tourney.init_app(app)
+    push.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)
     app.wsgi_app = Guard(app.wsgi_app, per_address=app.config["MAX_REQUESTS_PER_ADDRESS"],  # type: ignore[method-assign]

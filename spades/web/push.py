@@ -1,0 +1,104 @@
+"""Notices in the browser (Web Push): a person allows them on their profile page, and the
+site sends "Your turn at …" to every browser they allowed, even with the site closed.
+
+Routes (JSON, for ``static/pwa.js``): ``GET /push/key`` gives the site's public VAPID key
+(``{"key": "<applicationServerKey>"}``); ``POST /push/subscribe`` keeps the browser's
+``PushSubscription`` (its ``toJSON()``: ``endpoint``, ``keys.p256dh``, ``keys.auth``) for
+this person, and ``POST /push/unsubscribe`` (``{"endpoint": …}``) forgets it. Both posts
+carry the ``X-CSRF-Token`` header; a malformed subscription is a 400 whose JSON
+``error`` is the sentence to show; success is a 204.
+
+``notify(app, person, title, body, url)``: what the turn notices call, from any thread,
+with or without a request.
+
+Settings (defaults in ``create_app``): ``VAPID_PRIVATE_KEY`` (env
+``SPADES_VAPID_PRIVATE_KEY``: a PEM or the base64url raw key; default: made once into
+``instance/vapid_private.pem``), ``VAPID_SUBJECT`` (env ``SPADES_VAPID_SUBJECT``: a
+``mailto:`` or ``https:`` contact for push services; default ``mailto:`` the
+``SPADES_MAIL_FROM`` address, else ``mailto:admin@localhost``), ``PUSH_HOSTS`` (the push
+services sent to, ``spades.push.PUSH_HOSTS``) and ``PUSH_ALLOW_LOOPBACK`` (endpoints on
+127.0.0.1 or ::1 over http too; on when testing).
+
+Imports: Flask, ``spades.push``, ``spades.mail`` and the web layer's identity.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+
+from ..push import BadSubscription, Notices, check_endpoint, parse_subscription, subject_for
+from ..push import vapid_key as load_vapid_key
+from .identity import player_id
+
+bp = Blueprint("push", __name__, url_prefix="/push")
+_making = threading.Lock()
+
+
+def notices(app: Flask) -> Notices:
+    """The app's notices (its VAPID key loaded, or made on first need)."""
+    found = app.extensions.get("spades.push")
+    if found is None:
+        with _making:
+            found = app.extensions.get("spades.push")
+            if found is None:
+                key = load_vapid_key(app.config.get("VAPID_PRIVATE_KEY"), app.instance_path)
+                sender = app.config.get("SPADES_MAIL_FROM") or os.environ.get("SPADES_MAIL_FROM")
+                found = Notices(app.extensions["spades.tables"].store, key,
+                                subject_for(app.config.get("VAPID_SUBJECT"), sender))
+                app.extensions["spades.push"] = found
+    return found
+
+
+def notify(app: Flask, person: str, title: str, body: str, url: str) -> int:
+    """Send the notice ``title`` / ``body`` with the link ``url`` (a path on this site, such
+    as ``/g/ABCDEF``) to every browser where ``person`` (an account's or a browser's player
+    id) allowed notices; the number of browsers it went to. Subscriptions their push
+    service says are gone are removed; other failures are logged and not counted. Needs no
+    request or app context; waits for each push service (5 s at most each), so call it
+    from a background thread."""
+    return notices(app).notify(person, title, body, url)
+
+
+def _refuse(sentence: str, status: int = 400):
+    return jsonify(error=sentence), status
+
+
+@bp.get("/key")
+def key():
+    return jsonify(key=notices(current_app).key.application_server_key)
+
+
+@bp.post("/subscribe")
+def subscribe():
+    config = current_app.config
+    try:
+        sub = parse_subscription(request.get_json(silent=True), config["PUSH_HOSTS"],
+                                 config["PUSH_ALLOW_LOOPBACK"])
+    except BadSubscription as e:
+        return _refuse(str(e))
+    person = player_id(create=True)
+    assert person is not None
+    current_app.extensions["spades.tables"].store.add_push_subscription(person, sub.endpoint, sub.p256dh, sub.auth)
+    return "", 204
+
+
+@bp.post("/unsubscribe")
+def unsubscribe():
+    data = request.get_json(silent=True)
+    config = current_app.config
+    try:
+        endpoint = check_endpoint(data.get("endpoint") if isinstance(data, dict) else None,
+                                  config["PUSH_HOSTS"], config["PUSH_ALLOW_LOOPBACK"])
+    except BadSubscription as e:
+        return _refuse(str(e))
+    person = player_id()
+    if person:
+        current_app.extensions["spades.tables"].store.remove_push_subscription(endpoint, person)
+    return "", 204
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

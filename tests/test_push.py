@@ -1,0 +1,320 @@
+"""Notices in the browser (Web Push) over HTTP: a browser's subscription posted to
+``/push/subscribe``, a notice sent with ``spades.web.push.notify`` to a push service on
+loopback that keeps what it receives, decrypted there with the browser's keys; a push
+service that answers 410 makes the site forget the subscription; malformed subscriptions
+are refused with a sentence; signing in moves a browser's subscriptions to the account."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import stat
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import http_ece
+import pytest
+from conftest import csrf_of
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid
+
+from spades.push import parse_key, vapid_key
+from spades.storage import Store
+from spades.web import create_app
+from spades.web.identity import CSRF_MESSAGE
+from spades.web.push import notify
+
+SITE_KEY = ec.generate_private_key(ec.SECP256R1())
+SITE_PEM = SITE_KEY.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                  serialization.NoEncryption()).decode()
+
+
+@pytest.fixture
+def app_config() -> dict:
+    return {"VAPID_PRIVATE_KEY": SITE_PEM, "VAPID_SUBJECT": "mailto:games@spades.test"}
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+# -- a push service on loopback ----------------------------------------------------------------
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class PushService:
+    """Takes POSTs as a browser's push service does and keeps them; ``answer`` is the
+    status it gives (201: taken; 410: that browser is gone)."""
+
+    base: str
+    received: list[Received] = field(default_factory=list)
+    answer: int = 201
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    service = PushService("")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            self.send_response(service.answer)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    service.base = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield service
+    server.shutdown()
+    server.server_close()
+
+
+# -- a browser's side of a subscription --------------------------------------------------------
+@dataclass
+class BrowserKeys:
+    """What a browser makes when it subscribes: a P-256 key pair and a 16-byte auth secret."""
+
+    private: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
+    auth: bytes = field(default_factory=lambda: os.urandom(16))
+
+    def subscription(self, endpoint: str) -> dict:
+        point = self.private.public_key().public_bytes(serialization.Encoding.X962,
+                                                       serialization.PublicFormat.UncompressedPoint)
+        return {"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": b64url(point),
+                                                                      "auth": b64url(self.auth)}}
+
+    def decrypt(self, body: bytes) -> dict:
+        return json.loads(http_ece.decrypt(body, private_key=self.private, auth_secret=self.auth,
+                                           version="aes128gcm"))
+
+
+def subscribe(client, subscription, csrf: str | None = "read"):
+    headers = {} if csrf is None else {"X-CSRF-Token": csrf_of(client) if csrf == "read" else csrf}
+    if isinstance(subscription, (bytes, str)):
+        return client.post("/push/subscribe", data=subscription, headers=headers, content_type="application/json")
+    return client.post("/push/subscribe", json=subscription, headers=headers)
+
+
+def person_of(client) -> str:
+    with client.session_transaction() as s:
+        return s["pid"]
+
+
+def jwt_claims(authorization: str) -> dict:
+    token = authorization.split(" ", 1)[1].split(",")[0].removeprefix("t=")
+    return json.loads(unb64url(token.split(".")[1]))
+
+
+# -- the tests ---------------------------------------------------------------------------------
+def test_a_notice_reaches_the_push_service_encrypted_to_the_browser_and_a_410_forgets_it(app, client,
+                                                                                           push_service):
+    key = client.get("/push/key")
+    assert key.status_code == 200
+    site_key = key.get_json()["key"]
+    assert unb64url(site_key)[0] == 4 and len(unb64url(site_key)) == 65  # an uncompressed P-256 point
+
+    browser = BrowserKeys()
+    endpoint = f"{push_service.base}/push/abc123"
+    r = subscribe(client, browser.subscription(endpoint))
+    assert r.status_code == 204, r.get_data(as_text=True)
+    person = person_of(client)
+
+    assert notify(app, person, "Your turn at ABCDEF", "Ann, Bo and Rex are waiting for your bid.", "/g/ABCDEF") == 1
+    [got] = push_service.received
+    assert got.path == "/push/abc123"
+    assert got.headers["content-encoding"] == "aes128gcm"
+    assert got.headers["ttl"] == str(12 * 3600)
+    assert b"Your turn" not in got.body  # encrypted on the way
+    assert browser.decrypt(got.body) == {"title": "Your turn at ABCDEF",
+                                         "body": "Ann, Bo and Rex are waiting for your bid.", "url": "/g/ABCDEF"}
+    # signed with the site's key, for this push service, by this site
+    authorization = got.headers["authorization"]
+    assert authorization.startswith("vapid t=") and f"k={site_key}" in authorization
+    assert Vapid.verify(authorization)
+    claims = jwt_claims(authorization)
+    assert claims["aud"] == push_service.base and claims["sub"] == "mailto:games@spades.test"
+
+    # another browser's keys cannot read it
+    with pytest.raises(Exception):  # noqa: B017 - http_ece raises cryptography's InvalidTag
+        BrowserKeys().decrypt(got.body)
+
+    # the browser is gone: the push service says 410, and the site forgets the subscription
+    push_service.answer = 410
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+    assert len(push_service.received) == 2
+    assert app.extensions["spades.tables"].store.push_subscriptions(person) == []
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+    assert len(push_service.received) == 2  # nothing more is sent to it
+
+
+def test_notify_works_from_a_background_thread_and_only_to_that_person(app, push_service):
+    ann, bo = app.test_client(), app.test_client()
+    ann_keys, bo_keys = BrowserKeys(), BrowserKeys()
+    assert subscribe(ann, ann_keys.subscription(f"{push_service.base}/ann")).status_code == 204
+    assert subscribe(bo, bo_keys.subscription(f"{push_service.base}/bo")).status_code == 204
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(notify(app, person_of(bo), "Your turn at QWERTY",
+                                                                  "Play a card.", "/g/QWERTY")))
+    thread.start()
+    thread.join(10)
+    assert result == [1]
+    [got] = push_service.received
+    assert got.path == "/bo"
+    assert bo_keys.decrypt(got.body)["url"] == "/g/QWERTY"
+
+
+def test_a_push_service_that_fails_or_cannot_be_reached_keeps_the_subscription(app, client, push_service,
+                                                                               unused_port):
+    store = app.extensions["spades.tables"].store
+    assert subscribe(client, BrowserKeys().subscription(f"{push_service.base}/x")).status_code == 204
+    person = person_of(client)
+    push_service.answer = 500
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+    assert len(store.push_subscriptions(person)) == 1
+
+    # a second browser of the same person whose push service does not answer at all
+    assert subscribe(client, BrowserKeys().subscription(f"http://127.0.0.1:{unused_port}/y")).status_code == 204
+    push_service.answer = 201
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 1
+    assert len(store.push_subscriptions(person)) == 2
+
+
+def test_subscribing_again_keeps_one_subscription_with_the_new_keys_and_unsubscribe_forgets_it(app, client,
+                                                                                               push_service):
+    store = app.extensions["spades.tables"].store
+    endpoint = f"{push_service.base}/same"
+    first, second = BrowserKeys(), BrowserKeys()
+    assert subscribe(client, first.subscription(endpoint)).status_code == 204
+    assert subscribe(client, second.subscription(endpoint)).status_code == 204
+    person = person_of(client)
+    assert [s.endpoint for s in store.push_subscriptions(person)] == [endpoint]
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 1
+    assert second.decrypt(push_service.received[-1].body)["title"] == "Your turn at ABCDEF"
+
+    # someone else cannot turn this person's notices off
+    other = app.test_client()
+    r = other.post("/push/unsubscribe", json={"endpoint": endpoint}, headers={"X-CSRF-Token": csrf_of(other)})
+    assert r.status_code == 204
+    assert len(store.push_subscriptions(person)) == 1
+    r = client.post("/push/unsubscribe", json={"endpoint": endpoint}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert r.status_code == 204
+    assert store.push_subscriptions(person) == []
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+
+
+GOOD = BrowserKeys().subscription("https://fcm.googleapis.com/fcm/send/abc:def")
+
+
+def changed(**parts) -> dict:
+    sub = json.loads(json.dumps(GOOD))
+    for name, value in parts.items():
+        if name in ("p256dh", "auth"):
+            sub["keys"][name] = value
+        else:
+            sub[name] = value
+    return sub
+
+
+@pytest.mark.parametrize(("subscription", "sentence"), [
+    (b"{not json", "Send the browser's push subscription as a JSON object."),
+    ([GOOD], "Send the browser's push subscription as a JSON object."),
+    ({"keys": GOOD["keys"]}, "The subscription has no endpoint."),
+    (changed(endpoint=42), "The subscription has no endpoint."),
+    (changed(endpoint="http://fcm.googleapis.com/fcm/send/x"), "The subscription's endpoint must be an https address."),
+    (changed(endpoint="https://attacker.example/collect"),
+     "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://fcm.googleapis.com.attacker.example/x"),
+     "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://10.0.0.1/push"), "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://fcm.googleapis.com:99999/x"), "The subscription's endpoint is not a web address."),
+    (changed(endpoint="https://fcm.googleapis.com/" + "x" * 1100), "The subscription's endpoint is not a web address."),
+    (changed(endpoint="https://fcm.googleapis.com/é"), "The subscription's endpoint is not a web address."),
+    (changed(keys=None), "The subscription has no keys."),
+    (changed(p256dh="not a key!"), "The subscription's p256dh key is not a P-256 public key."),
+    (changed(p256dh=b64url(b"\x04" + b"\x01" * 64)), "The subscription's p256dh key is not a P-256 public key."),
+    (changed(p256dh=None), "The subscription's p256dh key is not a P-256 public key."),
+    (changed(auth=b64url(b"short")), "The subscription's auth secret must be 16 bytes."),
+    (changed(auth=["x"]), "The subscription's auth secret is not base64url."),
+])
+def test_a_malformed_subscription_is_refused_with_a_sentence(app, client, subscription, sentence):
+    kept = BrowserKeys().subscription("https://web.push.apple.com/kept")
+    assert subscribe(client, kept).status_code == 204
+    r = subscribe(client, subscription)
+    assert r.status_code == 400
+    assert r.get_json() == {"error": sentence}
+    assert [s.endpoint for s in app.extensions["spades.tables"].store.push_subscriptions(person_of(client))] == \
+        [kept["endpoint"]]
+
+
+def test_a_real_push_service_endpoint_is_taken(app, client):
+    r = subscribe(client, GOOD)
+    assert r.status_code == 204
+    assert [s.endpoint for s in app.extensions["spades.tables"].store.push_subscriptions(person_of(client))] == \
+        [GOOD["endpoint"]]
+
+
+def test_posts_without_the_csrf_header_are_refused(app, client, push_service):
+    sub = BrowserKeys().subscription(f"{push_service.base}/x")
+    for csrf in (None, "forged"):
+        r = subscribe(client, sub, csrf=csrf)
+        assert r.status_code == 400
+        assert CSRF_MESSAGE in r.get_data(as_text=True)
+    r = client.post("/push/unsubscribe", json={"endpoint": sub["endpoint"]})
+    assert r.status_code == 400
+
+
+def test_loopback_endpoints_are_refused_unless_allowed(app, client, push_service):
+    app.config["PUSH_ALLOW_LOOPBACK"] = False
+    r = subscribe(client, BrowserKeys().subscription(f"{push_service.base}/x"))
+    assert r.status_code == 400
+    assert r.get_json()["error"] == "The subscription's endpoint must be an https address."
+
+
+def test_signing_in_moves_the_browsers_subscriptions_to_the_account(tmp_path):
+    store = Store(str(tmp_path / "s.db"))
+    keys = BrowserKeys().subscription("https://updates.push.services.mozilla.com/wpush/v2/abc")["keys"]
+    store.add_push_subscription("browser-1", "https://updates.push.services.mozilla.com/wpush/v2/abc",
+                                keys["p256dh"], keys["auth"])
+    user, _ = store.sign_in("ann@example.com", "user-1", "browser-1", "Ann", "", 1_800_000_000.0)
+    assert store.push_subscriptions("browser-1") == []
+    assert [s.endpoint for s in store.push_subscriptions(user.id)] == [
+        "https://updates.push.services.mozilla.com/wpush/v2/abc"]
+    store.close()
+
+
+def test_the_vapid_key_is_made_once_and_kept_in_the_instance_folder(tmp_path):
+    made = vapid_key(None, str(tmp_path))
+    path = tmp_path / "vapid_private.pem"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = vapid_key(None, str(tmp_path))
+    assert again.application_server_key == made.application_server_key
+    # a raw base64url key, as some tools print it, is the same key as its PEM
+    raw = made.private.private_numbers().private_value.to_bytes(32, "big")
+    assert parse_key(b64url(raw)).application_server_key == made.application_server_key
+
+
+@pytest.mark.parametrize("key", ["not a key", "c2hvcnQ",
+                                 "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"])
+def test_a_bad_vapid_key_setting_stops_the_start(tmp_path, key):
+    with pytest.raises(ValueError):
+        create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "x", "VAPID_PRIVATE_KEY": key})
+
