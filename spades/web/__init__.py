@@ -5,8 +5,8 @@ moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (t
 WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
 code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
 Invite again, block), ``replay`` (a finished match step by step, and its score sheet), ``tourney`` (``/t``: tourneys,
-their service in ``app.extensions["spades.tourneys"]``) and ``push`` (notices in the browser,
-``spades.web.push.notify``). The table service
+their service in ``app.extensions["spades.tourneys"]``), ``push`` (notices in the browser,
+``spades.web.push.notify``) and ``pwa`` (the service worker that makes the site an app). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
@@ -191,6 +191,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         people,
         profile,
         push,
+        pwa,
         render,
         replay,
         table,
@@ -215,6 +216,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     replay.init_app(app)
     tourney.init_app(app)
     push.init_app(app)
+    pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)
     app.wsgi_app = Guard(app.wsgi_app, per_address=app.config["MAX_REQUESTS_PER_ADDRESS"],  # type: ignore[method-assign]
