@@ -173,6 +173,8 @@ def check_endpoint(endpoint: object, hosts: Iterable[str] = PUSH_HOSTS, loopback
         return endpoint
     if url.scheme != "https" or not host:
         raise BadSubscription("The subscription's endpoint must be an https address.")
+    if url.username is not None:
+        raise BadSubscription("The subscription's endpoint is not a web address.")
     if not _host_allowed(host, hosts):
         raise BadSubscription("This browser's push service is not one this site sends notices to.")
     return endpoint

@@ -20,6 +20,8 @@ import pytest
 from conftest import csrf_of
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from py_vapid import Vapid
 
 from spades.push import parse_key, vapid_key
@@ -318,3 +320,24 @@ def test_a_bad_vapid_key_setting_stops_the_start(tmp_path, key):
     with pytest.raises(ValueError):
         create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "x", "VAPID_PRIVATE_KEY": key})
 
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=10), inner, max_size=3),
+                    max_leaves=8)
+ENDPOINTS = st.sampled_from(["https://fcm.googleapis.com/fcm/send/x", "http://127.0.0.1:1/x", "https://[::1]/x",
+                             "https://fcm.googleapis.com:0/x", "https://user@fcm.googleapis.com/x", "", "//x", "é"])
+PARTS = st.fixed_dictionaries({}, optional={"endpoint": ENDPOINTS | JSON, "keys": st.fixed_dictionaries(
+    {}, optional={"p256dh": JSON | st.sampled_from([GOOD["keys"]["p256dh"], "BA", "=" * 5]),
+                  "auth": JSON | st.sampled_from([GOOD["keys"]["auth"], "A" * 22, "A" * 21 + "="])}) | JSON})
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=PARTS | JSON, path=st.sampled_from(["/push/subscribe", "/push/unsubscribe"]))
+def test_junk_json_is_a_204_or_a_400_with_a_sentence(client, body, path):
+    r = client.post(path, json=body, headers={"X-CSRF-Token": csrf_of(client)})
+    assert r.status_code in (204, 400), (body, r.status_code)
+    if r.status_code == 400:
+        assert r.get_json()["error"].endswith(".")
