@@ -28,6 +28,7 @@ from spades.push import parse_key, vapid_key
 from spades.storage import Store
 from spades.web import create_app
 from spades.web.identity import CSRF_MESSAGE
+from spades.web.limits import limiter
 from spades.web.push import notify
 
 SITE_KEY = ec.generate_private_key(ec.SECP256R1())
@@ -274,14 +275,31 @@ def test_a_real_push_service_endpoint_is_taken(app, client):
         [GOOD["endpoint"]]
 
 
+def test_one_address_subscribing_again_and_again_is_stopped(app, push_service):
+    limiter.reset()
+    statuses = []
+    for n in range(61):
+        browser = app.test_client()  # a new browser each time, as a script would be
+        statuses.append(subscribe(browser, BrowserKeys().subscription(f"{push_service.base}/{n}")).status_code)
+        if statuses[-1] != 204:
+            break
+    assert statuses == [204] * 60 + [429]
+    assert subscribe(browser, BrowserKeys().subscription(f"{push_service.base}/x")).get_json() == {
+        "error": "Too many browsers asked for notices from here. Try again later."}
+    limiter.reset()
+
+
 def test_posts_without_the_csrf_header_are_refused(app, client, push_service):
     sub = BrowserKeys().subscription(f"{push_service.base}/x")
     for csrf in (None, "forged"):
         r = subscribe(client, sub, csrf=csrf)
         assert r.status_code == 400
-        assert CSRF_MESSAGE in r.get_data(as_text=True)
+        assert r.get_json() == {"error": CSRF_MESSAGE}
     r = client.post("/push/unsubscribe", json={"endpoint": sub["endpoint"]})
-    assert r.status_code == 400
+    assert r.status_code == 400 and r.get_json() == {"error": CSRF_MESSAGE}
+    r = client.post("/push/subscribe", data="x" * 100_000, content_type="application/json",
+                    headers={"X-CSRF-Token": csrf_of(client)})
+    assert r.status_code == 413 and r.get_json()["error"]
 
 
 def test_loopback_endpoints_are_refused_unless_allowed(app, client, push_service):
@@ -337,6 +355,7 @@ PARTS = st.fixed_dictionaries({}, optional={"endpoint": ENDPOINTS | JSON, "keys"
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=PARTS | JSON, path=st.sampled_from(["/push/subscribe", "/push/unsubscribe"]))
 def test_junk_json_is_a_204_or_a_400_with_a_sentence(client, body, path):
+    limiter.reset()  # the examples come from one address; the limit is the next test's
     r = client.post(path, json=body, headers={"X-CSRF-Token": csrf_of(client)})
     assert r.status_code in (204, 400), (body, r.status_code)
     if r.status_code == 400:

@@ -6,7 +6,8 @@ Routes (JSON, for ``static/pwa.js``): ``GET /push/key`` gives the site's public 
 ``PushSubscription`` (its ``toJSON()``: ``endpoint``, ``keys.p256dh``, ``keys.auth``) for
 this person, and ``POST /push/unsubscribe`` (``{"endpoint": …}``) forgets it. Both posts
 carry the ``X-CSRF-Token`` header; a malformed subscription is a 400 whose JSON
-``error`` is the sentence to show; success is a 204.
+``error`` is the sentence to show; success is a 204. One client address may subscribe
+``SUBSCRIBE_PER_ADDRESS`` times (then 429), and a person keeps 20 browsers at most.
 
 ``notify(app, person, title, body, url)``: what the turn notices call, from any thread,
 with or without a request.
@@ -19,7 +20,7 @@ Settings (defaults in ``create_app``): ``VAPID_PRIVATE_KEY`` (env
 services sent to, ``spades.push.PUSH_HOSTS``) and ``PUSH_ALLOW_LOOPBACK`` (endpoints on
 127.0.0.1 or ::1 over http too; on when testing).
 
-Imports: Flask, ``spades.push``, ``spades.mail`` and the web layer's identity.
+Imports: Flask, ``spades.push`` and the web layer's identity and limits.
 """
 
 from __future__ import annotations
@@ -28,13 +29,17 @@ import os
 import threading
 
 from flask import Blueprint, Flask, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from ..push import BadSubscription, Notices, check_endpoint, parse_subscription, subject_for
 from ..push import vapid_key as load_vapid_key
 from .identity import player_id
+from .limits import limiter
 
 bp = Blueprint("push", __name__, url_prefix="/push")
 _making = threading.Lock()
+# a browser subscribes once and again now and then; a stream of them is someone filling the table
+SUBSCRIBE_PER_ADDRESS = "60 per hour"
 
 
 def notices(app: Flask) -> Notices:
@@ -66,12 +71,22 @@ def _refuse(sentence: str, status: int = 400):
     return jsonify(error=sentence), status
 
 
+@bp.errorhandler(HTTPException)
+def _refused(e: HTTPException):
+    """A refusal of these routes (a stale CSRF token, too many, too large) in the same JSON
+    as their own: the script that posted shows the sentence."""
+    if e.code is None or e.code >= 500:
+        return e
+    return _refuse(e.description or "That did not work. Reload the page and try again.", e.code)
+
+
 @bp.get("/key")
 def key():
     return jsonify(key=notices(current_app).key.application_server_key)
 
 
 @bp.post("/subscribe")
+@limiter.limit(SUBSCRIBE_PER_ADDRESS, error_message="Too many browsers asked for notices from here. Try again later.")
 def subscribe():
     config = current_app.config
     try:
