@@ -5,6 +5,9 @@ and the profile page offers notices in this browser."""
 
 from __future__ import annotations
 
+import json
+
+from conftest import csrf_of
 from playwright.sync_api import expect
 
 MANIFEST = """async () => {
@@ -134,5 +137,59 @@ def test_without_javascript_the_profile_page_shows_no_notice_button(live_server,
         page.goto(live_server + "/me")
         expect(page.locator("#push-notices")).to_be_hidden()
         expect(page.get_by_role("button", name="Save")).to_be_visible()
+    finally:
+        context.close()
+
+
+# The browser's own push service is out of reach here, so its two calls answer as it would
+# for the endpoint and keys the test gives; everything else (permission, the site's key,
+# the posts, the page's words) is the real thing.
+FAKE_PUSH_SERVICE = """([endpoint, keys]) => {
+  if (!self.PushManager) return;
+  const subscription = {endpoint, toJSON: () => ({endpoint, expirationTime: null, keys}),
+                        unsubscribe: async () => { localStorage.removeItem('subscribed'); return true; }};
+  PushManager.prototype.subscribe = async function (options) {
+    window.askedWithKey = btoa(String.fromCharCode(...new Uint8Array(options.applicationServerKey)))
+      .replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+    window.askedVisible = options.userVisibleOnly;
+    localStorage.setItem('subscribed', '1');
+    return subscription;
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return localStorage.getItem('subscribed') ? subscription : null;
+  };
+}"""
+
+
+def test_allowing_and_turning_off_notices_from_the_profile_page(live_server, browser, app, client):
+    store = app.extensions["spades.tables"].store
+    # a person (Ann, who saved her profile), whose session the browser below shares
+    assert client.post("/me", data={"csrf": csrf_of(client), "name": "Ann", "emoji": "🦊"}).status_code == 303
+    with client.session_transaction() as session:
+        person = session["pid"]
+    endpoint = "https://fcm.googleapis.com/fcm/send/browser-1"
+    keys = {"p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+            "auth": "tBHItJI5svbpez7KI4CCXg"}
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=live_server)
+    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
+    context.add_init_script(f"({FAKE_PUSH_SERVICE})({json.dumps([endpoint, keys])})")
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/me")
+        box = page.locator("#push-notices")
+        box.get_by_role("button", name="Allow notices in this browser").click()
+        expect(box.locator(".push-note")).to_contain_text("Notices are on in this browser")
+        expect(box.get_by_role("button", name="Turn off notices in this browser")).to_be_enabled()
+        assert page.evaluate("window.askedWithKey") == client.get("/push/key").get_json()["key"]
+        assert page.evaluate("window.askedVisible") is True
+        assert [(s.endpoint, s.p256dh, s.auth) for s in store.push_subscriptions(person)] == [
+            (endpoint, keys["p256dh"], keys["auth"])]
+
+        page.reload()  # the page knows this browser's notices are on
+        box.get_by_role("button", name="Turn off notices in this browser").click()
+        expect(box.get_by_role("button", name="Allow notices in this browser")).to_be_enabled()
+        expect(box.locator(".push-note")).to_contain_text("when it is your turn")
+        assert store.push_subscriptions(person) == []
     finally:
         context.close()
