@@ -42,6 +42,8 @@ KEY_FILE = "vapid_private.pem"
 TTL_S = 12 * 3600  # a push service keeps a notice this long for a browser that is away
 TIMEOUT_S = 5.0  # for one push service's answer: a notice is never worth a stuck thread
 MAX_ENDPOINT = 1024
+# push services take about 4 KB a message; a notice is a line or two
+MAX_TITLE, MAX_BODY, MAX_URL = 100, 300, 500
 # the push services browsers use (Chrome and its kin, Firefox, Safari, Edge): only these
 # are sent to, so a made-up subscription cannot make the site post anywhere it likes
 PUSH_HOSTS = ("fcm.googleapis.com", "android.googleapis.com", "updates.push.services.mozilla.com",
@@ -243,9 +245,10 @@ class Notices:
     def notify(self, person: str, title: str, body: str, url: str) -> int:
         """Send ``{"title", "body", "url"}`` to every browser of ``person``; the number of
         browsers whose push service took it. Subscriptions the push service says are gone
-        are removed. Blocks for each push service's answer (``timeout`` at most each): call
-        it from a background thread, never under a table's lock."""
-        payload = {"title": title, "body": body, "url": url}
+        are removed. A title, body or link longer than ``MAX_TITLE``, ``MAX_BODY`` or
+        ``MAX_URL`` characters is cut. Blocks for each push service's answer (``timeout``
+        at most each): call it from a background thread, never under a table's lock."""
+        payload = {"title": title[:MAX_TITLE], "body": body[:MAX_BODY], "url": url[:MAX_URL]}
         sent = 0
         for row in self.store.push_subscriptions(person):
             outcome = send(Subscription(row.endpoint, row.p256dh, row.auth), payload, self.key, self.subject,

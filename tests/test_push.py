@@ -184,6 +184,11 @@ def test_notify_works_from_a_background_thread_and_only_to_that_person(app, push
     assert got.path == "/bo"
     assert bo_keys.decrypt(got.body)["url"] == "/g/QWERTY"
 
+    # a notice far too long for a push service is cut to a line or two
+    assert notify(app, person_of(bo), "T" * 1000, "B" * 5000, "/g/QWERTY") == 1
+    notice = bo_keys.decrypt(push_service.received[-1].body)
+    assert (notice["title"], notice["body"]) == ("T" * 100, "B" * 300)
+
 
 def test_a_push_service_that_fails_or_cannot_be_reached_keeps_the_subscription(app, client, push_service,
                                                                                unused_port):
