@@ -127,6 +127,15 @@ def vapid_key(setting: str | None, instance_path: str) -> VapidKey:
     return made
 
 
+def check_subject(subject: str) -> str:
+    """A VAPID subject: a ``mailto:`` address or an ``https:`` page; ValueError otherwise."""
+    if subject.startswith("mailto:") and "@" in subject[7:] and " " not in subject:
+        return subject
+    if subject.startswith("https://") and len(subject) > 8 and " " not in subject:
+        return subject
+    raise ValueError("VAPID_SUBJECT must be a mailto: address or an https: address")
+
+
 def subject_for(setting: str | None, mail_sender: str | None) -> str:
     """Who push services may write to about this site's notices (VAPID's ``sub``): the
     setting, else ``mailto:`` the mail sender's address, else ``mailto:admin@localhost``."""
@@ -228,6 +237,9 @@ def send(subscription: Subscription, payload: dict[str, Any], key: VapidKey, sub
         return "failed"
     except (requests.RequestException, ValueError, TypeError) as e:
         log.warning("push to %s failed: %s", urlsplit(subscription.endpoint).hostname, e)
+        return "failed"
+    except Exception:  # a notice is never worth the caller's thread
+        log.exception("push to %s failed", urlsplit(subscription.endpoint).hostname)
         return "failed"
     return "sent"
 

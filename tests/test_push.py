@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from py_vapid import Vapid
 
-from spades.push import parse_key, vapid_key
+from spades.push import parse_key, subject_for, vapid_key
 from spades.storage import Store
 from spades.web import create_app
 from spades.web.identity import CSRF_MESSAGE
@@ -342,6 +342,21 @@ def test_the_vapid_key_is_made_once_and_kept_in_the_instance_folder(tmp_path):
 def test_a_bad_vapid_key_setting_stops_the_start(tmp_path, key):
     with pytest.raises(ValueError):
         create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "x", "VAPID_PRIVATE_KEY": key})
+
+
+@pytest.mark.parametrize("subject", ["admin@example.com", "mailto:", "http://spades.example", "mailto:a b@c.d"])
+def test_a_bad_vapid_subject_stops_the_start(tmp_path, subject):
+    with pytest.raises(ValueError, match="VAPID_SUBJECT"):
+        create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "x", "VAPID_SUBJECT": subject})
+
+
+@pytest.mark.parametrize(("setting", "sender", "subject"), [
+    (None, None, "mailto:admin@localhost"),
+    (None, "Spades <games@spades.example>", "mailto:games@spades.example"),
+    ("https://spades.example/contact", "Spades <games@spades.example>", "https://spades.example/contact"),
+])
+def test_the_vapid_subject_is_the_setting_else_the_mail_sender(setting, sender, subject):
+    assert subject_for(setting, sender) == subject
 
 
 

@@ -61,7 +61,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
 - ``VAPID_PRIVATE_KEY`` (env ``SPADES_VAPID_PRIVATE_KEY``: a PEM or the base64url raw key;
-  a bad one stops the start), ``VAPID_SUBJECT`` (env ``SPADES_VAPID_SUBJECT``),
+  a bad one stops the start), ``VAPID_SUBJECT`` (env ``SPADES_VAPID_SUBJECT``: ``mailto:``
+  or ``https:``),
   ``PUSH_HOSTS``, ``PUSH_ALLOW_LOOPBACK`` (on when testing): notices in the browser
   (``spades.web.push``); without a key one is made once into ``instance/vapid_private.pem``.
 - ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
@@ -83,7 +84,7 @@ from typing import Any
 
 from flask import Flask
 
-from ..push import PUSH_HOSTS, parse_key
+from ..push import PUSH_HOSTS, check_subject, parse_key
 from ..storage import Store
 from ..tables import TableService
 from ..tables.cluster import Cluster
@@ -152,6 +153,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("PUSH_ALLOW_LOOPBACK", app.testing)
     if app.config["VAPID_PRIVATE_KEY"]:
         parse_key(app.config["VAPID_PRIVATE_KEY"])  # a bad key stops the start, not the first notice
+    if app.config["VAPID_SUBJECT"]:
+        check_subject(app.config["VAPID_SUBJECT"])
     if not app.debug and not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
