@@ -314,8 +314,26 @@ def test_loopback_endpoints_are_refused_unless_allowed(app, client, push_service
     assert r.get_json()["error"] == "The subscription's endpoint must be an https address."
 
 
-def test_signing_in_moves_the_browsers_subscriptions_to_the_account(tmp_path):
-    store = Store(str(tmp_path / "s.db"))
+def test_subscriptions_are_kept_by_endpoint_twenty_a_person_on_either_engine(database):
+    store = Store(database)
+    keys = BrowserKeys().subscription("x")["keys"]
+    mozilla = "https://updates.push.services.mozilla.com/wpush/v2/"
+    for n in range(22):
+        store.add_push_subscription("ann", f"{mozilla}{n}", keys["p256dh"], keys["auth"], now=1000.0 + n)
+    kept = store.push_subscriptions("ann")
+    assert [s.endpoint for s in kept] == [f"{mozilla}{n}" for n in range(21, 1, -1)]  # the newest 20
+    store.add_push_subscription("bo", f"{mozilla}21", "other", "keys", now=2000.0)  # Bo signed in on that browser
+    assert store.push_subscriptions("bo")[0].p256dh == "other"
+    assert f"{mozilla}21" not in [s.endpoint for s in store.push_subscriptions("ann")]
+    assert store.remove_push_subscription(f"{mozilla}20", person="bo") is False  # not Bo's to remove
+    assert store.remove_push_subscription(f"{mozilla}20") is True
+    assert store.remove_push_subscription(f"{mozilla}20") is False
+    assert len(store.push_subscriptions("ann")) == 18
+    store.close()
+
+
+def test_signing_in_moves_the_browsers_subscriptions_to_the_account(database):
+    store = Store(database)
     keys = BrowserKeys().subscription("https://updates.push.services.mozilla.com/wpush/v2/abc")["keys"]
     store.add_push_subscription("browser-1", "https://updates.push.services.mozilla.com/wpush/v2/abc",
                                 keys["p256dh"], keys["auth"])
