@@ -7,8 +7,19 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import csrf_of
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import expect
+
+
+@pytest.fixture
+def app_config() -> dict:
+    """A VAPID key of the test's own (none is made in the repository's instance folder)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    return {"VAPID_PRIVATE_KEY": key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                   serialization.NoEncryption()).decode()}
 
 MANIFEST = """async () => {
   const link = document.querySelector('link[rel=manifest]');
