@@ -18,8 +18,8 @@ Imports: the core only.
 
 >>> turn_seconds(Rules(tempo="fast"), "playing"), turn_seconds(Rules(tempo="relaxed"), "bidding")
 (15, 75)
->>> turn_seconds(Rules(tempo="untimed"), "playing") is None
-True
+>>> turn_seconds(Rules(tempo="untimed"), "playing") is None, turn_seconds(Rules(tempo="days-1"), "bidding")
+(True, 86400)
 >>> tourney_timeout_card(["AS", "2S", "9H", "3D", "3C"], led=None)
 '3C'
 """
@@ -29,12 +29,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .rules_config import Rules
+from .rules_config import TURN_BASED, Rules
 
 TEMPO_SECONDS = {
     "relaxed": {"card": 60, "bid": 75},
     "normal": {"card": 30, "bid": 40},
     "fast": {"card": 15, "bid": 25},
+    # turn-based tables: a move (and the wait for Continue between hands) may take this long
+    "hours-12": {"card": 12 * 3600, "bid": 12 * 3600},
+    "days-1": {"card": 24 * 3600, "bid": 24 * 3600},
+    "days-3": {"card": 72 * 3600, "bid": 72 * 3600},
 }
 TOURNEY_SECONDS = 30
 TOURNEY_SECONDS_AFTER_TIMEOUT = 15
@@ -49,6 +53,18 @@ _TIE_ORDER = {3: 0, 2: 1, 1: 2, 0: 3}
 def is_tourney(rules: Rules) -> bool:
     """Tourney tables are those playing the tourney rules: no bidding."""
     return rules.mode == "no_bidding"
+
+
+def is_turn_based(rules: Rules) -> bool:
+    """A table that lasts days: a move may take 12 hours to 3 days, or has no clock
+    (``untimed``). Its people come back when it is their turn: no seat is held for a
+    dropped connection, bots move at once, and between hands the next one is dealt when
+    everyone pressed Continue or the move's time ran out.
+
+    >>> is_turn_based(Rules(tempo="days-1")), is_turn_based(Rules(tempo="untimed")), is_turn_based(Rules())
+    (True, True, False)
+    """
+    return rules.tempo in TURN_BASED and not is_tourney(rules)
 
 
 def turn_seconds(rules: Rules, phase: str, timed_out_before: bool = False) -> int | None:

@@ -58,6 +58,7 @@ def app(tmp_path, app_config):
         "PLAY_DELAYS": INSTANT,
         "BOT_POOL": pool,
         "TOURNEY_TICK_S": 0,  # tourney tests that need the timers ask for them
+        "NOTICE_TICK_S": 0,  # ... and the turn notices' tests tick them
         **app_config,
     })
     yield app

@@ -86,6 +86,7 @@ from .rows import (
     TourneyRow,
     TourneySummary,
     TourneyTeamRow,
+    TurnRow,
     UserRow,
 )
 from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
@@ -100,13 +101,14 @@ from .tourneys import (
     PutTourneyTeam,
     TourneyStore,
 )
+from .turns import PutTurns, TurnStore, Waiting
 
 
-class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore):
+class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``); connections, ``transaction`` and
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``); connections, ``transaction`` and
     ``commit`` are ``spades.storage.core``'s."""
 
 
@@ -121,4 +123,5 @@ __all__ = [
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
     "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
+    "PutTurns", "TurnRow", "Waiting",  # turn-based tables
 ]

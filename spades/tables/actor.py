@@ -30,7 +30,7 @@ from ..clocks import SeatClock
 from ..fairness import FairDeals, new_secret, secret_from
 from ..rules import DEAL, HAND_OVER, Match, parse_action
 from ..rules_config import Rules
-from ..storage import Conflict, MatchRow, Store
+from ..storage import Conflict, MatchRow, PutTurns, Store
 from .bus import Bus
 from .commands.presence import Started
 from .decide import Decision, decide
@@ -38,7 +38,7 @@ from .errors import NotSaved, NotStarted, Stale, TableNotFound
 from .registry import Command, command_name
 from .rooms import RoomState
 from .scheduler import Scheduler
-from .state import Plan, Settings, TableState, plan, presence, snapshot
+from .state import Plan, Settings, TableState, plan, presence, snapshot, waiting_on
 from .values import NO_TABLE, Change, Server, Who
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,10 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
     state.left = set(store.left_seats(code))
     lines = store.chat_lines(code, 100)
     state.chat_number = lines[-1].number if lines else 0
+    turns = sorted(store.turns_of(code), key=lambda t: t.seat)
+    state.waits = tuple((t.person, t.turn, t.deadline) for t in turns)
+    if turns and state.match.phase == HAND_OVER:  # a turn-based table's wait for Continue goes on from when it began
+        state.hand_over_at = min(t.since for t in turns)
     state.speakers = {x.number: (x.person, x.name) for x in lines}
     state.silenced = store.silenced(code)
     return state
@@ -145,6 +149,7 @@ class TableActor:
                 self._reload()
                 if decision.begin:
                     self._begin(now)
+            self._sync_turns(now)
             change = None
             if decision.said is not None:  # a line said changes no picture: the change carries the line
                 self.state.seq += 1
@@ -212,6 +217,23 @@ class TableActor:
         except Exception:  # the match stands; its clock comes with the next change
             log.exception("storing the first clock at %s failed", self.code)
             self._reload()
+
+    def _sync_turns(self, now: float) -> None:
+        """A turn-based table stores whom it waits on when that changed (the your-turn
+        lists, the notices and the timers of tables out of memory read it). The moves
+        are stored already: a failure here is logged and tried again with the next change."""
+        state = self.state
+        if not isinstance(state, TableState):
+            return
+        waits = waiting_on(state, now, self.settings)
+        key = tuple((w.person, w.turn, w.deadline) for w in waits)
+        if key == state.waits:
+            return
+        try:
+            self.store.commit([PutTurns(self.code, waits)])
+            state.waits = key
+        except Exception:
+            log.exception("storing whom %s waits on failed", self.code)
 
     def _version(self) -> int:
         return self.state.match.version if isinstance(self.state, TableState) else self.state.seq

@@ -35,7 +35,7 @@ from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record
-from ..rules_config import Rules
+from ..rules_config import TURN_BASED, Rules
 from ..storage import CreateRoom, Duplicate, PutDealSecret, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
@@ -58,9 +58,11 @@ from .values import (
     CODE_LENGTH,
     EMOJIS,
     MAX_HUMANS,
+    MAX_TURN_TABLES,
     NO_TABLE,
     PLAY_DELAYS,
     PRACTICE_BOTS,
+    TOO_MANY_TURN_TABLES,
     Change,
     Player,
     RoomSnapshot,
@@ -495,6 +497,8 @@ class TableService:
             return row
         if player_id and row.host and player_id in self.store.blocked(row.host):
             raise Removed("You cannot join this table.")
+        if player_id and row.options.get("rules", {}).get("tempo") in TURN_BASED and self.at_turn_limit(player_id):
+            raise TableFull(TOO_MANY_TURN_TABLES)
         if row.status != "playing":
             check_joinable(row, player_id)
             return row
@@ -503,6 +507,11 @@ class TableService:
         if self._read(code, late_seat) is None:
             raise TableFull("Every seat for people at this table is taken.")
         return row
+
+    def at_turn_limit(self, player_id: str) -> bool:
+        """This person is seated at (or waits in the rooms of) ``MAX_TURN_TABLES``
+        turn-based tables already."""
+        return self.store.turn_tables(player_id, TURN_BASED) >= MAX_TURN_TABLES
 
     # -- for tests and the benchmarks ------------------------------------------------
     def wake(self) -> None:

@@ -4,7 +4,8 @@ Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page
 moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (the
 WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
 code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
-Invite again, block), ``replay`` (a finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
+Invite again, block), ``notices`` (turn-based tables: the your-turn list, notice mails),
+``replay`` (a finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
 their service in ``app.extensions["spades.tourneys"]``). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
@@ -27,6 +28,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
+  of turn-based tables are looked for (``spades.web.notices``); 0: never (tests tick).
 - ``ADMIN_EMAILS`` (env ``SPADES_ADMIN_EMAILS``, comma-separated): the accounts that run
   the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
@@ -125,6 +128,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BODY_TIMEOUT_S=float(os.environ.get("SPADES_BODY_TIMEOUT_S", "5")),
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
+        NOTICE_TICK_S=float(os.environ.get("SPADES_NOTICE_TICK_S", "60")),
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,
@@ -176,6 +180,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         limits,
         live,
         lobby,
+        notices,
         people,
         profile,
         render,
@@ -199,6 +204,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     profile.init_app(app)
     people.init_app(app)
+    notices.init_app(app)
     replay.init_app(app)
     tourney.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
@@ -245,5 +251,7 @@ def close_app(app: Flask) -> None:
     if app.extensions.get("spades.closed"):
         return
     app.extensions["spades.closed"] = True
+    if "spades.notices.stop" in app.extensions:
+        app.extensions["spades.notices.stop"].set()
     app.extensions["spades.tourneys"].close()
     app.extensions["spades.tables"].close()

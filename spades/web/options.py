@@ -21,10 +21,12 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from ..bots import DEFAULT_LEVEL
-from ..rules_config import CLOCK_TEMPOS, FRIENDS_TEMPOS, MODES, NO_CLOCK, PLAY_SPEEDS, UNTIMED, Rules
+from ..rules_config import CLOCK_TEMPOS, FRIENDS_TEMPOS, MODES, NO_CLOCK, PLAY_SPEEDS, TURN_TEMPOS, UNTIMED, Rules
 from ..tables import LEVELS
 
 TARGETS = (200, 250, 300, 500)  # points a match may be played to
+# turn-based tempos, as the options form and the rules line say them
+TURN_WORDS = {"hours-12": "12 hours a move", "days-1": "1 day a move", "days-3": "3 days a move"}
 HANDS = (5, 9, 11)  # ... or a number of hands
 
 
@@ -116,9 +118,10 @@ OPTIONS: tuple[Option, ...] = (
     # who chose to play untimed see it said
     Option("tempo", "tempo", "one_of", "Tempo (with friends)",
            tuple(Choice(v, v.capitalize(), {"tempo": v}) for v in CLOCK_TEMPOS) +
+           tuple(Choice(v, TURN_WORDS[v].capitalize(), {"tempo": v}) for v in TURN_TEMPOS) +
            (Choice(UNTIMED, "No clock", {"tempo": UNTIMED}),),
            f"Choose a tempo: {_either(FRIENDS_TEMPOS)}.",
-           {**{v: "{tempo} tempo" for v in CLOCK_TEMPOS}, UNTIMED: "no clock"}, line=2, checked=3),
+           {**{v: "{tempo} tempo" for v in CLOCK_TEMPOS}, **TURN_WORDS, UNTIMED: "no clock"}, line=2, checked=3),
     _one_of("level", "Bots", LEVELS, f"Choose the bots' level: {_either(LEVELS)}.", line=0, checked=0,
             words="{level} bots"),
     _one_of("speed", "Play speed", PLAY_SPEEDS, f"Choose a play speed: {_either(PLAY_SPEEDS)}.", line=1, checked=1,
