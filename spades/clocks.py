@@ -124,3 +124,20 @@ def deadline(rules: Rules, phase: str, clock: SeatClock, now: float) -> float | 
     """When the seat to act runs out of time, for a turn starting at ``now``."""
     seconds = turn_seconds(rules, phase, clock.timed_out)
     return None if seconds is None else now + seconds
+
+
+def time_left(deadline: float | None, now: float) -> str:
+    """``2 days 3 hours``, ``5 hours``, ``40 minutes``, ``no clock``.
+
+    >>> time_left(None, 0), time_left(2 * 86400 + 3 * 3600 + 5, 0), time_left(5 * 3600, 0), time_left(90, 0)
+    ('no clock', '2 days 3 hours', '5 hours', '2 minutes')
+    """
+    if deadline is None:
+        return "no clock"
+    s = max(0, int(deadline - now))
+    days, hours, minutes = s // 86400, s % 86400 // 3600, -(-(s % 3600) // 60)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} hour{'s' if hours > 1 else ''}" if hours else "")
+    if hours:
+        return f"{hours} hour{'s' if hours > 1 else ''}"
+    return f"{max(1, minutes)} minute{'s' if minutes > 1 else ''}"

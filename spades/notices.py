@@ -19,7 +19,7 @@ how long is left; never a card.
 In a cluster one process ticks at a time (the caller passes a shared lock), and a wait's
 notice is marked as sent with the wait it was for, so nobody is told twice.
 
-Imports: stdlib, itsdangerous, ``spades.mail`` and ``spades.storage``.
+Imports: stdlib, itsdangerous, ``spades.clocks``, ``spades.mail`` and ``spades.storage``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from itsdangerous import BadData, URLSafeSerializer
 
+from .clocks import time_left
 from .mail import Mailer, MailError
 from .storage import Store, TurnRow
 
@@ -58,23 +59,6 @@ def unsubscribed_person(secret: str, token: str) -> str | None:
     except BadData:
         return None
     return person if isinstance(person, str) else None
-
-
-def time_left(deadline: float | None, now: float) -> str:
-    """``2 days 3 hours``, ``5 hours``, ``40 minutes``, ``no clock``.
-
-    >>> time_left(None, 0), time_left(2 * 86400 + 3 * 3600 + 5, 0), time_left(5 * 3600, 0), time_left(90, 0)
-    ('no clock', '2 days 3 hours', '5 hours', '2 minutes')
-    """
-    if deadline is None:
-        return "no clock"
-    s = max(0, int(deadline - now))
-    days, hours, minutes = s // 86400, s % 86400 // 3600, -(-(s % 3600) // 60)
-    if days:
-        return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} hour{'s' if hours > 1 else ''}" if hours else "")
-    if hours:
-        return f"{hours} hour{'s' if hours > 1 else ''}"
-    return f"{max(1, minutes)} minute{'s' if minutes > 1 else ''}"
 
 
 @dataclass

@@ -14,7 +14,7 @@ from conftest import FakeClock, csrf_of
 from pools import ManualPool
 from servers import smtp  # noqa: F401 - the fixture
 from test_clock_service import settle
-from test_lobby import join, new_table
+from test_lobby import join, new_table, post
 
 from spades.mail import Mailer
 from spades.notices import Notices, unsubscribe_token
@@ -255,3 +255,17 @@ def test_the_twenty_first_turn_based_table_is_refused_with_the_reason(app, clien
     r = join(other, codes[1], "Ola")
     assert r.status_code == 409 and "20 turn-based tables already" in r.get_data(as_text=True)
     assert busy
+
+
+def test_the_table_page_says_how_long_the_person_has(app, client):
+    code = new_table(client, humans=2, name="Hana", tempo="hours-12")
+    ann = app.test_client()
+    join(ann, code, "Ann")
+    post(client, code, "start")
+    service = app.extensions["spades.tables"]
+    service.wait_idle()
+    pages = [c.get(f"/g/{code}").get_data(as_text=True) for c in (client, ann)]
+    told = [p for p in pages if re.search(r"Your turn to bid\. You have (12|11) hours for this move\.", p)]
+    assert len(told) == 1  # the person to bid; the other waits
+    assert 'class="turn-count"' in told[0] and not re.search(r'class="turn-count"[^>]*hidden', told[0])
+    assert all(re.search(r'class="clock long"[^>]*>(12|11) hours<', p) for p in pages)

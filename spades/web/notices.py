@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, session
 
-from ..notices import Notices, time_left, unsubscribed_person
+from ..clocks import time_left
+from ..notices import Notices, unsubscribed_person
 from .identity import player_id
 from .services import mailer, service
 
