@@ -90,11 +90,22 @@ class TurnStore(StoreCore):
                 "SELECT table_code FROM room_members WHERE player_id = ? AND state = 'in')", [person, person]))
         return sum(1 for r in rows if json.loads(r["options"] or "{}").get("rules", {}).get("tempo") in tempos)
 
-    def due_turns(self, until: float) -> list[str]:
-        """The tables whose wait on someone runs out by ``until``."""
+    def due_tables(self, until: float) -> list[str]:
+        """The playing tables with a timer due by ``until``: a turn clock, a hold, or a
+        turn-based table's wait for Continue (the tables out of memory come back for it)."""
         with self._reading() as db:
-            return [r["table_code"] for r in db.query(
-                "SELECT DISTINCT table_code FROM turns WHERE deadline IS NOT NULL AND deadline <= ?", [until])]
+            return [r["code"] for r in db.query(
+                "SELECT m.table_code AS code FROM clocks c JOIN matches m ON m.id = c.match_id "
+                "WHERE c.deadline <= ? AND m.finished = 0 "
+                "UNION SELECT table_code AS code FROM holds WHERE until <= ? AND fired = 0 "
+                "UNION SELECT table_code AS code FROM turns WHERE deadline IS NOT NULL AND deadline <= ?",
+                [until, until, until])]
+
+    def waiting_tables(self) -> set[str]:
+        """The turn-based tables waiting on a person (nothing moves there until that
+        person does, or a timer in the database comes due: they need no process until then)."""
+        with self._reading() as db:
+            return {r["table_code"] for r in db.query("SELECT DISTINCT table_code FROM turns")}
 
     def notices_due(self) -> list[TurnRow]:
         """The waits whose person should be told (no page of the table open when it began)."""

@@ -130,6 +130,7 @@ class TableActor:
         self.state.seq = time.time_ns() // 1000
         self._break_from(clock())
         self.retired = False
+        self.touched = clock()  # when a command last came (a table left alone may leave memory)
 
     def handle(self, who: Who, command: Command, prime: Callable[[Change], None] | None = None) -> object:
         """Run one command; returns the picture of the seat (or, in a room, the person) it
@@ -141,7 +142,7 @@ class TableActor:
                 raise Retired(self.code)
             for observe in self.observers:
                 observe(self.code, who, command)
-            now = self.clock()
+            now = self.touched = self.clock()
             decision = decide(self.state, who, command, now, self.settings)
             self._commit(command, decision)
             before = self.state
@@ -180,13 +181,25 @@ class TableActor:
             self.state.seq += 1
             self.bus.publish(self._change(command, self.clock()))
 
-    def idle_in_memory(self) -> bool:
+    def idle_in_memory(self, now: float | None = None, idle_after: float | None = None,
+                       horizon: float = 0.0) -> bool:
         """Nothing keeps this table in memory: nobody is connected, and its match is over
-        (or, in a room, whatever its status)."""
+        (or, in a room, whatever its status); or (with ``now``) nobody touched it for
+        ``idle_after`` seconds, no bot is thinking for it and none of its timers (kept in
+        the database: clocks, holds, a turn-based table's wait) is due within ``horizon``."""
         with self.lock:
             state = self.state
-            done = isinstance(state, RoomState) or state.match.finished
-            return done and not any(state.connections.values())
+            if any(state.connections.values()):
+                return False
+            if isinstance(state, RoomState) or state.match.finished:
+                return True
+            if now is None or idle_after is None or now - self.touched < idle_after:
+                return False
+            timers = self.timers()
+            if timers.bot is not None:
+                return False
+            due = [t for t in (timers.clock, timers.deal_at, *(until for _, until in timers.holds)) if t is not None]
+            return not due or min(due) - now > horizon
 
     def retire(self) -> None:
         with self.lock:
