@@ -13,6 +13,7 @@ import pytest
 from conftest import FakeClock, csrf_of
 from pools import ManualPool
 from servers import smtp  # noqa: F401 - the fixture
+from test_auth import sign_in
 from test_clock_service import settle
 from test_lobby import join, new_table, post
 
@@ -269,3 +270,20 @@ def test_the_table_page_says_how_long_the_person_has(app, client):
     assert len(told) == 1  # the person to bid; the other waits
     assert 'class="turn-count"' in told[0] and not re.search(r'class="turn-count"[^>]*hidden', told[0])
     assert all(re.search(r'class="clock long"[^>]*>(12|11) hours<', p) for p in pages)
+
+
+def test_the_profile_turns_the_mails_off_and_on_for_a_signed_in_person(app, client, smtp):  # noqa: F811
+    app.config.update(smtp.config())
+    store = app.extensions["spades.tables"].store
+    r = client.post("/me/notices", data={"csrf": csrf_of(client), "mail": "off"})
+    assert r.status_code == 403 and "Sign in" in r.get_data(as_text=True)
+    sign_in(client, smtp, "zed@example.com")
+    assert "Stop these mails" in client.get("/me").get_data(as_text=True)
+    assert client.post("/me/notices", data={"csrf": csrf_of(client), "mail": "off"}).status_code == 303
+    with client.session_transaction() as s:
+        uid = s["uid"]
+    assert store.mail_prefs(uid)[0] is True and "Mail me when it is my turn" in client.get("/me").get_data(as_text=True)
+    client.post("/me/notices", data={"csrf": csrf_of(client), "mail": "on"})
+    assert store.mail_prefs(uid)[0] is False
+    r = client.post("/me/notices", data={"csrf": csrf_of(client), "mail": "maybe"})
+    assert r.status_code == 400

@@ -30,6 +30,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
   of turn-based tables are looked for (``spades.web.notices``); 0: never (tests tick).
+  ``TURN_LIST_POLL_S`` (15): how often an open home or Games page asks for its your-turn list.
 - ``ADMIN_EMAILS`` (env ``SPADES_ADMIN_EMAILS``, comma-separated): the accounts that run
   the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
@@ -129,6 +130,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
         NOTICE_TICK_S=float(os.environ.get("SPADES_NOTICE_TICK_S", "60")),
+        TURN_LIST_POLL_S=15,
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,

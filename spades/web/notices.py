@@ -58,7 +58,8 @@ def your_turns() -> list[YourTurn]:
 
 @bp.get("/turns")
 def turns():
-    """The your-turn list again (the home and Games pages ask every 15 s), with the top bar's count."""
+    """The your-turn list again (the home and Games pages ask every ``TURN_LIST_POLL_S``), with
+    the top bar's count."""
     return render_template("notices/_your_turn.html", turns=your_turns(), oob=True)
 
 
