@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import stat
 import threading
 from collections.abc import Iterator
@@ -25,7 +26,9 @@ from hypothesis import strategies as st
 from py_vapid import Vapid
 
 from spades.push import parse_key, subject_for, vapid_key
-from spades.storage import Store
+from spades.rules_config import Rules
+from spades.storage import SeatRow, Store
+from spades.tables import EMOJIS
 from spades.web import create_app
 from spades.web.identity import CSRF_MESSAGE
 from spades.web.limits import limiter
@@ -38,7 +41,8 @@ SITE_PEM = SITE_KEY.private_bytes(serialization.Encoding.PEM, serialization.Priv
 
 @pytest.fixture
 def app_config() -> dict:
-    return {"VAPID_PRIVATE_KEY": SITE_PEM, "VAPID_SUBJECT": "mailto:games@spades.test"}
+    return {"VAPID_PRIVATE_KEY": SITE_PEM, "VAPID_SUBJECT": "mailto:games@spades.test",
+            "PUBLIC_URL": "https://spades.example"}
 
 
 def b64url(data: bytes) -> str:
@@ -167,6 +171,30 @@ def test_a_notice_reaches_the_push_service_encrypted_to_the_browser_and_a_410_fo
     assert app.extensions["spades.tables"].store.push_subscriptions(person) == []
     assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
     assert len(push_service.received) == 2  # nothing more is sent to it
+
+
+def test_a_turn_based_table_tells_the_browsers_of_the_person_to_move_once(app, push_service):
+    service = app.extensions["spades.tables"]
+    browsers = {name: (app.test_client(), BrowserKeys()) for name in ("Ann", "Bo")}
+    for name, (browser, keys) in browsers.items():
+        assert subscribe(browser, keys.subscription(f"{push_service.base}/{name}")).status_code == 204
+    people = {name: person_of(browser) for name, (browser, _) in browsers.items()}
+    seats = [SeatRow(0, "human", people["Ann"], "Ann", EMOJIS[0]), SeatRow(1, "human", people["Bo"], "Bo", EMOJIS[1]),
+             SeatRow(2, "bot", None, "Rex", "🤖"), SeatRow(3, "bot", None, "Kit", "🤖")]
+    code = service.create_seated(seats, Rules(tempo="hours-12"),
+                                 {"kind": "friends", "humans": 2, "rules": {"tempo": "hours-12"}}, host=people["Ann"])
+    assert service.wait_idle()
+    to_move = ("Ann", "Bo")[service.snapshot(code, None).view["to_act"]]
+
+    app.extensions["spades.notices"].tick()
+    [got] = push_service.received  # the one person the table waits on, nobody else
+    assert got.path == f"/{to_move}"
+    notice = browsers[to_move][1].decrypt(got.body)
+    assert notice["title"] == f"Your turn at {code}" and notice["url"] == f"https://spades.example/g/{code}"
+    assert "left" in notice["body"]
+    assert not re.search(r"\b[2-9TJQKA][SHDC]\b|[♠♥♦♣]", json.dumps(notice, ensure_ascii=False))  # never a card
+    app.extensions["spades.notices"].tick()
+    assert len(push_service.received) == 1  # told once
 
 
 def test_notify_works_from_a_background_thread_and_only_to_that_person(app, push_service):

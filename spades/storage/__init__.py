@@ -87,6 +87,7 @@ from .rows import (
     TourneyRow,
     TourneySummary,
     TourneyTeamRow,
+    TurnRow,
     UserRow,
 )
 from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
@@ -101,13 +102,14 @@ from .tourneys import (
     PutTourneyTeam,
     TourneyStore,
 )
+from .turns import PutTurns, TurnStore, Waiting
 
 
-class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, PushStore):
+class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``push``); connections, ``transaction`` and
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``push``); connections, ``transaction`` and
     ``commit`` are ``spades.storage.core``'s."""
 
 
@@ -122,5 +124,6 @@ __all__ = [
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
     "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
+    "PutTurns", "TurnRow", "Waiting",  # turn-based tables
     "PushSubscriptionRow",  # push
 ]

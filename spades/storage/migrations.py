@@ -311,6 +311,26 @@ def m011_talk(s: Schema) -> None:
     s.create_index("invitations", ["person"])
 
 
+@migration
+def m014_turns(s: Schema) -> None:
+    """Turn-based tables (``spades.storage.turns``): whom each table waits on now.
+
+    ``turns``: one row per person a turn-based table waits on (the person to move, or
+    between hands each person who has not pressed Continue), with their seat, since when
+    (``since``), until when (``deadline``, NULL without a clock), ``turn`` (which wait this
+    is: a new one starts the row again), whether they had no page of the table open when
+    it began (``notify``: a notice is due) and whether the push notice, the mail and the
+    80% warning went out (``pushed``, ``notified``, ``warned``). ``notice_prefs``: a
+    person's choice about notice mails, and when the last one went out (one an hour)."""
+    s.create_table("turns", {"table_code": str, "person": str, "seat": int, "turn": str, "since": float,
+                             "deadline": float, "notify": int, "pushed": int, "notified": int, "warned": int},
+                   pk=("table_code", "person"), not_null={"turn", "since"},
+                   defaults={"notify": 0, "pushed": 0, "notified": 0, "warned": 0})
+    s.create_index("turns", ["person"])
+    s.create_index("turns", ["deadline"])
+    s.create_table("notice_prefs", {"person": str, "mail_off": int, "last_mail": float}, pk="person",
+                   defaults={"mail_off": 0})
+
 
 @migration
 def m015_push(s: Schema) -> None:
@@ -320,6 +340,7 @@ def m015_push(s: Schema) -> None:
                                           "created": float},
                    pk="endpoint", not_null={"person", "p256dh", "auth"})
     s.create_index("push_subscriptions", ["person"])
+
 
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""

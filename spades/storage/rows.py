@@ -261,3 +261,20 @@ class InvitationRow:
     code: str
     by_name: str
     at: float
+
+
+# -- turn-based tables ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """A turn-based table waiting on a person (``spades.storage.turns``)."""
+
+    code: str
+    person: str
+    seat: int
+    turn: str
+    since: float
+    deadline: float | None
+    notify: bool  # its person had no page of the table open as it began
+    pushed: bool
+    notified: bool  # mailed (or nothing to mail)
+    warned: bool

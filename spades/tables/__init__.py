@@ -60,9 +60,11 @@ from .values import (
                      EMOJIS,
                      MAX_HUMANS,
                      MAX_NAME,
+                     MAX_TURN_TABLES,
                      NO_TABLE,
                      PLAY_DELAYS,
                      PRACTICE_BOTS,
+                     TOO_MANY_TURN_TABLES,
                      WATCHING_OFF,
                      BotSeat,
                      Change,
@@ -79,7 +81,8 @@ from .values import (
 
 __all__ = [
     "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
-    "MAX_HUMANS", "MAX_NAME", "NO_TABLE", "PLAY_DELAYS", "PRACTICE_BOTS", "WATCHING_OFF", "BadAction", "BadPlayer",
+    "MAX_HUMANS", "MAX_NAME", "MAX_TURN_TABLES", "TOO_MANY_TURN_TABLES", "NO_TABLE", "PLAY_DELAYS",
+    "PRACTICE_BOTS", "WATCHING_OFF", "BadAction", "BadPlayer",
     "BotSeat", "Bus", "Busy", "Change", "Command", "Declared", "Event", "Member", "NotHost", "NotSaved", "NotSeated",
     "NotStarted", "NotWatchable", "Player", "Refused", "Removed", "RoomSnapshot", "Said", "Server", "Snapshot", "Stale",
     "TableClosed", "TableFull", "TableNotFound", "TalkRefused", "TooFast", "TableService", "Timeout", "Who",

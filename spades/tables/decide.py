@@ -127,9 +127,10 @@ def deal_if_ready(state: TableState, now: float, settings: Settings) -> list[Op]
 
 
 def hold_seat(state: TableState, seat: int, now: float) -> list[Op]:
-    """The seat's person has no connection left: hold the seat (at a table for friends)."""
+    """The seat's person has no connection left: hold the seat (at a table for friends;
+    a turn-based table's people come and go, and its clock alone moves for them)."""
     if (not state.shared() or state.row.seats[seat].kind != "human" or seat in state.holds
-            or state.connected(seat) or state.match.finished):
+            or state.connected(seat) or state.match.finished or clocks.is_turn_based(state.match.rules)):
         return []
     said = state.closing.pop(seat, None)
     until = clocks.hold_until(now, closing=said is not None and now - said <= CLOSING_WINDOW)

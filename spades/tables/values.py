@@ -33,6 +33,9 @@ TOURNEY_BREAK_S = 20.0  # at a tourney table, the next hand is dealt this long a
 CLOSING_WINDOW = 10.0  # a page's "closing" notice counts for a connection that closes this soon after
 NO_TABLE = "There is no table with that code. Check it, or start a new game."
 WATCHING_OFF = "The host has turned watching off for this table."
+MAX_TURN_TABLES = 20  # turn-based tables a person may be seated at (or wait in the room of) at once
+TOO_MANY_TURN_TABLES = (f"You are at {MAX_TURN_TABLES} turn-based tables already: finish one before you start "
+                        "or join another.")
 
 
 # -- who acts --------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page
 moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (the
 WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
 code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
-Invite again, block), ``replay`` (a finished match step by step, and its score sheet), ``tourney`` (``/t``: tourneys,
+Invite again, block), ``notices`` (turn-based tables: the your-turn list, notice mails),
+``replay`` (a finished match step by step, and its score sheet), ``tourney`` (``/t``: tourneys,
 their service in ``app.extensions["spades.tourneys"]``), ``push`` (notices in the browser,
 ``spades.web.push.notify``) and ``pwa`` (the service worker that makes the site an app). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
@@ -28,6 +29,9 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
+  of turn-based tables are looked for (``spades.web.notices``); 0: never (tests tick).
+  ``TURN_LIST_POLL_S`` (15): how often an open home or Games page asks for its your-turn list.
 - ``ADMIN_EMAILS`` (env ``SPADES_ADMIN_EMAILS``, comma-separated): the accounts that run
   the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
@@ -62,9 +66,9 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
 - ``VAPID_PRIVATE_KEY`` (env ``SPADES_VAPID_PRIVATE_KEY``: a PEM or the base64url raw key;
   a bad one stops the start), ``VAPID_SUBJECT`` (env ``SPADES_VAPID_SUBJECT``: ``mailto:``
-  or ``https:``),
-  ``PUSH_HOSTS``, ``PUSH_ALLOW_LOOPBACK`` (on when testing): notices in the browser
-  (``spades.web.push``); without a key one is made once into ``instance/vapid_private.pem``.
+  or ``https:``), ``PUSH_HOSTS``, ``PUSH_ALLOW_LOOPBACK`` (on when testing): notices in the
+  browser (``spades.web.push``); without a key one is made once into
+  ``instance/vapid_private.pem``.
 - ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
   this long is signed out (``spades.accounts``). ``MAIL_HOURLY_CAP`` (500; env
   ``SPADES_MAIL_HOURLY_CAP``): messages the whole site may send in an hour, counted in the
@@ -132,6 +136,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BODY_TIMEOUT_S=float(os.environ.get("SPADES_BODY_TIMEOUT_S", "5")),
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
+        NOTICE_TICK_S=float(os.environ.get("SPADES_NOTICE_TICK_S", "60")),
+        TURN_LIST_POLL_S=15,
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,
@@ -191,6 +197,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         limits,
         live,
         lobby,
+        notices,
         people,
         profile,
         push,
@@ -216,9 +223,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     profile.init_app(app)
     people.init_app(app)
+    push.init_app(app)  # before the notices: they send with it
+    notices.init_app(app)
     replay.init_app(app)
     tourney.init_app(app)
-    push.init_app(app)
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)
@@ -264,5 +272,7 @@ def close_app(app: Flask) -> None:
     if app.extensions.get("spades.closed"):
         return
     app.extensions["spades.closed"] = True
+    if "spades.notices.stop" in app.extensions:
+        app.extensions["spades.notices.stop"].set()
     app.extensions["spades.tourneys"].close()
     app.extensions["spades.tables"].close()

@@ -42,10 +42,11 @@ from markupsafe import Markup
 from ..accounts import EMAIL_RE
 from ..bots import DEFAULT_LEVEL
 from ..mail import MailError, subject_name
-from ..rules_config import NO_CLOCK, Rules
+from ..rules_config import NO_CLOCK, TURN_BASED, Rules
 from ..tables import (
     EMOJIS,
     NO_TABLE,
+    TOO_MANY_TURN_TABLES,
     BadPlayer,
     Join,
     NotHost,
@@ -166,6 +167,8 @@ def create():
     refusal = making("practice" if n == 1 else "friends", pid)
     if refusal:
         return refuse(refusal.message)[0], 429, refusal.headers
+    if n > 1 and rules.tempo in TURN_BASED and service().at_turn_limit(pid):
+        return refuse(TOO_MANY_TURN_TABLES)[0], 409
     if n == 1:
         code = service().create_practice(pid, name, rules, level, emoji, contribution=form.get("contribution", ""))
     else:

@@ -167,7 +167,8 @@ def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = No
         record=record_of(played), chart=results_chart(results), rating=acc.rating(pid) if pid else None,
         account=_account(), max_name=MAX_NAME, people=played_with(pid) if pid else [],
         muted=muted_people(pid) if pid else [], blocked=blocked_people(pid) if pid else [],
-        people_note=next((m for m in messages if m != "Saved."), None))
+        people_note=next((m for m in messages if m != "Saved."), None),
+        mail_off=acc.store.mail_prefs(pid)[0] if pid else False)
     return body, 422 if error else 200
 
 

@@ -9,8 +9,9 @@ carry the ``X-CSRF-Token`` header; a malformed subscription is a 400 whose JSON
 ``error`` is the sentence to show; success is a 204. One client address may subscribe
 ``SUBSCRIBE_PER_ADDRESS`` times (then 429), and a person keeps 20 browsers at most.
 
-``notify(app, person, title, body, url)``: what the turn notices call, from any thread,
-with or without a request.
+``notify(app, person, title, body, url)``: what the turn notices call (as
+``app.extensions["spades.push"]``, that function for this app), from any thread, with
+or without a request.
 
 Settings (defaults in ``create_app``): ``VAPID_PRIVATE_KEY`` (env
 ``SPADES_VAPID_PRIVATE_KEY``: a PEM or the base64url raw key; default: made once into
@@ -25,6 +26,7 @@ Imports: Flask, ``spades.push`` and the web layer's identity and limits.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 
@@ -44,16 +46,16 @@ SUBSCRIBE_PER_ADDRESS = "60 per hour"
 
 def notices(app: Flask) -> Notices:
     """The app's notices (its VAPID key loaded, or made on first need)."""
-    found = app.extensions.get("spades.push")
+    found = app.extensions.get("spades.push.notices")
     if found is None:
         with _making:
-            found = app.extensions.get("spades.push")
+            found = app.extensions.get("spades.push.notices")
             if found is None:
                 key = load_vapid_key(app.config.get("VAPID_PRIVATE_KEY"), app.instance_path)
                 sender = app.config.get("SPADES_MAIL_FROM") or os.environ.get("SPADES_MAIL_FROM")
                 found = Notices(app.extensions["spades.tables"].store, key,
                                 subject_for(app.config.get("VAPID_SUBJECT"), sender))
-                app.extensions["spades.push"] = found
+                app.extensions["spades.push.notices"] = found
     return found
 
 
@@ -116,4 +118,8 @@ def unsubscribe():
 
 
 def init_app(app: Flask) -> None:
+    """Register the routes, and keep ``notify`` for this app in ``app.extensions["spades.push"]``
+    (``(person, title, body, url) -> int``: what the turn notices, ``spades.notices``, send
+    with); call it before the notices start."""
+    app.extensions["spades.push"] = functools.partial(notify, app)
     app.register_blueprint(bp)
