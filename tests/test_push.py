@@ -372,6 +372,20 @@ def test_signing_in_moves_the_browsers_subscriptions_to_the_account(database):
     store.close()
 
 
+def test_a_site_nobody_subscribed_to_makes_no_key(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "x", "RESUME_TABLES": False,
+                      "TOURNEY_TICK_S": 0, "NOTICE_TICK_S": 0})
+    app.instance_path = str(tmp_path / "instance")
+    try:
+        assert notify(app, "nobody", "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+        assert not os.path.exists(tmp_path / "instance" / "vapid_private.pem")
+        assert app.test_client().get("/push/key").status_code == 200  # a browser asks: the key is made
+        assert os.path.exists(tmp_path / "instance" / "vapid_private.pem")
+    finally:
+        app.extensions["spades.tourneys"].close()
+        app.extensions["spades.tables"].close()
+
+
 def test_the_vapid_key_is_made_once_and_kept_in_the_instance_folder(tmp_path):
     made = vapid_key(None, str(tmp_path))
     path = tmp_path / "vapid_private.pem"

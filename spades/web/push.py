@@ -66,6 +66,8 @@ def notify(app: Flask, person: str, title: str, body: str, url: str) -> int:
     service says are gone are removed; other failures are logged and not counted. Needs no
     request or app context; waits for each push service (5 s at most each), so call it
     from a background thread."""
+    if not app.extensions["spades.tables"].store.push_subscriptions(person):
+        return 0  # most people: no key is loaded (or made) for them
     return notices(app).notify(person, title, body, url)
 
 
