@@ -78,6 +78,24 @@ def test_the_manifest_and_service_worker_load(live_server, browser):
         context.close()
 
 
+def test_offline_a_kept_page_shows_but_never_one_marked_no_store(live_server, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        page.evaluate(WORKER)
+        page.reload()  # under the worker now: the home page is kept
+        page.goto(live_server + "/me")  # no-store: the profile is one person's, never kept
+        context.set_offline(True)
+        page.goto(live_server + "/")
+        expect(page.get_by_role("button", name="Practice now")).to_be_visible()
+        page.goto(live_server + "/me")
+        expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+        expect(page.locator("#profile-form")).to_have_count(0)
+    finally:
+        context.close()
+
+
 def test_chromium_finds_the_site_installable(live_server, browser_type, browser_type_launch_args, tmp_path):
     """What Lighthouse's installability audit asks Chromium, in a profile kept on disk (a
     private window is never offered an install)."""
