@@ -105,4 +105,24 @@
     var box = document.getElementById("push-notices");
     if (box) setUpNotices(box);
   });
+
+  // Signing out turns this browser's notices off first: the next person at a shared
+  // computer must not see whose turn it is at the account's tables. Two seconds at most,
+  // then the form goes on regardless.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!/\/signout(\/everywhere)?$/.test(new URL(form.action, location.href).pathname)) return;
+    if (form.dataset.noticesOff || !("PushManager" in window)) return;
+    e.preventDefault();
+    var off = navigator.serviceWorker.getRegistration("/").then(function (reg) {
+      return reg ? reg.pushManager.getSubscription() : null;
+    }).then(function (sub) {
+      if (!sub) return;
+      return post("/push/unsubscribe", { endpoint: sub.endpoint }).then(function () { return sub.unsubscribe(); });
+    }).catch(function () {});
+    Promise.race([off, new Promise(function (r) { setTimeout(r, 2000); })]).then(function () {
+      form.dataset.noticesOff = "1";
+      form.submit();
+    });
+  }, true);
 })();

@@ -12,6 +12,8 @@ from conftest import csrf_of
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import expect
+from servers import smtp  # noqa: F401 - the fixture
+from test_auth import sign_in
 
 
 @pytest.fixture
@@ -220,5 +222,32 @@ def test_allowing_and_turning_off_notices_from_the_profile_page(live_server, bro
         expect(box.get_by_role("button", name="Allow notices in this browser")).to_be_enabled()
         expect(box.locator(".push-note")).to_contain_text("when it is your turn")
         assert store.push_subscriptions(person) == []
+    finally:
+        context.close()
+
+
+def test_signing_out_turns_this_browsers_notices_off(live_server, browser, app, client, smtp):  # noqa: F811
+    app.config.update(smtp.config())
+    sign_in(client, smtp, "ann@example.com")
+    with client.session_transaction() as session:
+        account = session["uid"]
+    endpoint = "https://fcm.googleapis.com/fcm/send/shared-computer"
+    keys = {"p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+            "auth": "tBHItJI5svbpez7KI4CCXg"}
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=live_server)
+    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
+    context.add_init_script(f"({FAKE_PUSH_SERVICE})({json.dumps([endpoint, keys])})")
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/me")
+        page.get_by_role("button", name="Allow notices in this browser").click()
+        expect(page.locator(".push-note")).to_contain_text("Notices are on in this browser")
+        assert [s.endpoint for s in app.extensions["spades.tables"].store.push_subscriptions(account)] == [endpoint]
+
+        page.get_by_role("button", name="Sign out", exact=True).click()
+        page.wait_for_url(live_server + "/")
+        assert app.extensions["spades.tables"].store.push_subscriptions(account) == []
+        assert page.evaluate("localStorage.getItem('subscribed')") is None  # the browser's side is off too
     finally:
         context.close()
