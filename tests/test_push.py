@@ -24,6 +24,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from py_vapid import Vapid
+from servers import smtp  # noqa: F401 - the fixture
+from test_auth import sign_in
 
 from spades.push import parse_key, subject_for, vapid_key
 from spades.rules_config import Rules
@@ -370,6 +372,21 @@ def test_signing_in_moves_the_browsers_subscriptions_to_the_account(database):
     assert [s.endpoint for s in store.push_subscriptions(user.id)] == [
         "https://updates.push.services.mozilla.com/wpush/v2/abc"]
     store.close()
+
+
+def test_signing_out_on_every_device_turns_every_browsers_notices_off(app, push_service, smtp):  # noqa: F811
+    app.config.update(smtp.config())
+    laptop, phone = app.test_client(), app.test_client()
+    for device in (laptop, phone):
+        sign_in(device, smtp, "ann@example.com")
+        assert subscribe(device, BrowserKeys().subscription(f"{push_service.base}/{id(device)}")).status_code == 204
+    ann = person_of(laptop)
+    assert ann == person_of(phone)
+    assert notify(app, ann, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 2
+    r = laptop.post("/signout/everywhere", data={"csrf": csrf_of(laptop)})
+    assert r.status_code == 303
+    assert notify(app, ann, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+    assert len(push_service.received) == 2
 
 
 def test_a_site_nobody_subscribed_to_makes_no_key(tmp_path):

@@ -56,6 +56,11 @@ class PushStore(StoreCore):
                                  [endpoint, person])
             return cur.rowcount > 0
 
+    def remove_push_subscriptions(self, person: str) -> int:
+        """Forget every subscription of ``person`` (signed out on every device); how many."""
+        with self.transaction() as db:
+            return db.execute("DELETE FROM push_subscriptions WHERE person = ?", [person]).rowcount
+
     def push_subscriptions(self, person: str) -> list[PushSubscriptionRow]:
         """The person's subscriptions, newest first."""
         with self._reading() as db:

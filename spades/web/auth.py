@@ -235,6 +235,7 @@ def signout_everywhere():
     uid = session.get("uid")
     if uid:
         accounts().sign_out_everywhere(uid)
+        accounts().store.remove_push_subscriptions(uid)  # no device of theirs hears of their turns
     session.clear()
     return redirect(url_for("lobby.home"), 303)
 
