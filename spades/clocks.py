@@ -7,7 +7,8 @@ them from one scheduler; every timeout move goes through the same move path as a
 
 Decisions where RULES.md is silent:
 - Tourney tables are the no-bidding tables: they use the tourney clock whatever their
-  tempo; ``tempo: "off"`` turns clocks off for every other table.
+  tempo; ``tempo: "off"`` (a practice table) and ``"untimed"`` (friends who chose no
+  clock) turn clocks off for every other table.
 - Looking at one's cards (blind nil tables) runs on the bid clock.
 - "Lowest" compares ranks; between equal ranks of different suits the tourney rule takes
   clubs, then diamonds, then hearts (spades only when nothing else may be played).
@@ -17,6 +18,8 @@ Imports: the core only.
 
 >>> turn_seconds(Rules(tempo="fast"), "playing"), turn_seconds(Rules(tempo="relaxed"), "bidding")
 (15, 75)
+>>> turn_seconds(Rules(tempo="untimed"), "playing") is None
+True
 >>> tourney_timeout_card(["AS", "2S", "9H", "3D", "3C"], led=None)
 '3C'
 """
@@ -53,7 +56,7 @@ def turn_seconds(rules: Rules, phase: str, timed_out_before: bool = False) -> in
     None when the table plays without clocks."""
     if is_tourney(rules):
         return TOURNEY_SECONDS_AFTER_TIMEOUT if timed_out_before else TOURNEY_SECONDS
-    if rules.tempo == "off":
+    if rules.tempo not in TEMPO_SECONDS:  # "off" or "untimed"
         return None
     return TEMPO_SECONDS[rules.tempo]["bid" if phase == "bidding" else "card"]
 

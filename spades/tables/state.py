@@ -21,6 +21,7 @@ from ..bots import DEFAULT_LEVEL
 from ..clocks import SeatClock
 from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
+from ..rules_config import UNTIMED
 from ..storage import TableRow
 from ..views import seat_view
 from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
@@ -154,8 +155,12 @@ def bot_seed(seed: str, match_number: int, version: int, seat: int) -> int:
 
 
 def timed(state: TableState, settings: Settings) -> bool:
-    return state.shared() and (settings.clock_seconds is not None
-                               or clocks.turn_seconds(state.match.rules, PLAYING) is not None)
+    """A person's turn runs on a clock here (never at a table its friends chose to play
+    untimed, whatever clock the tests set)."""
+    rules = state.match.rules
+    if rules.tempo == UNTIMED and not clocks.is_tourney(rules):
+        return False
+    return state.shared() and (settings.clock_seconds is not None or clocks.turn_seconds(rules, PLAYING) is not None)
 
 
 def next_clock(state: TableState, now: float, settings: Settings) -> tuple[int, int, float] | None:
