@@ -25,6 +25,8 @@ def wait_for_me(page: Page, prev: str) -> None:
 
 
 def test_practice_hand_in_chromium(live_server, page: Page):
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(live_server + "/")
     page.get_by_label("Your name").fill("Ann")
     page.get_by_role("button", name="Practice", exact=True).click()
@@ -52,10 +54,12 @@ def test_practice_hand_in_chromium(live_server, page: Page):
         prev = version(page)
         dim = page.locator(".fan.playable .card.dim")
         if not saw_illegal and dim.count():
+            felt = page.locator("#felt").bounding_box()
             dim.first.click()
             expect(page.locator("#status .message")).to_contain_text(
                 re.compile(r"You must follow suit|Spades are not broken yet"))
             assert version(page) == prev  # refused: nothing changed
+            assert page.locator("#felt").bounding_box() == felt  # ... and nothing moved
             saw_illegal = True
         if not reloaded and page.locator(".trick:not(.last) .face").count():
             trick = page.locator(".trick .face").evaluate_all("els => els.map(e => e.dataset.card)")
@@ -80,6 +84,7 @@ def test_practice_hand_in_chromium(live_server, page: Page):
     expect(page.locator("#panel.open")).to_have_count(0)
     expect(page.locator(".hand-no")).to_have_text("Hand 2")
     assert saw_illegal  # the seeded deal offers an illegal card on some turn
+    assert errors == [], errors  # an illegal card is told on the page, not refused over HTTP
 
 
 def test_phone_portrait_shows_the_whole_hand_and_the_keyboard_plays(live_server, browser):
@@ -280,9 +285,11 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
             };
             return {faces: [...document.querySelectorAll(".slot .face")].map(box),
                     plates: [...document.querySelectorAll(".plate")].map(box),
-                    clock: box(document.querySelector(".plate .clock"))};
+                    clock: box(document.querySelector(".plate .clock")),
+                    name: box(document.querySelector(".plate:has(.clock) .plate-name"))};
         }""")
         faces, plates, clock = boxes["faces"], boxes["plates"], boxes["clock"]
+        assert not overlaps(clock, boxes["name"]), (clock, boxes["name"])  # the seconds never cover the name
         for i, a in enumerate(faces):
             for b in faces[i + 1:] + plates + [clock]:
                 assert not overlaps(a, b), (a, b)

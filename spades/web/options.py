@@ -157,8 +157,13 @@ def table_options(form: Mapping[str, str], people: int) -> tuple[Rules, str] | s
     return Rules(**settings), level
 
 
+# what a no-bidding table (the tourney rules: no bids, no nil, no bags) never says
+BIDDING_ONLY = frozenset({"bag_penalty", "blind_nil", "set_scores_zero"})
+
+
 def rules_line(rules: Mapping[str, Any], level: str) -> str:
     """A table's options in a line: ``Easy bots · normal play · relaxed tempo · to 500 · bag penalty``."""
     settings = {**DEFAULTS, **rules, "level": level}
-    line = " · ".join(words for words in (o.said(settings) for o in _LINE) if words)
+    said = [o for o in _LINE if not (settings.get("mode") == "no_bidding" and o.name in BIDDING_ONLY)]
+    line = " · ".join(words for words in (o.said(settings) for o in said) if words)
     return line[:1].upper() + line[1:]  # "Easy bots · …": the level, said first, with a capital
