@@ -130,13 +130,16 @@ def test_practice_and_friends_start_from_the_first_screen(live_server, browser, 
     page = context.new_page()
     try:
         page.goto(live_server + "/")
+        hard = page.locator(".quick-start label:has(input[name=level][value=hard])")
         for control in (page.get_by_role("button", name="Practice now"),
-                        page.get_by_role("link", name="Create a table")):
+                        page.get_by_role("link", name="Create a table"), hard):
             box = control.bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        hard.click()  # Hard bots without a scroll
         page.get_by_role("button", name="Practice now").click()
         page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
         expect(page.locator(".plate-top")).to_contain_text("Bea")
+        expect(page.locator(".table-info")).to_contain_text("Hard bots")
     finally:
         context.close()
 
