@@ -16,6 +16,11 @@ MY_TURN_OR_HAND_OVER = """(prev) => {
 }"""
 
 
+# where the felt lies on the page (not on the screen: a click may scroll)
+FELT = "() => { const r = document.getElementById('felt').getBoundingClientRect(); " \
+       "return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"
+
+
 def version(page: Page) -> str:
     return page.locator("#hand input[name=version], #panel input[name=version]").first.input_value()
 
@@ -54,12 +59,12 @@ def test_practice_hand_in_chromium(live_server, page: Page):
         prev = version(page)
         dim = page.locator(".fan.playable .card.dim")
         if not saw_illegal and dim.count():
-            felt = page.locator("#felt").bounding_box()
+            felt = page.evaluate(FELT)
             dim.first.click()
             expect(page.locator("#status .message")).to_contain_text(
                 re.compile(r"You must follow suit|Spades are not broken yet"))
             assert version(page) == prev  # refused: nothing changed
-            assert page.locator("#felt").bounding_box() == felt  # ... and nothing moved
+            assert page.evaluate(FELT) == felt  # ... and nothing moved
             saw_illegal = True
         if not reloaded and page.locator(".trick:not(.last) .face").count():
             trick = page.locator(".trick .face").evaluate_all("els => els.map(e => e.dataset.card)")

@@ -17,6 +17,9 @@ from spades.tables import Player
 
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+# where the felt lies on the page (not on the screen: a click may scroll)
+FELT = "() => { const r = document.getElementById('felt').getBoundingClientRect(); " \
+       "return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"
 
 
 def audit(page: Page, what: str) -> list[str]:
@@ -80,10 +83,10 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         service.act("AUDIT1", Player(people[0]), "3", service.snapshot("AUDIT1", None).view["version"])
         play_until(service, "AUDIT1", people, lambda v: v["phase"] == "playing" and v["to_act"] == 0 and v["tricks"])
         expect(page.locator(".fan.playable")).to_be_visible(timeout=10000)
-        felt = page.locator("#felt").bounding_box()
+        felt = page.evaluate(FELT)
         page.locator("#hand .card.dim").first.click()  # refused on the page: nothing moves, nothing is logged
         expect(page.locator("#status .message")).to_contain_text(re.compile("follow suit|not broken"))
-        assert page.locator("#felt").bounding_box() == felt
+        assert page.evaluate(FELT) == felt
         page.locator("#last-trick-box summary").click()  # the last trick opens on the first screen
         faces = page.locator("#lasttrick .face")
         expect(faces).to_have_count(4)
@@ -117,6 +120,14 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         page.get_by_role("button", name="Start the game").click()
         expect(guest.locator("#felt")).to_be_visible(timeout=15000)
         expect(guest.locator("body.live")).to_have_count(1, timeout=10000)
+
+        # on a phone the score sheet of a match reads from top to bottom, nothing sideways
+        guest.goto(f"{live_server}/g/{finished}/record")
+        wide = guest.evaluate("() => [...document.querySelectorAll('body *')]"
+                              ".filter(e => e.getBoundingClientRect().right > innerWidth)"
+                              ".map(e => e.outerHTML.slice(0, 80))")
+        assert wide == [], wide
+        expect(guest.locator("tbody[data-hand='1'] [data-col='total']").first).to_be_visible()
     finally:
         context.close()
         guest_context.close()

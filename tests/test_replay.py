@@ -123,10 +123,10 @@ def sheet_of(page: str) -> list[dict]:
     for number, body in re.findall(r'<tbody class="sheet-hand" data-hand="(\d+)">(.*?)</tbody>', page, re.S):
         teams = []
         for row in re.findall(r'<tr class="team-row team-\d" data-team="\d">(.*?)</tr>', body, re.S):
-            cells = dict((col, text(v)) for col, v in re.findall(r'<td data-col="(\w+)">(.*?)</td>', row, re.S))
+            cells = dict((col, text(v)) for col, v in re.findall(r'<td data-col="(\w+)"[^>]*>(.*?)</td>', row, re.S))
             took = {int(s): int(n) for s, n in re.findall(r'data-seat="(\d)">[^<]*<span class="took">\((\d+)\)', row)}
             teams.append({"cells": cells, "took": took,
-                          "bids": text(re.search(r'class="bids">(.*?)</td>', row, re.S).group(1))})
+                          "bids": text(re.search(r'class="bids"[^>]*>(.*?)</td>', row, re.S).group(1))})
         hands.append({"hand": int(number), "teams": teams})
     return hands
 
