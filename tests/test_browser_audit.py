@@ -71,7 +71,7 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     found: list[str] = []
     try:
-        for what, path in (("home", "/"), ("new", "/new"), ("replay", f"/g/{finished}/replay"),
+        for what, path in (("home", "/"), ("new", "/new"), ("replay", f"/g/{finished}/replay?hand=1&trick=2&card=2"),
                            ("record", f"/g/{finished}/record"), ("tourney", f"/t/{tourney}"),
                            ("sign-in", "/signin"), ("profile", "/me")):
             page.goto(live_server + path)
