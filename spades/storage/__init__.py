@@ -84,7 +84,17 @@ from .rows import (
     TourneyTeamRow,
     UserRow,
 )
-from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
+from .tables import (
+    LeaveSeat,
+    NewMatch,
+    PutDealSecret,
+    PutHand,
+    PutOptions,
+    RenameSeat,
+    SaveMove,
+    TableStore,
+    TakeSeat,
+)
 from .tourneys import (
     DropTourneyPlayer,
     NewTourney,
@@ -107,7 +117,8 @@ class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore):
 
 __all__ = [
     "MIGRATIONS", "MIGRATION_SET", "ClearHold", "Conflict", "CreateRoom", "Db", "DropTourneyPlayer", "Duplicate",
-    "FireHold", "JoinRoom", "LeaveSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow", "Migration",
+    "FireHold", "JoinRoom", "LeaveSeat", "RenameSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow",
+    "Migration",
     "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutDealSecret", "PutHand", "PutHold",
     "PutOptions", "PutSeatClock",
     "PutTourney", "PutTourneyMatch", "PutTourneyPlayer", "PutTourneyReady", "PutTourneyTeam", "RememberPlayer",

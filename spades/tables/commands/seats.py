@@ -1,5 +1,5 @@
 """A person and their seat: taking it back from the bot, leaving for good, putting a
-notice away.
+notice away, a new name or emoji.
 
 Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
 """
@@ -10,13 +10,13 @@ import dataclasses
 from dataclasses import dataclass
 
 from ...clocks import SeatClock
-from ...storage import LeaveSeat, Op, PutSeatClock
+from ...storage import LeaveSeat, Op, PutSeatClock, RenameSeat
 from ..decide import Decision, deal_if_ready, end_hold, person_seat, sync_clock
 from ..registry import HOME_ANSWER, PERSON, Command, declare
 from ..state import Settings, TableState
 from ..values import BOT_EMOJI, Event, Player, Who
 
-__all__ = ["TakeOver", "Leave", "Dismiss"]
+__all__ = ["TakeOver", "Leave", "Dismiss", "Rename"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,14 @@ class Leave(Command):
 @dataclass(frozen=True, slots=True)
 class Dismiss(Command):
     """A person puts away the notice addressed to them (their time ran out, say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rename(Command):
+    """A person saved a new name or emoji on their profile: the tables where they sit say so."""
+
+    name: str
+    emoji: str
 
 
 @declare(TakeOver, "take_over", senders=PERSON, route="takeover")
@@ -81,3 +89,18 @@ def dismiss(state: TableState, who: Who, command: Dismiss, now: float, settings:
     if state.notices.pop(seat, None) is None:
         return Decision(publish=False, seat=seat)
     return Decision(seat=seat)
+
+
+@declare(Rename, "rename", senders=PERSON)
+def rename(state: TableState, who: Who, command: Rename, now: float, settings: Settings) -> Decision:
+    """The person's seat shows their new name and emoji (nothing is told when both are as
+    they were). Raises NotSeated."""
+    seat = person_seat(state, who)
+    assert isinstance(who, Player)
+    row = state.row.seats[seat]
+    if (row.name, row.emoji) == (command.name, command.emoji):
+        return Decision(publish=False, seat=seat)
+    seats = list(state.row.seats)
+    seats[seat] = dataclasses.replace(row, name=command.name, emoji=command.emoji)
+    state.row = dataclasses.replace(state.row, seats=tuple(seats))
+    return Decision([RenameSeat(state.code, seat, who.id, command.name, command.emoji)], seat=seat)
