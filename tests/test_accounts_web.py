@@ -9,6 +9,7 @@ import re
 import pytest
 from conftest import csrf_of, start_practice
 from test_accounts import finished_match
+from test_lobby import new_table
 from watch import watch
 
 from spades.storage import SeatRow
@@ -41,6 +42,7 @@ def test_name_and_emoji_are_saved_and_prefilled(client):
 
 def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, service):
     code = start_practice(client, name="Ann")
+    room = new_table(client, humans=2, name="Ann")  # a table of friends, waiting for them
     service.wait_idle()
     told: list[tuple[str, ...]] = []
     close = watch(service, code, None, lambda snap: told.append(snap.names))  # a watcher's page, live
@@ -53,6 +55,9 @@ def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, ser
     assert 'class="plate-name">Annie (you)' in page and "🦊" in page
     assert save(client, "Annie", "🦊").status_code == 303  # nothing new: nothing to tell
     assert service.snapshot(code, None).names[0] == "Annie"
+    members = service.room_snapshot(room, None).members
+    assert [(m.name, m.emoji) for m in members] == [("Annie", "🦊")]
+    assert "Annie" in client.get(f"/g/{room}").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("name, emoji, message", [

@@ -10,9 +10,12 @@ import dataclasses
 from dataclasses import dataclass
 
 from ...clocks import SeatClock
-from ...storage import LeaveSeat, Op, PutSeatClock, RenameSeat
+from ...storage import JoinRoom, LeaveSeat, Op, PutSeatClock, RenameSeat
 from ..decide import Decision, deal_if_ready, end_hold, person_seat, sync_clock
-from ..registry import HOME_ANSWER, PERSON, Command, declare
+from ..errors import NotSeated
+from ..registry import ANY, HOME_ANSWER, PERSON, Command, declare
+from ..rooms import RoomState
+from ..seating import check_emoji, clean_name
 from ..state import Settings, TableState
 from ..values import BOT_EMOJI, Event, Player, Who
 
@@ -91,16 +94,24 @@ def dismiss(state: TableState, who: Who, command: Dismiss, now: float, settings:
     return Decision(seat=seat)
 
 
-@declare(Rename, "rename", senders=PERSON)
-def rename(state: TableState, who: Who, command: Rename, now: float, settings: Settings) -> Decision:
-    """The person's seat shows their new name and emoji (nothing is told when both are as
-    they were). Raises NotSeated."""
-    seat = person_seat(state, who)
+@declare(Rename, "rename", senders=PERSON, phase=ANY)
+def rename(state: TableState | RoomState, who: Who, command: Rename, now: float, settings: Settings) -> Decision:
+    """The person's seat (or their place in the room) shows their new name and emoji;
+    nothing is told when both are as they were. Raises NotSeated, BadPlayer."""
     assert isinstance(who, Player)
+    name, emoji = clean_name(command.name), check_emoji(command.emoji)
+    if isinstance(state, RoomState):
+        mine = next((m for m in state.active() if m.player_id == who.id), None)
+        if mine is None:
+            raise NotSeated("You are not in this room.")
+        if (mine.name, mine.emoji) == (name, emoji):
+            return Decision(publish=False)
+        return Decision([JoinRoom(state.code, who.id, name, emoji)], reload=True)  # a member's join renames
+    seat = person_seat(state, who)
     row = state.row.seats[seat]
-    if (row.name, row.emoji) == (command.name, command.emoji):
+    if (row.name, row.emoji) == (name, emoji):
         return Decision(publish=False, seat=seat)
     seats = list(state.row.seats)
-    seats[seat] = dataclasses.replace(row, name=command.name, emoji=command.emoji)
+    seats[seat] = dataclasses.replace(row, name=name, emoji=emoji)
     state.row = dataclasses.replace(state.row, seats=tuple(seats))
-    return Decision([RenameSeat(state.code, seat, who.id, command.name, command.emoji)], seat=seat)
+    return Decision([RenameSeat(state.code, seat, who.id, name, emoji)], seat=seat)
