@@ -281,6 +281,8 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
     page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
         page.goto(f"{live_server}/g/{code}")
         expect(page.locator("body.live")).to_have_count(1, timeout=10000)  # the socket's picture is in
@@ -304,5 +306,23 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
         for i, a in enumerate(plates):
             for b in plates[i + 1:]:
                 assert not overlaps(a, b), (a, b)
+
+        # on this screen too, a card that may not be played is refused in place: the same
+        # reason, nothing moves, nothing is logged
+        for _ in range(40):
+            v = service.snapshot(code, people[0]).view
+            if v["to_act"] == 0 and set(v["hand"] or ()) - set(v["legal"]):
+                break
+            mine = service.snapshot(code, people[v["to_act"]]).view
+            service.act(code, Player(people[v["to_act"]]), mine["legal"][0], mine["version"])
+        else:
+            pytest.fail("seat 0 never held a card it may not play")  # pragma: no cover
+        dim = page.locator(".fan.playable .card.dim").first
+        expect(dim).to_be_visible(timeout=10000)
+        felt = page.evaluate(FELT)
+        dim.click()
+        expect(page.locator("#status .message")).to_contain_text(re.compile("follow suit|not broken"))
+        assert page.evaluate(FELT) == felt
+        assert errors == [], errors
     finally:
         context.close()
