@@ -119,6 +119,11 @@
     var room = document.querySelector("#room[data-go]");
     if (room) goTo(room.dataset.go);
   });
+  // the room's forms are plain posts: once one is sent (Start, say) the page is on its way,
+  // and a move of its own would cut that load short
+  document.addEventListener("submit", function (e) {
+    if (!e.defaultPrevented && document.querySelector(".room-main")) leaving = true;
+  });
 
   // The clock ring: count down to the server's deadline. Each clock carries the deadline
   // and the server's "now" (epoch ms); their difference from this browser's clock when the

@@ -69,6 +69,7 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
     guest_context = browser.new_context(viewport={"width": 390, "height": 844})
     guest_errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("requestfailed", lambda r: errors.append(f"{r.url} {r.failure}"))
     found: list[str] = []
     try:
         for what, path in (("home", "/"), ("new", "/new"), ("replay", f"/g/{finished}/replay?hand=1&trick=2&card=2"),
