@@ -7,8 +7,8 @@ them from one scheduler; every timeout move goes through the same move path as a
 
 Decisions where RULES.md is silent:
 - Tourney tables are the no-bidding tables: they use the tourney clock whatever their
-  tempo; ``tempo: "off"`` (a practice table) and ``"untimed"`` (friends who chose no
-  clock) turn clocks off for every other table.
+  tempo, unless friends chose to play untimed (``tempo: "untimed"``: no clock at all, with
+  any rules); ``tempo: "off"`` (a practice table) turns clocks off for every other table.
 - Looking at one's cards (blind nil tables) runs on the bid clock.
 - "Lowest" compares ranks; between equal ranks of different suits the tourney rule takes
   clubs, then diamonds, then hearts (spades only when nothing else may be played).
@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .rules_config import Rules
+from .rules_config import UNTIMED, Rules
 
 TEMPO_SECONDS = {
     "relaxed": {"card": 60, "bid": 75},
@@ -54,9 +54,11 @@ def is_tourney(rules: Rules) -> bool:
 def turn_seconds(rules: Rules, phase: str, timed_out_before: bool = False) -> int | None:
     """Seconds a seat has for its move in ``phase`` (``"bidding"`` or ``"playing"``);
     None when the table plays without clocks."""
+    if rules.tempo == UNTIMED:
+        return None
     if is_tourney(rules):
         return TOURNEY_SECONDS_AFTER_TIMEOUT if timed_out_before else TOURNEY_SECONDS
-    if rules.tempo not in TEMPO_SECONDS:  # "off" or "untimed"
+    if rules.tempo not in TEMPO_SECONDS:  # "off"
         return None
     return TEMPO_SECONDS[rules.tempo]["bid" if phase == "bidding" else "card"]
 

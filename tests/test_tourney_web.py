@@ -138,6 +138,7 @@ def test_a_tourney_table_links_back_to_its_tourney(app, client, service):
     assert f'href="/t/{code}">Tourney<' in page
     # no bidding at a tourney table: nothing on it speaks of bids or bags, and nobody hosts it
     assert "chip-bid" not in page and "host-tag" not in page and "bag" not in page.lower(), page
+    assert "tourney clock · no bidding" in page  # its clock is the tourney's, whatever the tempo
     assert f'href="/g/{table}/watch"' in client.get(f"/t/{code}").get_data(as_text=True)
 
 
