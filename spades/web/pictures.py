@@ -126,7 +126,6 @@ class Plate:
     emoji: str
     presence: str
     presence_text: str
-    bids: bool  # the table bids (a no-bidding table shows no bid chip)
     has_bid: bool
     bid: str  # the bid chip's words ("–" before the bid)
     taken: int

@@ -195,8 +195,7 @@ def plate_of(snap: Snapshot, s: int, pos: str, clock: Clock | None) -> Plate:
         # "host" is only worth saying at a table of several people that someone set up (a
         # tourney's tables are made by the tourney: nobody hosts them)
         host=snap.host_seat == s and snap.kinds.count("human") > 1 and not snap.tourney, emoji=snap.emojis[s],
-        presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""),
-        bids=v["rules"].get("mode") != "no_bidding", has_bid=bid is not None,
+        presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""), has_bid=bid is not None,
         bid=bid_words(bid, v["blind"][s]) if bid is not None else "–", taken=v["taken"][s],
         clock=clock if clock is not None and clock.seat == s else None)
 
