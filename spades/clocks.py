@@ -7,8 +7,9 @@ them from one scheduler; every timeout move goes through the same move path as a
 
 Decisions where RULES.md is silent:
 - Tourney tables are the no-bidding tables: they use the tourney clock whatever their
-  tempo; ``tempo: "off"`` (a practice table) and ``"untimed"`` (friends who chose no
-  clock) turn clocks off for every other table.
+  tempo, unless friends chose a turn-based tempo (12 hours to 3 days a move, or
+  ``"untimed"``: no clock at all), with any rules; ``tempo: "off"`` (a practice table)
+  turns clocks off for every other table.
 - Looking at one's cards (blind nil tables) runs on the bid clock.
 - "Lowest" compares ranks; between equal ranks of different suits the tourney rule takes
   clubs, then diamonds, then hearts (spades only when nothing else may be played).
@@ -29,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .rules_config import TURN_BASED, Rules
+from .rules_config import TURN_BASED, TURN_TEMPOS, UNTIMED, Rules
 
 TEMPO_SECONDS = {
     "relaxed": {"card": 60, "bid": 75},
@@ -64,12 +65,16 @@ def is_turn_based(rules: Rules) -> bool:
     >>> is_turn_based(Rules(tempo="days-1")), is_turn_based(Rules(tempo="untimed")), is_turn_based(Rules())
     (True, True, False)
     """
-    return rules.tempo in TURN_BASED and not is_tourney(rules)
+    return rules.tempo in TURN_BASED
 
 
 def turn_seconds(rules: Rules, phase: str, timed_out_before: bool = False) -> int | None:
     """Seconds a seat has for its move in ``phase`` (``"bidding"`` or ``"playing"``);
     None when the table plays without clocks."""
+    if rules.tempo == UNTIMED:
+        return None
+    if rules.tempo in TURN_TEMPOS:  # friends who chose days: those, with any rules
+        return TEMPO_SECONDS[rules.tempo]["bid" if phase == "bidding" else "card"]
     if is_tourney(rules):
         return TOURNEY_SECONDS_AFTER_TIMEOUT if timed_out_before else TOURNEY_SECONDS
     if rules.tempo not in TEMPO_SECONDS:  # "off" or "untimed"

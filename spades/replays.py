@@ -5,7 +5,10 @@ hand's deal, bids, tricks and result; ``Replay.frame(hand, trick)`` is the match
 step of it, face up: every seat's cards still held, the trick just taken and who took it,
 the bids, the tricks taken so far, and both teams' score and bags at that point. A hand's
 steps are ``0`` (the bids are in, no card played), ``1`` to ``13`` (after each trick) and
-``END`` (its result). Hands are counted from 1, as players count them.
+``END`` (its result). Hands are counted from 1, as players count them. Between two tricks
+lie the card steps: ``Replay.frame(hand, trick, card)`` with ``card`` 1 to 3 is the match
+once that many cards of the next trick are on the table (``card`` 0 is the trick step
+itself; the fourth card completes the trick, the next trick step).
 
 ``score_sheet(results, names)`` turns a match's finished hands, as
 ``spades.views.result_json`` gives them (a seat view's ``results``), into the rows of a
@@ -25,6 +28,7 @@ from .views import result_json
 
 END = "end"  # the step after a hand's last trick: the hand's result
 Step = tuple[int, int | str]  # (hand from 1, trick from 0, or END)
+CardStep = tuple[int, int | str, int]  # a step and the cards of the next trick on the table (0 to 3)
 
 
 class StepError(ValueError):
@@ -229,10 +233,19 @@ class Frame:
     last_trick: TrickFrame | None  # the trick just taken (None before the first)
     teams: tuple[TeamFrame, TeamFrame]
     row: SheetRow | None  # the hand's score sheet row, at END
+    card: int = 0  # cards of the next trick on the table
+    playing: tuple[tuple[int, str], ...] = ()  # those cards: (seat, card) in play order
 
     @property
     def step(self) -> Step:
         return (self.hand, self.trick)
+
+    @property
+    def card_step(self) -> CardStep:
+        return (self.hand, self.trick, self.card)
+
+    def playing_card_of(self, seat: int) -> str | None:
+        return next((c for s, c in self.playing if s == seat), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +263,37 @@ class Replay:
         """Every step of the match in order: ``(hand, trick)``."""
         return [(h.number, t) for h in self.hands for t in h.steps]
 
+    @property
+    def card_steps(self) -> list[CardStep]:
+        """Every step of the match card by card: each trick step, then each card of the
+        trick that follows it until the fourth (which is the next trick step)."""
+        out: list[CardStep] = []
+        for h in self.hands:
+            for t in h.steps:
+                out.append((h.number, t, 0))
+                if isinstance(t, int) and t < len(h.tricks):
+                    out += [(h.number, t, k) for k in range(1, len(h.tricks[t][1]))]
+        return out
+
+    def card_neighbours(self, step: CardStep) -> tuple[CardStep | None, CardStep | None]:
+        """The steps one card before and after ``step`` (None at either end). Raises StepError."""
+        steps = self.card_steps
+        try:
+            i = steps.index(step)
+        except ValueError:
+            raise StepError(self._no_card(*step)) from None
+        return (steps[i - 1] if i else None), (steps[i + 1] if i + 1 < len(steps) else None)
+
+    def trick_neighbours(self, step: CardStep) -> tuple[Step | None, Step | None]:
+        """The trick steps around ``step``: its own trick step and the next one when some
+        cards of a trick are on the table. Raises StepError."""
+        hand, trick, card = step
+        if not card:
+            return self.neighbours((hand, trick))
+        self.card_neighbours(step)  # it exists
+        assert isinstance(trick, int)
+        return (hand, trick), (hand, trick + 1)
+
     def neighbours(self, step: Step) -> tuple[Step | None, Step | None]:
         """The steps before and after ``step`` (None at either end). Raises StepError."""
         steps = self.steps
@@ -259,14 +303,21 @@ class Replay:
             raise StepError(self._no_step(*step)) from None
         return (steps[i - 1] if i else None), (steps[i + 1] if i + 1 < len(steps) else None)
 
-    def frame(self, hand: int, trick: int | str) -> Frame:
+    def frame(self, hand: int, trick: int | str, card: int = 0) -> Frame:
         """The match after ``trick`` tricks of hand ``hand`` (0: after the bids; END: the
-        hand's result). Raises StepError for a step this match does not have."""
+        hand's result) and ``card`` cards of the next trick. Raises StepError for a step
+        this match does not have."""
         if not 1 <= hand <= len(self.hands) or trick not in self.hands[hand - 1].steps:
             raise StepError(self._no_step(hand, trick))
+        if card and (hand, trick, card) not in self.card_steps:
+            raise StepError(self._no_card(hand, trick, card))
         h = self.hands[hand - 1]
         done = h.tricks if isinstance(trick, str) else h.tricks[:trick]  # END is the only text step
-        played = {c for _, cards, _ in done for c in cards}
+        playing: tuple[tuple[int, str], ...] = ()
+        if card:
+            leader, cards, _ = h.tricks[trick]  # type: ignore[index]
+            playing = tuple(((leader + i) % 4, str(c)) for i, c in enumerate(cards[:card]))
+        played = {c for _, cards, _ in done for c in cards} | {Card.parse(c) for _, c in playing}
         taken = [0, 0, 0, 0]
         for _, _, winner in done:
             taken[winner] += 1
@@ -286,7 +337,16 @@ class Replay:
             taken[t] + taken[t + 2],
             row.teams[t].total if row else h.scores_before[t],
             row.teams[t].bags_after if row else h.bags_before[t]) for t in (0, 1))
-        return Frame(hand, trick, seats, last, teams, row)  # type: ignore[arg-type]
+        return Frame(hand, trick, seats, last, teams, row, card, playing)  # type: ignore[arg-type]
+
+    def _no_card(self, hand: int, trick: int | str, card: int) -> str:
+        if not 1 <= hand <= len(self.hands) or trick not in self.hands[hand - 1].steps:
+            return self._no_step(hand, trick)
+        h = self.hands[hand - 1]
+        if not isinstance(trick, int) or trick >= len(h.tricks):
+            return f"After trick {trick} of hand {hand} no card is played: choose card 0. There is no card {card}."
+        return (f"Card {card} of trick {trick + 1} is not a step: choose card 0 to 3 (the fourth card ends the "
+                f"trick, trick {trick + 1}).")
 
     def _no_step(self, hand: int, trick: int | str) -> str:
         n = len(self.hands)
@@ -317,5 +377,6 @@ def load(record: object, names: tuple[str, ...] | list[str]) -> Replay:
     return Replay(tuple(hands), tuple(names), match.finished, match.winner, match.rules.bidding)
 
 
-__all__ = ["END", "Step", "StepError", "bid_words", "team_names", "SheetBid", "SheetNil", "SheetTeam", "SheetRow",
-           "score_sheet", "outcome", "HandPlay", "SeatFrame", "TrickFrame", "TeamFrame", "Frame", "Replay", "load"]
+__all__ = ["END", "Step", "CardStep", "StepError", "bid_words", "team_names", "SheetBid", "SheetNil", "SheetTeam",
+           "SheetRow", "score_sheet", "outcome", "HandPlay", "SeatFrame", "TrickFrame", "TeamFrame", "Frame", "Replay",
+           "load"]

@@ -138,6 +138,18 @@ _NON_SPADES = FULL_MASK & ~SPADE_MASK
 _BID_ACTIONS: tuple[Bid, ...] = tuple(BIDS[n] for n in range(1, 14)) + (NIL,)
 _BLIND_CHOICE: tuple[Action, ...] = (BLIND_NIL, LOOK)
 
+def card_refusal(led: int | None) -> str:
+    """Why a card held is not playable now: the suit led must be followed (``led``: its
+    suit), or, leading, spades are not broken yet (``led`` None).
+
+    >>> card_refusal(1)
+    'You must follow suit: hearts were led and you hold a heart.'
+    """
+    if led is None:
+        return "Spades are not broken yet: lead another suit."
+    return f"You must follow suit: {SUIT_NAMES[led]} were led and you hold a {SUIT_SINGULAR[led]}."
+
+
 def legal_mask(held: int, trick: list[int], broken: bool) -> int:
     """The legal cards of ``held`` (a mask) on a trick whose cards so far are ``trick``:
     follow suit if you can; no spade lead before spades are broken unless only spades are
@@ -263,10 +275,9 @@ class Match:
             if self.trick:
                 led = self.trick[0] // 13
                 if action // 13 != led and held & SUIT_MASKS[led]:
-                    raise IllegalAction(f"You must follow suit: {SUIT_NAMES[led]} were led "
-                                        f"and you hold a {SUIT_SINGULAR[led]}.")
+                    raise IllegalAction(card_refusal(led))
             elif action < 13 and not self.broken and held & ~SPADE_MASK:
-                raise IllegalAction("Spades are not broken yet: lead another suit.")
+                raise IllegalAction(card_refusal(None))
             return
         if type(action) is Look:
             if phase != BIDDING:

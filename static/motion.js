@@ -162,6 +162,7 @@
     var g = seen.el.cloneNode(true);
     ["data-card", "role", "aria-label"].forEach(function (name) { g.removeAttribute(name); });
     g.classList.add("motion-ghost");
+    g.setAttribute("aria-hidden", "true");  // a picture in flight, not a card to read out
     if (seen.el.parentNode && seen.el.parentNode.classList.contains("won")) g.classList.add("won");
     g.style.left = seen.box.x - base.x + "px";
     g.style.top = seen.box.y - base.y + "px";

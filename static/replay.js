@@ -1,9 +1,11 @@
-// The replay's keyboard: Left and Right arrow keys follow the Previous and Next links.
+// The replay's keyboard: Left and Right arrow keys follow the Previous and Next links
+// (a trick), with Shift the Previous card and Next card links.
 // Everything works without it: every step is a page of its own with plain links.
 (function () {
   "use strict";
 
   var RELS = { ArrowLeft: "prev", ArrowRight: "next" };
+  var CARD_RELS = { ArrowLeft: "prev-card", ArrowRight: "next-card" };
   var focusRel = null;  // the step link that had the focus when its step was asked for
 
   function busy() {
@@ -11,8 +13,8 @@
   }
 
   document.addEventListener("keydown", function (e) {
-    var rel = RELS[e.key];
-    if (!rel || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
+    var rel = (e.shiftKey ? CARD_RELS : RELS)[e.key];
+    if (!rel || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
     var target = e.target;
     if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
     var link = document.querySelector("#replay a[rel=" + rel + "]");

@@ -12,6 +12,22 @@
     input.value = Math.max(1, Math.min(13, v));
   });
 
+  // A dimmed card tapped on this seat's turn: the page says why at once, in the news line,
+  // and sends nothing (the site checks every card it gets; without JavaScript the post is
+  // refused with the same words).
+  document.addEventListener("click", function (e) {
+    var card = e.target.closest && e.target.closest("#hand .fan.playable .card.dim");
+    var fan = card && card.closest(".fan"), news = document.querySelector("#status .news");
+    if (!card || !fan.dataset.refusal || !news) return;
+    e.preventDefault();
+    e.stopPropagation();
+    var told = document.createElement("p");
+    told.className = "message";
+    told.setAttribute("role", "alert");
+    told.textContent = fan.dataset.refusal;
+    news.replaceChildren(told);
+  }, true);
+
   // Keyboard play: arrow keys move over the hand, Enter (native on buttons) plays.
   var focusIndex = null;
   function cards() { return Array.prototype.slice.call(document.querySelectorAll("#hand .card")); }
@@ -82,15 +98,31 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", focusTurn);
   else focusTurn();
 
-  // The room: when the host starts the game, every page in the room moves to the table.
-  document.addEventListener("htmx:wsAfterMessage", function (e) {
-    var room = document.querySelector("#room[data-go]");
-    if (room) { window.location.assign(room.dataset.go); return; }
-    // connected just after the start: the socket speaks of the table, so show it
+  // The room: when the host starts the game, every page in the room moves to the table,
+  // once. A room page that hears the table itself (connected just after the start) goes
+  // there without swapping the table's pieces into the room.
+  var leaving = false;
+  function goTo(url) {
+    if (leaving) return;
+    leaving = true;
+    window.location.assign(url);
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
     var msg = e.detail && e.detail.message;
-    if (document.querySelector(".room-main") && typeof msg === "string" && msg.indexOf('id="felt"') !== -1) {
-      window.location.reload();
+    if (!document.querySelector(".room-main")) return;
+    if (leaving || (typeof msg === "string" && msg.indexOf('id="felt"') !== -1)) {
+      e.preventDefault();
+      goTo(window.location.pathname);
     }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var room = document.querySelector("#room[data-go]");
+    if (room) goTo(room.dataset.go);
+  });
+  // the room's forms are plain posts: once one is sent (Start, say) the page is on its way,
+  // and a move of its own would cut that load short
+  document.addEventListener("submit", function (e) {
+    if (!e.defaultPrevented && document.querySelector(".room-main")) leaving = true;
   });
 
   // The clock ring: count down to the server's deadline. Each clock carries the deadline

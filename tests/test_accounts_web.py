@@ -9,6 +9,8 @@ import re
 import pytest
 from conftest import csrf_of, start_practice
 from test_accounts import finished_match
+from test_lobby import new_table
+from watch import watch
 
 from spades.storage import SeatRow
 from spades.web.profile import EMOJI
@@ -36,6 +38,26 @@ def test_name_and_emoji_are_saved_and_prefilled(client):
     me = client.get("/me").get_data(as_text=True)
     assert 'value="Ann Lee"' in me and 'value="🦊" checked' in me and "Saved." in me
     assert 'name="name" value="Ann Lee"' in client.get("/").get_data(as_text=True)
+
+
+def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, service):
+    code = start_practice(client, name="Ann")
+    room = new_table(client, humans=2, name="Ann")  # a table of friends, waiting for them
+    service.wait_idle()
+    told: list[tuple[str, ...]] = []
+    close = watch(service, code, None, lambda snap: told.append(snap.names))  # a watcher's page, live
+    try:
+        assert save(client, "Annie", "🦊").status_code == 303
+        assert told and told[-1][0] == "Annie"  # pushed to the pages at the table
+    finally:
+        close()
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    assert 'class="plate-name">Annie (you)' in page and "🦊" in page
+    assert save(client, "Annie", "🦊").status_code == 303  # nothing new: nothing to tell
+    assert service.snapshot(code, None).names[0] == "Annie"
+    members = service.room_snapshot(room, None).members
+    assert [(m.name, m.emoji) for m in members] == [("Annie", "🦊")]
+    assert "Annie" in client.get(f"/g/{room}").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("name, emoji, message", [

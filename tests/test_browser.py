@@ -16,6 +16,11 @@ MY_TURN_OR_HAND_OVER = """(prev) => {
 }"""
 
 
+# where the felt lies on the page (not on the screen: a click may scroll)
+FELT = "() => { const r = document.getElementById('felt').getBoundingClientRect(); " \
+       "return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"
+
+
 def version(page: Page) -> str:
     return page.locator("#hand input[name=version], #panel input[name=version]").first.input_value()
 
@@ -25,6 +30,8 @@ def wait_for_me(page: Page, prev: str) -> None:
 
 
 def test_practice_hand_in_chromium(live_server, page: Page):
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(live_server + "/")
     page.get_by_label("Your name").fill("Ann")
     page.get_by_role("button", name="Practice", exact=True).click()
@@ -52,10 +59,12 @@ def test_practice_hand_in_chromium(live_server, page: Page):
         prev = version(page)
         dim = page.locator(".fan.playable .card.dim")
         if not saw_illegal and dim.count():
+            felt = page.evaluate(FELT)
             dim.first.click()
             expect(page.locator("#status .message")).to_contain_text(
                 re.compile(r"You must follow suit|Spades are not broken yet"))
             assert version(page) == prev  # refused: nothing changed
+            assert page.evaluate(FELT) == felt  # ... and nothing moved
             saw_illegal = True
         if not reloaded and page.locator(".trick:not(.last) .face").count():
             trick = page.locator(".trick .face").evaluate_all("els => els.map(e => e.dataset.card)")
@@ -80,6 +89,7 @@ def test_practice_hand_in_chromium(live_server, page: Page):
     expect(page.locator("#panel.open")).to_have_count(0)
     expect(page.locator(".hand-no")).to_have_text("Hand 2")
     assert saw_illegal  # the seeded deal offers an illegal card on some turn
+    assert errors == [], errors  # an illegal card is told on the page, not refused over HTTP
 
 
 def test_phone_portrait_shows_the_whole_hand_and_the_keyboard_plays(live_server, browser):
@@ -125,13 +135,16 @@ def test_practice_and_friends_start_from_the_first_screen(live_server, browser, 
     page = context.new_page()
     try:
         page.goto(live_server + "/")
+        hard = page.locator(".quick-start label:has(input[name=level][value=hard])")
         for control in (page.get_by_role("button", name="Practice now"),
-                        page.get_by_role("link", name="Create a table")):
+                        page.get_by_role("link", name="Create a table"), hard):
             box = control.bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        hard.click()  # Hard bots without a scroll
         page.get_by_role("button", name="Practice now").click()
         page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
         expect(page.locator(".plate-top")).to_contain_text("Bea")
+        expect(page.locator(".table-info")).to_contain_text("Hard bots")
     finally:
         context.close()
 
@@ -268,6 +281,8 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
     page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
         page.goto(f"{live_server}/g/{code}")
         expect(page.locator("body.live")).to_have_count(1, timeout=10000)  # the socket's picture is in
@@ -280,14 +295,34 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
             };
             return {faces: [...document.querySelectorAll(".slot .face")].map(box),
                     plates: [...document.querySelectorAll(".plate")].map(box),
-                    clock: box(document.querySelector(".plate .clock"))};
+                    clock: box(document.querySelector(".plate .clock")),
+                    name: box(document.querySelector(".plate:has(.clock) .plate-name"))};
         }""")
         faces, plates, clock = boxes["faces"], boxes["plates"], boxes["clock"]
+        assert not overlaps(clock, boxes["name"]), (clock, boxes["name"])  # the seconds never cover the name
         for i, a in enumerate(faces):
             for b in faces[i + 1:] + plates + [clock]:
                 assert not overlaps(a, b), (a, b)
         for i, a in enumerate(plates):
             for b in plates[i + 1:]:
                 assert not overlaps(a, b), (a, b)
+
+        # on this screen too, a card that may not be played is refused in place: the same
+        # reason, nothing moves, nothing is logged
+        for _ in range(40):
+            v = service.snapshot(code, people[0]).view
+            if v["to_act"] == 0 and set(v["hand"] or ()) - set(v["legal"]):
+                break
+            mine = service.snapshot(code, people[v["to_act"]]).view
+            service.act(code, Player(people[v["to_act"]]), mine["legal"][0], mine["version"])
+        else:
+            pytest.fail("seat 0 never held a card it may not play")  # pragma: no cover
+        dim = page.locator(".fan.playable .card.dim").first
+        expect(dim).to_be_visible(timeout=10000)
+        felt = page.evaluate(FELT)
+        dim.click()
+        expect(page.locator("#status .message")).to_contain_text(re.compile("follow suit|not broken"))
+        assert page.evaluate(FELT) == felt
+        assert errors == [], errors
     finally:
         context.close()

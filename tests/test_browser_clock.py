@@ -1,14 +1,16 @@
 """The clock in real Chromium, with a 4-second turn (``CLOCK_SECONDS_OVERRIDE``): two
 friends at a table, the ring and its count going down around the avatar of the seat to
-act in both browsers, the tab title saying whose turn it is, and the table moving for
-the seat when nobody clicks."""
+act in both browsers, the tab title saying whose turn it is, the table moving for the
+seat when nobody clicks, and after the third time a bot playing for it, said once."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from spades.tables import EMOJIS
 
@@ -35,7 +37,7 @@ def countdown(page: Page, seat: str) -> list[int]:
 
 
 def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server, browser):
-    contexts = [browser.new_context() for _ in range(2)]
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
     host, ann = (c.new_page() for c in contexts)
     try:
         host.goto(live_server + "/new")
@@ -73,6 +75,29 @@ def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server
         expect(bid).to_have_text("bid –")
         expect(bid).not_to_have_text("bid –", timeout=10000)
         expect(other.locator(f'.plate[data-seat="{seat}"] .chip-bid')).not_to_have_text("bid –")
+
+        # two more run out (two cards): a bot plays for the seat, told once, in one box with
+        # Take over, and the cards stay on the phone's screen
+        box = mine.locator("#status .autopilot")
+        deadline = time.monotonic() + 60
+        while not box.count():  # the other person moves on their turns: the hand waits for them
+            assert time.monotonic() < deadline, "no autopilot"
+            act = other.locator("#hand .bidbox button[value=bid], #hand .fan.playable .card.legal").first
+            try:
+                if act.count():
+                    act.click(timeout=2000)
+            except PlaywrightTimeout:
+                pass  # the hand changed under the click: look again
+            mine.wait_for_timeout(200)
+        expect(box).to_be_visible()
+        expect(box).to_contain_text("Your time ran out three times in a row")
+        expect(mine.locator("#status .notice")).to_have_count(0)
+        expect(mine.locator("#status")).not_to_contain_text("Three in a row")
+        bottoms = mine.evaluate("() => [...document.querySelectorAll('#hand .card')]"
+                                ".map(c => c.getBoundingClientRect().bottom)")
+        assert bottoms and max(bottoms) <= 844, bottoms
+        box.get_by_role("button", name="Take over").click()
+        expect(box).to_have_count(0, timeout=10000)
     finally:
         for c in contexts:
             c.close()

@@ -1,7 +1,7 @@
 """The replay in real Chromium: a finished match stepped to its end with the Next button
 and again with the arrow keys, each hand's result equal to the ``replay`` command's
-report of the same record; a deep link; the links alone without JavaScript; no page
-breaks the script policy."""
+report of the same record; a deep link, and a card at a time with Shift; the links alone
+without JavaScript; no page breaks the script policy."""
 
 from __future__ import annotations
 
@@ -96,6 +96,17 @@ def test_a_deep_link_opens_its_step_and_the_keys_go_on_from_there(live_server, p
     expect(page.locator("#step-title")).to_contain_text("Hand 2 of 2 · after trick 5 of 13")
     expect(page.locator(".replay-trick .face")).to_have_count(4)
     expect(page.locator(".seat .face")).to_have_count(32)
+    page.keyboard.press("Shift+ArrowRight")  # a card at a time
+    expect(page.locator("#replay")).to_have_attribute("data-card", "1")
+    expect(page).to_have_url(f"{live_server}/g/{code}/replay?hand=2&trick=5&card=1")
+    expect(page.locator(".replay-trick .face")).to_have_count(1)
+    expect(page.locator(".seat .face")).to_have_count(31)
+    page.reload()  # the card's own link opens that card
+    expect(page.locator("#replay")).to_have_attribute("data-card", "1")
+    expect(page.locator(".keys")).to_be_visible()
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(page.locator("#replay")).to_have_attribute("data-card", "0")
+    at(page, 2, "5")
     page.keyboard.press("ArrowLeft")
     at(page, 2, "4")
     expect(page).to_have_url(f"{live_server}/g/{code}/replay?hand=2&trick=4")

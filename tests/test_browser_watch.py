@@ -84,10 +84,19 @@ def test_a_watcher_never_receives_a_held_card_and_looks_back(live_server, client
 def test_turning_watching_off_closes_the_watchers_page_with_the_reason(live_server, client, service, page: Page):
     code = start_practice(client)
     service.wait_idle()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(f"{live_server}/g/{code}/watch")
     expect(page.locator("body.live")).to_have_count(1, timeout=10000)
     r = client.post(f"/g/{code}/watching", data={"csrf": csrf_of(client), "watch": "off"})
     assert r.status_code == 303
     expect(page.locator("#offline")).to_contain_text("The host has turned watching off for this table.", timeout=10000)
+    # the board that would no longer change is gone, and so is the live dot
+    for gone in ("#felt", "#scores", "#status", ".lookback"):
+        expect(page.locator(gone)).to_have_count(0)
+    expect(page.locator("#conn")).to_be_hidden()
+    expect(page.get_by_role("link", name="Home")).to_be_visible()
+    page.wait_for_timeout(1500)  # time enough for a reconnect the page must not try
+    assert errors == [], errors
     page.reload()
     expect(page.locator("body")).to_contain_text("The host has turned watching off for this table.")

@@ -134,9 +134,10 @@ def test_each_tempo_stores_its_deadline_for_the_person_to_act(svc, pool, clock, 
     assert snap.clock == (2, clock.now + card, card)  # every seat sees whose clock runs, and when it ends
 
 
-def test_friends_who_choose_untimed_play_without_any_clock(svc, pool, clock):
-    code = start(svc, pool, Rules(tempo="untimed"))
-    for phase in ("bidding", "playing"):
+@pytest.mark.parametrize("mode", ["bidding", "no_bidding"])  # no tourney clock either, when chosen
+def test_friends_who_choose_untimed_play_without_any_clock(svc, pool, clock, mode):
+    code = start(svc, pool, Rules(tempo="untimed", mode=mode))
+    for phase in ("bidding", "playing") if mode == "bidding" else ("playing",):
         v = until_turn(svc, pool, code, 2, phase)
         assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, ARI.id).clock is None
         advance(svc, pool, clock, 7 * 24 * 3600)  # a week later: still Ari's turn, nobody moved for her

@@ -146,12 +146,22 @@ def test_closing_the_last_socket_holds_the_seat_and_everyone_sees_it(live_server
 
 def test_a_message_to_you_stays_until_you_act_or_put_it_away(table, service, clock):
     code, host, ann = table
-    timed_out = lambda: service.seat_clock(code, 2).timeouts_in_row >= 1  # noqa: E731
-    play_until(service, clock, code, timed_out)
-    status = lambda: re.search(r'<div id="status".*?</div>', ann.get(f"/g/{code}").get_data(as_text=True),  # noqa: E731
-                               re.S).group(0)
-    assert "Your time ran out: the table bid" in status()
     ann_pid = pid(service, code, 2)
+    status = lambda: re.search(r'<div id="status".*?(?=<section id="felt")',  # noqa: E731
+                               ann.get(f"/g/{code}").get_data(as_text=True), re.S).group(0)
+    # Ann's bid, made by the table, is the last of the bidding (this seed): in the play
+    # that follows it is no longer news, though nobody put it away
+    play_until(service, clock, code, lambda: service.seat_clock(code, 2).timeouts_in_row >= 1)
+    snap = service.snapshot(code, ann_pid)
+    assert snap.view["phase"] == "playing" and snap.notice is not None and snap.notice.action.isdigit()
+    assert "Your time ran out" not in status()
+    # a card the table played for her is told until she acts or puts it away
+    play_until(service, clock, code, lambda: service.snapshot(code, None).view["to_act"] == 2, time_out=())
+    v = service.snapshot(code, ann_pid).view
+    service.act(code, Player(ann_pid), v["legal"][0], v["version"])  # her own move: the count starts again
+    play_until(service, clock, code, lambda: service.seat_clock(code, 2).timeouts_in_row >= 1
+               and service.snapshot(code, None).view["to_act"] != 2)
+    assert "Your time ran out: the table played" in status()
     for _ in range(50):  # the others move on; the message to Ann stays
         assert service.wait_idle()
         v = service.snapshot(code, ann_pid).view

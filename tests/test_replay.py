@@ -123,10 +123,10 @@ def sheet_of(page: str) -> list[dict]:
     for number, body in re.findall(r'<tbody class="sheet-hand" data-hand="(\d+)">(.*?)</tbody>', page, re.S):
         teams = []
         for row in re.findall(r'<tr class="team-row team-\d" data-team="\d">(.*?)</tr>', body, re.S):
-            cells = dict((col, text(v)) for col, v in re.findall(r'<td data-col="(\w+)">(.*?)</td>', row, re.S))
+            cells = dict((col, text(v)) for col, v in re.findall(r'<td data-col="(\w+)"[^>]*>(.*?)</td>', row, re.S))
             took = {int(s): int(n) for s, n in re.findall(r'data-seat="(\d)">[^<]*<span class="took">\((\d+)\)', row)}
             teams.append({"cells": cells, "took": took,
-                          "bids": text(re.search(r'class="bids">(.*?)</td>', row, re.S).group(1))})
+                          "bids": text(re.search(r'class="bids"[^>]*>(.*?)</td>', row, re.S).group(1))})
         hands.append({"hand": int(number), "teams": teams})
     return hands
 
@@ -259,6 +259,33 @@ def test_a_deep_link_opens_that_hand_and_trick(client, service):
     assert step_of(client.get(f"/g/{code}/replay?hand=1&trick=END").get_data(as_text=True)) == (1, "end")
 
 
+def test_the_replay_steps_card_by_card_and_a_card_has_its_own_link(client, service):
+    code = finished_practice(service, hands=2)
+    plays = client.get(f"/g/{code}/record.json").get_json()["hands"][1]["plays"]
+    # hand 2, after trick 5: the cards of trick 6 come one by one, then the trick is taken
+    url, seen = f"/g/{code}/replay?hand=2&trick=5", []
+    for card in (1, 2, 3):
+        url = link(client.get(url).get_data(as_text=True), "next-card")
+        assert url == f"/g/{code}/replay?hand=2&trick=5&card={card}"
+        page = client.get(url).get_data(as_text=True)
+        assert step_of(page) == (2, "5") and f'data-card="{card}"' in page
+        assert f"Hand 2 of 2 · trick 6 of 13, {card} card{'s' if card > 1 else ''} played" in text(page)
+        on_table = trick_of(page)
+        assert sorted(on_table.values()) == sorted(plays[20:20 + card])  # in play order, none won yet
+        held = [c for s in seats_of(page).values() for c in s["cards"]]
+        assert len(held) == 32 - card and not set(held) & set(plays[:20 + card])
+        assert link(page, "prev") == f"/g/{code}/replay?hand=2&trick=5"  # a trick back, a trick on
+        assert link(page, "next") == f"/g/{code}/replay?hand=2&trick=6"
+        seen.append(url)
+    assert link(page, "next-card") == f"/g/{code}/replay?hand=2&trick=6"  # the fourth card takes the trick
+    assert link(client.get(f"/g/{code}/replay?hand=2&trick=6").get_data(as_text=True), "prev-card") == seen[-1]
+    first = client.get(f"/g/{code}/replay").get_data(as_text=True)  # the first step has no card before it
+    assert link(first, "prev-card") is None and link(first, "next-card") == f"/g/{code}/replay?hand=1&trick=0&card=1"
+    end = client.get(f"/g/{code}/replay?hand=1&trick=13").get_data(as_text=True)
+    assert link(end, "next-card") == f"/g/{code}/replay?hand=1&trick=end"
+    assert link(client.get(f"/g/{code}/replay?hand=2&trick=end").get_data(as_text=True), "next-card") is None
+
+
 def test_a_running_match_is_refused_and_shows_no_card(client, service):
     code = start_practice(client, end="hands-5")
     page_of_table = client.get(f"/g/{code}").get_data(as_text=True)
@@ -320,6 +347,7 @@ def test_the_score_sheet_gives_the_numbers_of_the_record(client, service):
     "hand=0", "hand=3", "hand=-1", "hand=abc", "hand=1e3", "hand=", "hand=%C2%B2", "hand=1.5", "hand=%00",
     "hand=" + "9" * 40, "trick=14", "trick=-1", "trick=ends", "hand=1&trick=99", "hand=2&trick=%EF%BC%95",
     "match=0", "match=2", "match=x", "match=99999",
+    "card=4", "card=x", "card=-1", "hand=1&trick=end&card=1", "hand=1&trick=13&card=1", "hand=2&trick=3&card=9",
 ])
 def test_bad_query_values_are_a_400_that_says_so(client, service, query):
     code = finished_practice(service, hands=2)

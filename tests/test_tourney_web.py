@@ -19,7 +19,8 @@ from test_post_junk import NASTY
 def app_config() -> dict:
     # these tests make many tourneys from one browser (tests/test_limits.py holds the limits)
     return {"TOURNEY_RULES_OVERRIDE": {"end": "hands", "hands": 1}, "TOURNEY_TICK_S": 0,
-            "TOURNEYS_PER_PERSON": "1000 per hour", "TOURNEYS_PER_ADDRESS": "1000 per hour"}
+            "TOURNEYS_PER_PERSON": "1000 per hour", "TOURNEYS_PER_ADDRESS": "1000 per hour",
+            "TOURNEY_SEED_SOURCE": lambda: "byes"}  # the same draw on every run
 
 
 def create(client, **fields) -> object:
@@ -121,15 +122,23 @@ def test_the_listing_shows_listed_tourneys_only(app, client, smtp):  # noqa: F81
 
 def test_a_tourney_table_links_back_to_its_tourney(app, client, service):
     code = new_tourney(client, bot_fill="on")
-    post(client, f"/t/{code}/register", name="Ann", emoji="🐼", **{"as": "solo"})
+    tourneys = app.extensions["spades.tourneys"]
+    post(client, f"/t/{code}/register", name="Ann", emoji="🐼", **{"as": "team"})
+    with client.session_transaction() as session:
+        token = tourneys.view(code, session["pid"]).token
+    bo = app.test_client()
+    assert post(bo, f"/t/{code}/team/{token}", name="Bo", emoji="🐨").status_code == 303
     post(client, f"/t/{code}/bot-team")
     assert post(client, f"/t/{code}/start").status_code == 303
     post(client, f"/t/{code}/ready")
-    tourneys = app.extensions["spades.tourneys"]
+    post(bo, f"/t/{code}/ready")
     table = tourneys.view(code, None).rounds[0].tables[0].table
-    assert table is not None  # Ann (with a bot partner) against the bot team: the table is made
+    assert table is not None  # Ann and Bo against the bot team: the table is made
     page = client.get(f"/g/{table}").get_data(as_text=True)
     assert f'href="/t/{code}">Tourney<' in page
+    # no bidding at a tourney table: nothing on it speaks of bids or bags, and nobody hosts it
+    assert "chip-bid" not in page and "host-tag" not in page and "bag" not in page.lower(), page
+    assert "tourney clock · no bidding" in page  # its clock is the tourney's, whatever the tempo
     assert f'href="/g/{table}/watch"' in client.get(f"/t/{code}").get_data(as_text=True)
 
 
@@ -170,3 +179,22 @@ def test_a_registration_follows_the_person_into_their_account(app, client, smtp)
     sign_in(client, smtp, "ann@example.com")
     assert "You are registered" in client.get(f"/t/{code}").get_data(as_text=True)
     assert "You direct this tourney" in client.get(f"/t/{code}").get_data(as_text=True)
+
+
+def test_a_team_with_a_bye_is_told_so_on_the_tourney_page(app, client):
+    code = new_tourney(client, bot_fill="on")
+    tourneys = app.extensions["spades.tourneys"]
+    post(client, f"/t/{code}/register", name="Ann", emoji="🐼", **{"as": "team"})
+    with client.session_transaction() as session:
+        ann = session["pid"]
+    bo, cy = app.test_client(), app.test_client()
+    assert post(bo, f"/t/{code}/team/{tourneys.view(code, ann).token}", name="Bo", emoji="🐨").status_code == 303
+    post(cy, f"/t/{code}/register", name="Cy", emoji="🦊", **{"as": "solo"})
+    post(client, f"/t/{code}/bot-team")
+    assert post(client, f"/t/{code}/start").status_code == 303
+    view = tourneys.view(code, ann)
+    assert view.rounds[0].byes == (view.my_team,)  # three teams: Ann's has the bye in this draw
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Your match: a bye in round 1" in page and "goes through to the next round" in page
+    cy_page = cy.get(f"/t/{code}").get_data(as_text=True)  # Cy has a match to play, not a bye
+    assert "Your match: round 1" in cy_page and "Your match: a bye" not in cy_page

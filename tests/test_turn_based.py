@@ -269,7 +269,7 @@ def test_the_table_page_says_how_long_the_person_has(app, client):
     told = [p for p in pages if re.search(r"Your turn to bid\. You have (12|11) hours for this move\.", p)]
     assert len(told) == 1  # the person to bid; the other waits
     assert 'class="turn-count"' in told[0] and not re.search(r'class="turn-count"[^>]*hidden', told[0])
-    assert all(re.search(r'class="clock long"[^>]*>(12|11) hours<', p) for p in pages)
+    assert all(re.search(r'class="presence move-left"[^>]*>(12|11) hours left<', p) for p in pages)
 
 
 def test_the_profile_turns_the_mails_off_and_on_for_a_signed_in_person(app, client, smtp):  # noqa: F811

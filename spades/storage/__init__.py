@@ -90,7 +90,17 @@ from .rows import (
     TurnRow,
     UserRow,
 )
-from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
+from .tables import (
+    LeaveSeat,
+    NewMatch,
+    PutDealSecret,
+    PutHand,
+    PutOptions,
+    RenameSeat,
+    SaveMove,
+    TableStore,
+    TakeSeat,
+)
 from .talk import PutSilence, SaveLine, TalkStore
 from .tourneys import (
     DropTourneyPlayer,
@@ -115,7 +125,8 @@ class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkSt
 
 __all__ = [
     "MIGRATIONS", "MIGRATION_SET", "ClearHold", "Conflict", "CreateRoom", "Db", "DropTourneyPlayer", "Duplicate",
-    "FireHold", "JoinRoom", "LeaveSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow", "Migration",
+    "FireHold", "JoinRoom", "LeaveSeat", "RenameSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow",
+    "Migration",
     "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutDealSecret", "PutHand", "PutHold",
     "PutOptions", "PutSeatClock",
     "PutTourney", "PutTourneyMatch", "PutTourneyPlayer", "PutTourneyReady", "PutTourneyTeam", "RememberPlayer",

@@ -104,6 +104,21 @@ class TakeSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class RenameSeat:
+    """The person in a seat changed their name or emoji: the table shows the new ones."""
+
+    code: str
+    seat: int
+    player_id: str
+    name: str
+    emoji: str
+
+    def apply(self, db: Db) -> None:
+        db.execute("UPDATE seats SET name = ?, emoji = ? WHERE table_code = ? AND seat = ? AND player_id = ? "
+                   "AND kind = 'human'", [self.name, self.emoji, self.code, self.seat, self.player_id])
+
+
+@dataclass(frozen=True, slots=True)
 class PutOptions:
     """The table's options, changed while it plays (watching on or off, say)."""
 

@@ -211,7 +211,7 @@ def timed(state: TableState, settings: Settings) -> bool:
     """A person's turn runs on a clock here (never at a table its friends chose to play
     untimed, whatever clock the tests set)."""
     rules = state.match.rules
-    if rules.tempo == UNTIMED and not clocks.is_tourney(rules):
+    if rules.tempo == UNTIMED:
         return False
     return state.shared() and (settings.clock_seconds is not None or clocks.turn_seconds(rules, PLAYING) is not None)
 

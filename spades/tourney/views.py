@@ -183,6 +183,7 @@ class TourneyView:
     token: str | None  # the team link's token, for the team's own members only
     checked_in: bool
     my_match: MatchView | None
+    my_bye: int | None  # the round this person's team goes through without a match, while it has none to play
     rounds: tuple[RoundView, ...]
     ranks: tuple[RankView, ...]  # knockout: the teams out and the winner; Swiss: the standings' ranks
     standings: tuple[StandingView, ...]  # Swiss only
@@ -273,6 +274,9 @@ def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int
                              tuple(r.byes))  # type: ignore[arg-type]
                    for r in engine_rounds)
     ranks, standings = _ranks(t)
+    my_bye = None
+    if my_match is None and my_team is not None and t.status == "running" and t.teams[my_team].state == "in":
+        my_bye = next((r.number for r in reversed(rounds) if my_team in r.byes), None)
     team_row = t.teams.get(my_team) if my_team is not None else None
     round_count = t.row.rounds if not t.knockout else (t.bracket.round_count if t.bracket is not None else None)
     return TourneyView(
@@ -280,7 +284,8 @@ def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int
         t.row.start_at, t.checkin_opens(), t.row.team_limit, t.places(), t.row.listed, t.row.bot_fill,
         round_count, ready_window_s, t.row.created, t.row.started, t.row.finished, t.row.note, teams,
         my_team, team_row.token if team_row is not None else None,
-        me is not None and me.checked_in is not None, my_match, rounds, ranks, standings, _walkovers(t))
+        me is not None and me.checked_in is not None, my_match, my_bye, rounds, ranks, standings,
+        _walkovers(t))
 
 
 def _current_matches(t: Tourney) -> dict[int, TourneyMatchRow]:

@@ -17,15 +17,17 @@ import functools
 import logging
 import queue
 import time
+from socket import SHUT_RDWR
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, request, session
 from flask_sock import Sock
 from markupsafe import escape
+from simple_websocket import ConnectionClosed
 from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
-from ..tables import NO_TABLE, Refused, TableNotFound
+from ..tables import NO_TABLE, WATCHING_OFF, Refused, TableNotFound
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .limits import hit_shared
@@ -39,6 +41,7 @@ sock = Sock()
 IDLE_CHECK_S = 1.0  # how soon a closed socket is noticed (its seat's hold starts then)
 SESSION_CHECK_S = 10.0  # how soon "sign out on every device" closes an open socket
 POLICY_VIOLATION = 1008  # the WebSocket close code for a refusal
+PAGE_CLOSE_WAIT_S = 2.0  # how long a page told it may not watch has to close its socket
 
 
 def origin_allowed() -> bool:
@@ -85,7 +88,7 @@ def socket(ws, code: str) -> None:
     except Refused as e:  # the table could not be loaded just now: the page tries again
         refusal = str(e)
     if refusal:
-        close_with(ws, refusal)
+        close_with(ws, refusal, ended=refusal == WATCHING_OFF)
         return
     pump(ws, conn, app, hub)
 
@@ -121,17 +124,50 @@ def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
         hub.close(conn)
         if conn.reason and ws.connected:
             try:
-                close_with(ws, conn.reason)
+                close_with(ws, conn.reason, ended=conn.reason == WATCHING_OFF)
             except Exception:
                 pass
 
 
-def close_with(ws, reason: str) -> None:
+def close_with(ws, reason: str, ended: bool = False) -> None:
     """Close the socket as refused, with ``reason``, said first as the page's banner (a
-    development server's close can reach the browser as an abnormal one, without it)."""
-    ws.send(f'<div id="offline" class="offline-banner" role="alert" data-final="1" hx-swap-oob="true">'
-            f'{escape(reason)}</div>')
-    ws.close(reason=POLICY_VIOLATION, message=reason)
+    development server's close can reach the browser as an abnormal one, without it).
+    ``ended``: this page may not see the table any more (watching was turned off), so the
+    reason takes the place of the whole board, and with the board goes the element that
+    holds the socket: the page neither shows a table that no longer changes nor tries to
+    connect again."""
+    oob = "" if ended else ' hx-swap-oob="true"'
+    banner = f'<div id="offline" class="offline-banner" role="alert" data-final="1"{oob}>{escape(reason)}</div>'
+    if ended:
+        banner = (f'<main id="table-main" class="table-main ended" hx-swap-oob="true"><h1 class="sr-only">The table'
+                  f'</h1>{banner}<p class="actions"><a class="btn primary" href="/">Home</a></p></main>'
+                  f'<span class="conn" id="conn" hidden hx-swap-oob="true"></span>')
+    ws.send(banner)
+    if ended:
+        # the page closes the socket itself once the board is gone: a close begun by the
+        # page is a clean one even where the server writes more after it (the development
+        # server's HTTP answer would reach the page as a broken frame)
+        deadline = time.monotonic() + PAGE_CLOSE_WAIT_S
+        try:
+            while ws.connected and time.monotonic() < deadline:
+                ws.receive(timeout=max(0.0, deadline - time.monotonic()))
+        except ConnectionClosed:
+            pass
+    if ws.connected:
+        ws.close(reason=POLICY_VIOLATION, message=reason)
+    end_stream(ws)
+
+
+def end_stream(ws) -> None:
+    """Nothing more goes down this connection after the close: a development server would
+    write its HTTP answer after it, which the page reads as a broken frame and a reason to
+    connect again."""
+    raw = getattr(ws, "sock", None)
+    if raw is not None:
+        try:
+            raw.shutdown(SHUT_RDWR)
+        except OSError:
+            pass
 
 
 def compress_each_message_alone() -> None:

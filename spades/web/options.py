@@ -160,8 +160,19 @@ def table_options(form: Mapping[str, str], people: int) -> tuple[Rules, str] | s
     return Rules(**settings), level
 
 
+# what a no-bidding table (the tourney rules: no bids, no nil, no bags) never says
+BIDDING_ONLY = frozenset({"bag_penalty", "blind_nil", "set_scores_zero"})
+TOURNEY_CLOCK = "tourney clock"  # what it says of its clock instead of a tempo
+
+
 def rules_line(rules: Mapping[str, Any], level: str) -> str:
     """A table's options in a line: ``Easy bots · normal play · relaxed tempo · to 500 · bag penalty``."""
     settings = {**DEFAULTS, **rules, "level": level}
-    line = " · ".join(words for words in (o.said(settings) for o in _LINE) if words)
+    no_bidding = settings.get("mode") == "no_bidding"
+    said = [o for o in _LINE if not (no_bidding and o.name in BIDDING_ONLY)]
+    # a no-bidding table runs the tourney clock whatever its tempo, unless it has no clock
+    # at all (``spades.clocks``)
+    tourney_clock = no_bidding and settings.get("tempo") in CLOCK_TEMPOS
+    words = (TOURNEY_CLOCK if tourney_clock and o.name == "tempo" else o.said(settings) for o in said)
+    line = " · ".join(w for w in words if w)
     return line[:1].upper() + line[1:]  # "Easy bots · …": the level, said first, with a capital

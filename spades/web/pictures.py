@@ -81,6 +81,7 @@ class Page:
     rules_line: str
     tourney: str | None  # the tourney this table plays a match of
     watchable: bool  # people without a seat may watch
+    bidding: bool  # the table bids: a no-bidding table (the tourney rules) has no bids, nil or bags to show
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +267,7 @@ class Hand:
     bidding: bool  # the bid box
     playing: bool  # their turn to play: cards not playable now are dimmed
     strict: bool  # a tourney table (no bidding): cards not playable now cannot be tapped
+    refusal: str  # why a dimmed card cannot be played now, said on the page when tapped
     bid_value: int | float  # the bid box's number: the hint, or the usual bid
     hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
 

@@ -145,9 +145,21 @@ def save():
         return _profile_page(player_id(), name, "", error="Choose one of the emoji offered.")
     pid = player_id(create=True)
     accounts().store.save_profile(pid, name, emoji)
+    _rename_at_tables(pid, name, emoji)
     session["name"], session["emoji"] = name, emoji
     flash("Saved.")
     return redirect(url_for("profile.me"), 303)
+
+
+def _rename_at_tables(pid: str, name: str, emoji: str) -> None:
+    """Every table where the person plays, and every room they wait in, shows their new
+    name and emoji at once (through the table's own command, so every page there is told)."""
+    codes = [g.code for g in accounts().games(pid) if g.status == "playing"] + accounts().store.player_rooms(pid)
+    for code in codes:
+        try:
+            service().handle(code, tables.Player(pid), tables.Rename(name, emoji))
+        except tables.Refused as e:  # that table goes on with the old name; the profile is saved
+            log.info("renaming at %s refused: %s", code, e)
 
 
 def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = None):

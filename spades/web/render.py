@@ -27,8 +27,10 @@ from flask import Flask, render_template
 from markupsafe import Markup, escape
 
 from ..bots.reasons import explain
+from ..cards import Card
 from ..clocks import time_left
 from ..replays import bid_words
+from ..rules import card_refusal
 from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
 from .options import DEFAULT_VALUES, OPTION, option_values, rules_line
@@ -112,7 +114,7 @@ def page_of(snap: Snapshot) -> Page:
     """The top bar: the table code, its options in a line, its tourney, the Watch link."""
     rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
     return Page(code=snap.code, rules_line=rules_line(rules, snap.level), tourney=snap.tourney,
-                watchable=snap.watchable)
+                watchable=snap.watchable, bidding=rules.get("mode") != "no_bidding")
 
 
 def status_of(snap: Snapshot) -> Status:
@@ -193,10 +195,11 @@ def plate_of(snap: Snapshot, s: int, pos: str, clock: Clock | None) -> Plate:
     you = " (you)" if s == snap.seat and snap.names[s] != "You" else ""
     return Plate(
         seat=s, pos=pos, name=snap.names[s] + you, team=s % 2, turn=v["to_act"] == s, dealer=v["dealer"] == s,
-        # "host" is only worth saying at a table of several people
-        host=snap.host_seat == s and snap.kinds.count("human") > 1, emoji=snap.emojis[s],
-        presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""),
-        has_bid=bid is not None, bid=bid_words(bid, v["blind"][s]) if bid is not None else "–", taken=v["taken"][s],
+        # "host" is only worth saying at a table of several people that someone set up (a
+        # tourney's tables are made by the tourney: nobody hosts them)
+        host=snap.host_seat == s and snap.kinds.count("human") > 1 and not snap.tourney, emoji=snap.emojis[s],
+        presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""), has_bid=bid is not None,
+        bid=bid_words(bid, v["blind"][s]) if bid is not None else "–", taken=v["taken"][s],
         clock=clock if clock is not None and clock.seat == s else None)
 
 
@@ -350,19 +353,36 @@ def you_of(snap: Snapshot, csrf: str) -> You:
                can_leave=snap.shared and me is not None and not v["finished"])
 
 
+def _notice(snap: Snapshot) -> Event | None:
+    """The move the table made for this person that they are still told of: none while a
+    bot plays for them (the Take over box says so, once), and a bid's or a look's only
+    while the bidding lasts."""
+    e = snap.notice
+    if e is None or snap.autopilot:
+        return None
+    if (e.action == "look" or _is_bid(e.action)) and snap.view["phase"] != "bidding":
+        return None
+    return e
+
+
 def told_of(snap: Snapshot, message: str | None, status: Status) -> Told:
     """What this person is told in the status line and to screen readers."""
     v = snap.view
     me = snap.seat
-    # the commentary, unless it is the very move the notice tells this person of
-    last_move = "" if snap.notice is not None and snap.notice == snap.event else status.last_move
+    notice = _notice(snap)
+    # the commentary, unless it is the very move the notice (or the Take over box) tells
+    # this person of
+    told = notice is not None and notice == snap.event
+    taken = snap.autopilot and snap.event.seat == me and snap.event.by_clock
+    last_move = "" if told or taken else status.last_move
     prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
     # told to the partner as it happens (the commentary), and kept in their status line
     partner = (me + 2) % 4 if me is not None else None
     return Told(turn=_your_turn(snap), message=message, last_move=last_move,
-                notice=_timeout_text(snap.notice, snap, "You") if snap.notice is not None else None,
+                notice=_timeout_text(notice, snap, "You") if notice is not None else None,
                 partner_left=snap.names[partner] if partner is not None and snap.presence[partner] == "left" else None,
-                autopilot=snap.autopilot, announce=last_move + (" Your turn." if prompt else ""))
+                autopilot=snap.autopilot,
+                announce=(status.last_move if taken else last_move) + (" Your turn." if prompt else ""))
 
 
 def _your_turn(snap: Snapshot) -> str | None:
@@ -381,11 +401,13 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
     v = snap.view
     legal = {str(a) for a in v["legal"]}
     my_turn = _my_turn(snap)
+    trick = v["trick"]["cards"] if v["trick"] else []
     return Hand(
         cards=tuple(card(t, t in legal) for t in (v["hand"] or ())),
         choose_blind=snap.seat is not None and v["can_look"], blind_now=my_turn and "blind_nil" in legal,
         bidding=my_turn and v["phase"] == "bidding" and v["hand"] is not None,
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
+        refusal=card_refusal(Card.parse(trick[0]).suit if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
         hint=_hint_words(v["hand"], hint))
 
@@ -453,10 +475,12 @@ def card_button(text: str, legal: bool, playing: bool, strict: bool = False) -> 
     state = " legal" if legal else " dim" if playing else ""
     label = c.label + (", not playable now" if playing and not legal else "")
     off = " disabled" if strict and playing and not legal else ""
+    # the name is the words, not "A♠": the rank and suit seen are hidden from screen
+    # readers (an aria-label that differs from the visible text fails WCAG 2.5.3)
     return Markup(f'<button class="card {"red" if c.red else "black"}{state}" name="action" value="{c.text}" '
-                  f'data-card="{c.text}" aria-label="{label}"{off}><span class="rank">{c.rank}</span>'
-                  f'<span class="suit">{c.symbol}</span><span class="pip" aria-hidden="true">{c.symbol}</span>'
-                  f'</button>')
+                  f'data-card="{c.text}"{off}><span class="rank" aria-hidden="true">{c.rank}</span>'
+                  f'<span class="suit" aria-hidden="true">{c.symbol}</span><span class="pip" aria-hidden="true">'
+                  f'{c.symbol}</span><span class="sr-only">{label}</span></button>')
 
 
 def hidden(version: int, csrf: str) -> Markup:

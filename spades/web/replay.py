@@ -6,7 +6,10 @@ its record (RECORD.md, as ``/g/<CODE>/record.json`` serves it) and the table's s
 ``spades.replays`` makes each step. Every step has its own address,
 ``?hand=3&trick=5`` (hands from 1; ``trick=0`` is after the bids, ``trick=end`` the hand's
 result), drawn by the server with plain links (htmx boosts them; ``static/replay.js`` makes
-the Left and Right arrow keys follow Previous and Next).
+the Left and Right arrow keys follow Previous and Next). Card by card too: ``&card=2`` is
+that step with two cards of the next trick on the table (1 to 3; the fourth card is the
+next trick's step), with its own Previous card and Next card links (Shift and the arrow
+keys).
 
 Which match: the table's latest finished one, or ``?match=N``. Earlier matches of a table
 (before a rematch) are rebuilt from their stored moves (``Store.finished_match``), named
@@ -175,6 +178,7 @@ def replay(code: str):
     try:
         number = _number("match", "?match=2", "No such match")
         hand, trick = _number("hand", "?hand=3&trick=5"), _trick()
+        card = _number("card", "?hand=3&trick=5&card=2")
         shown = _match(code, number, running_ok=False)
     except BadQuery as e:
         return _notice(code, 400, e.title, str(e), start)
@@ -186,19 +190,23 @@ def replay(code: str):
         return _notice(code, 403, "Not open yet", RUNNING, [])
     match = _match_param(shown, number is not None)
 
-    def link(step: replays.Step | None) -> str | None:
-        return None if step is None else url_for("replay.replay", code=code, match=match, hand=step[0], trick=step[1])
+    def link(step: replays.Step | replays.CardStep | None) -> str | None:
+        if step is None:
+            return None
+        card = step[2] if len(step) == 3 else 0  # type: ignore[misc]
+        return url_for("replay.replay", code=code, match=match, hand=step[0], trick=step[1], card=card or None)
 
     try:
-        frame = game.frame(1 if hand is None else hand, 0 if trick is None else trick)
+        frame = game.frame(1 if hand is None else hand, 0 if trick is None else trick, card or 0)
     except replays.StepError as e:
         return _notice(code, 400, "No such step", str(e), [("The start of the replay", link(game.steps[0])),
                                                            ("The end of the replay", link(game.steps[-1]))])
-    before, after = game.neighbours(frame.step)
+    before, after = game.trick_neighbours(frame.card_step)
+    card_before, card_after = game.card_neighbours(frame.card_step)
     return render_template(
         "replay/replay.html", code=code, shown=shown, frame=frame, game=game,
-        first=link(game.steps[0]) if before else None, prev=link(before), next=link(after),
-        last=link(game.steps[-1]) if after else None,
+        first=link(game.steps[0]) if card_before else None, prev=link(before), next=link(after),
+        last=link(game.steps[-1]) if card_after else None, prev_card=link(card_before), next_card=link(card_after),
         hands=[(h.number, link((h.number, 0))) for h in game.hands],
         tricks_in_hand=len(game.hands[frame.hand - 1].tricks),
         outcome=replays.outcome(shown.names, game.finished, game.winner) if after is None else "",

@@ -1,5 +1,5 @@
 """A person and their seat: taking it back from the bot, leaving for good, putting a
-notice away.
+notice away, a new name or emoji.
 
 Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
 """
@@ -10,13 +10,16 @@ import dataclasses
 from dataclasses import dataclass
 
 from ...clocks import SeatClock
-from ...storage import LeaveSeat, Op, PutSeatClock
+from ...storage import JoinRoom, LeaveSeat, Op, PutSeatClock, RenameSeat
 from ..decide import Decision, deal_if_ready, end_hold, person_seat, sync_clock
-from ..registry import HOME_ANSWER, PERSON, Command, declare
+from ..errors import NotSeated
+from ..registry import ANY, HOME_ANSWER, PERSON, Command, declare
+from ..rooms import RoomState
+from ..seating import check_emoji, clean_name
 from ..state import Settings, TableState
 from ..values import BOT_EMOJI, Event, Player, Who
 
-__all__ = ["TakeOver", "Leave", "Dismiss"]
+__all__ = ["TakeOver", "Leave", "Dismiss", "Rename"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,14 @@ class Leave(Command):
 @dataclass(frozen=True, slots=True)
 class Dismiss(Command):
     """A person puts away the notice addressed to them (their time ran out, say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rename(Command):
+    """A person saved a new name or emoji on their profile: the tables where they sit say so."""
+
+    name: str
+    emoji: str
 
 
 @declare(TakeOver, "take_over", senders=PERSON, route="takeover")
@@ -81,3 +92,26 @@ def dismiss(state: TableState, who: Who, command: Dismiss, now: float, settings:
     if state.notices.pop(seat, None) is None:
         return Decision(publish=False, seat=seat)
     return Decision(seat=seat)
+
+
+@declare(Rename, "rename", senders=PERSON, phase=ANY)
+def rename(state: TableState | RoomState, who: Who, command: Rename, now: float, settings: Settings) -> Decision:
+    """The person's seat (or their place in the room) shows their new name and emoji;
+    nothing is told when both are as they were. Raises NotSeated, BadPlayer."""
+    assert isinstance(who, Player)
+    name, emoji = clean_name(command.name), check_emoji(command.emoji)
+    if isinstance(state, RoomState):
+        mine = next((m for m in state.active() if m.player_id == who.id), None)
+        if mine is None:
+            raise NotSeated("You are not in this room.")
+        if (mine.name, mine.emoji) == (name, emoji):
+            return Decision(publish=False)
+        return Decision([JoinRoom(state.code, who.id, name, emoji)], reload=True)  # a member's join renames
+    seat = person_seat(state, who)
+    row = state.row.seats[seat]
+    if (row.name, row.emoji) == (name, emoji):
+        return Decision(publish=False, seat=seat)
+    seats = list(state.row.seats)
+    seats[seat] = dataclasses.replace(row, name=name, emoji=emoji)
+    state.row = dataclasses.replace(state.row, seats=tuple(seats))
+    return Decision([RenameSeat(state.code, seat, who.id, name, emoji)], seat=seat)
