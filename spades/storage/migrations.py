@@ -284,6 +284,15 @@ def m010_signin_guards(s: Schema) -> None:
     s.add_column("signins", "seen", float)
 
 
+# m011 is taken by another change; m012 follows it
+@migration
+def m012_analyses(s: Schema) -> None:
+    """Finished matches' analyses (``spades.tables.analyses``): one per table and match
+    number, stored once when done (``data``: the analysed hands as JSON)."""
+    s.create_table("analyses", {"table_code": str, "match_number": int, "data": str, "created": float},
+                   pk=("table_code", "match_number"), not_null={"data"})
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

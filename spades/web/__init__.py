@@ -3,7 +3,8 @@
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
 moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
 sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games), ``replay`` (a
-finished match step by step, and its score sheet) and ``tourney`` (``/t``: tourneys,
+finished match step by step, and its score sheet), ``analysis`` (a finished match's every
+bid and card weighed) and ``tourney`` (``/t``: tourneys,
 their service in ``app.extensions["spades.tourneys"]``). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
@@ -22,6 +23,10 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``BOT_POOL``: an executor for the bots (tests pass a thread pool); default a process pool
   of ``BOT_WORKERS`` workers (env ``SPADES_BOT_WORKERS``, 2). ``BOT_THINK_LIMIT``: seconds
   before a fallback move.
+- ``ANALYSIS_POOL``: an executor for finished matches' analyses (tests pass a thread
+  pool); default ``ANALYSIS_WORKERS`` (env ``SPADES_ANALYSIS_WORKERS``, 2) processes of
+  lowered priority, started on the first analysis. ``ANALYSIS_BUDGET``: the analyst's
+  work per decision in seconds of Hard's work count (``spades.bots.analysis.BUDGET_S``).
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
@@ -77,6 +82,7 @@ from flask import Flask
 
 from ..storage import Store
 from ..tables import TableService
+from ..tables.analyses import AnalysisQueue
 from ..tables.cluster import Cluster
 from ..tourney.service import TourneyService
 from .guard import Guard
@@ -102,6 +108,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOT_WORKERS=int(os.environ.get("SPADES_BOT_WORKERS", "2")),
         BOT_THINK_LIMIT=5.0,
         BOT_BUDGET=None,
+        ANALYSIS_POOL=None,
+        ANALYSIS_WORKERS=int(os.environ.get("SPADES_ANALYSIS_WORKERS", "2")),
+        ANALYSIS_BUDGET=None,
         TRUSTED_ORIGINS=(),
         RESUME_TABLES=True,
         SESSION_COOKIE_HTTPONLY=True,
@@ -161,9 +170,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     tourneys = TourneyService(store, service, new_seed=app.config.get("TOURNEY_SEED_SOURCE"),
                               rules_override=app.config.get("TOURNEY_RULES_OVERRIDE"))
     app.extensions["spades.tourneys"] = tourneys
+    budget = app.config["ANALYSIS_BUDGET"]
+    app.extensions["spades.analyses"] = AnalysisQueue(
+        store, app.config["ANALYSIS_POOL"], workers=app.config["ANALYSIS_WORKERS"],
+        **({} if budget is None else {"budget_s": budget}))
     atexit.register(close_app, app)
 
-    from . import auth, errors, headers, identity, limits, live, lobby, profile, render, replay, table, tourney
+    from . import (
+        analysis,
+        auth,
+        errors,
+        headers,
+        identity,
+        limits,
+        live,
+        lobby,
+        profile,
+        render,
+        replay,
+        rules,
+        table,
+        tourney,
+    )
     from .fairness import bp as fairness_bp
 
     identity.init_app(app)
@@ -178,6 +206,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     profile.init_app(app)
     replay.init_app(app)
+    analysis.init_app(app)  # /g/<CODE>/analysis: a finished match's every bid and card weighed
+    rules.init_app(app)  # /rules: how to play, and the rules at a table
     tourney.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)
@@ -224,4 +254,5 @@ def close_app(app: Flask) -> None:
         return
     app.extensions["spades.closed"] = True
     app.extensions["spades.tourneys"].close()
+    app.extensions["spades.analyses"].close()
     app.extensions["spades.tables"].close()

@@ -80,6 +80,7 @@ class Page:
     rules_line: str
     tourney: str | None  # the tourney this table plays a match of
     watchable: bool  # people without a seat may watch
+    rules_url: str = "/rules"  # the rules page with this table's options
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,3 +358,4 @@ class Room:
     can_pick_bot: bool
     note: str  # under the host's buttons: who plays the empty seats
     commitment: str = ""  # the first deal's commitment: the host's Start sends a contribution to that deal
+    rules_url: str = "/rules"  # the rules page with the room's options

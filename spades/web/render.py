@@ -30,7 +30,7 @@ from ..bots.reasons import explain
 from ..replays import bid_words
 from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
-from .options import DEFAULT_VALUES, OPTION, option_values, rules_line
+from .options import DEFAULT_VALUES, OPTION, option_values, rules_line, rules_url
 from .pictures import (
     CardFace,
     Clock,
@@ -110,7 +110,7 @@ def page_of(snap: Snapshot) -> Page:
     """The top bar: the table code, its options in a line, its tourney, the Watch link."""
     rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
     return Page(code=snap.code, rules_line=rules_line(rules, snap.level), tourney=snap.tourney,
-                watchable=snap.watchable)
+                watchable=snap.watchable, rules_url=rules_url(rules, snap.level))
 
 
 def status_of(snap: Snapshot) -> Status:
@@ -492,7 +492,8 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
                 option_values=option_values(snap.rules, snap.level),
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
-                note=_room_note(snap, people), commitment=snap.deal_commitment)
+                note=_room_note(snap, people), commitment=snap.deal_commitment,
+                rules_url=rules_url(snap.rules, snap.level))
 
 
 def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
