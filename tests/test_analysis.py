@@ -31,7 +31,7 @@ def nil_blunder_record() -> dict:
     """One hand: seat 1 bids nil holding the ace and the two of hearts; seat 0 leads a
     heart and seat 1 overtakes with the ace. Everything else is the Normal bot's."""
     c = Card.parse
-    nil = [c(t) for t in "AH 2H 3H 2D 3D 4D 5D 2C 3C 4C 5C 2S 3S".split()]
+    nil = [c(t) for t in ["AH", "2H", "3H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "5C", "2S", "3S"]]
     rest = [x for x in map(Card, range(52)) if x not in nil]
     lead = [c("KH"), c("AS"), c("KS"), c("QS"), c("AD"), c("KD"), c("AC"), c("KC"), c("9D"), c("9C"), c("8D"),
             c("8C"), c("7D")]

@@ -34,16 +34,22 @@ def brute(pos: Position, rules: Rules, bids, blind, memo=None) -> int:
     return memo[pos]
 
 
-def brute_sweep(pos: Position, team: int) -> bool:
+def brute_sweep(pos: Position, team: int, memo: dict | None = None) -> bool:
+    """Whether ``team`` takes every trick left in every line of play: every legal card
+    tried (no merging; a position met again is looked up)."""
+    memo = {} if memo is None else memo
     if pos.tricks_left == 0:
         return True
+    if pos in memo:
+        return memo[pos]
+    ok = True
     for c in _legal(pos):
         after = pos.play(c)
-        if sum(after.taken) > sum(pos.taken) and after.leader % 2 != team:
-            return False
-        if not brute_sweep(after, team):
-            return False
-    return True
+        if (sum(after.taken) > sum(pos.taken) and after.leader % 2 != team) or not brute_sweep(after, team, memo):
+            ok = False
+            break
+    memo[pos] = ok
+    return ok
 
 
 def random_position(rng: random.Random, k: int) -> tuple[Position, list, list]:

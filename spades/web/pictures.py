@@ -268,6 +268,7 @@ class Hand:
     strict: bool  # a tourney table (no bidding): cards not playable now cannot be tapped
     bid_value: int | float  # the bid box's number: the hint, or the usual bid
     hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
+    can_claim: bool = False  # Claim the rest: their side takes every trick left, whatever anyone plays
 
 
 @dataclass(frozen=True, slots=True)

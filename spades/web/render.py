@@ -292,6 +292,9 @@ def _table_text(e: Event, snap: Snapshot, who: str) -> str | None:
         return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
     if e.action == "look":
         return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
+    if e.action == "claim":
+        side = "your" if who == "You" else "their"
+        return f"{who} claimed the rest: {side} side takes every trick left. The hand is over."
     return None
 
 
@@ -382,7 +385,7 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         bidding=my_turn and v["phase"] == "bidding" and v["hand"] is not None,
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
-        hint=_hint_words(v["hand"], hint))
+        hint=_hint_words(v["hand"], hint), can_claim=my_turn and snap.can_claim)
 
 
 def _hint_words(cards: list[str] | None, hint: object) -> str | None:
