@@ -175,7 +175,28 @@ class Solver:
     # -- questions ---------------------------------------------------------------------
     def value(self, pos: Position) -> int:
         """Team 0's points minus team 1's with best play by all four from ``pos``."""
-        return self._search(list(pos.hands), list(pos.trick), pos.leader, pos.taken, pos.broken, -INF, INF)
+        # The finishes the hand can still have, and a search with a null window for each
+        # test "at least v?", halving them: tests prune far more than one wide search.
+        finals = sorted(self._reachable(pos.taken, pos.tricks_left))
+        lo, hi = 0, len(finals) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            v = finals[mid]
+            if self._search(list(pos.hands), list(pos.trick), pos.leader, pos.taken, pos.broken, v - 1, v) >= v:
+                lo = mid
+            else:
+                hi = mid - 1
+        return finals[lo]
+
+    def _reachable(self, taken: tuple[int, ...], left: int) -> set[int]:
+        """Every final difference some sharing of the ``left`` tricks gives."""
+        out = set()
+        for a in range(left + 1):
+            for b in range(left - a + 1):
+                for c in range(left - a - b + 1):
+                    d = left - a - b - c
+                    out.add(self.final((taken[0] + a, taken[1] + b, taken[2] + c, taken[3] + d)))
+        return out
 
     def card_values(self, pos: Position) -> dict[int, int]:
         """For each legal card of the seat to act: the hand's difference after it, with
@@ -231,6 +252,23 @@ class Solver:
             return v
         return self._moves(hands, trick, leader, taken, broken, alpha, beta)
 
+    def _ordered(self, cards: list[int], trick: list[int], leader: int, seat: int) -> list[int]:
+        """The cards in the order most likely to settle a search early: leading, the high
+        cards first; following, the cheapest card that takes the trick from the other
+        team, then the rest from the lowest (a nil bidder: its highest card that loses first)."""
+        if not trick or len(cards) == 1:
+            return cards
+        win = trick[_winner(trick)]
+        winner = (leader + _winner(trick)) & 3
+        beats = [c for c in cards if (c // 13 == win // 13 and c > win) or (c < 13 and win >= 13)]
+        if self._nil[seat]:
+            under = [c for c in cards if c not in beats]
+            return under + beats[::-1]
+        if winner & 1 == seat & 1:  # the partner is winning: low first
+            return cards[::-1]
+        rest = [c for c in cards if c not in beats]
+        return beats[::-1] + rest[::-1]
+
     def _moves(self, hands: list[int], trick: list[int], leader: int, taken: tuple[int, ...], broken: bool,
                alpha: int, beta: int) -> int:
         n = len(trick)
@@ -250,7 +288,7 @@ class Solver:
             others |= 1 << c
         maxing = seat & 1 == 0
         best = -INF if maxing else INF
-        for c in _choices(legal, others):
+        for c in self._ordered(_choices(legal, others), trick, leader, seat):
             hands[seat] = held & ~(1 << c)
             trick.append(c)
             if n == 3:
