@@ -14,8 +14,9 @@ each other (minimax on the difference).
   anyone plays (every line of play, not best play): a claim is certain.
 
 The search is alpha-beta with a transposition table at the start of each trick (the
-cards left, the leader, the tricks taken as far as the score can tell them apart, spades
-broken) keeping bounds, so one ``Solver`` shares its table across the positions of a
+cards left by their shape: who holds each card left of each suit, in rank order; the
+leader, the tricks taken as far as the score can tell them apart, spades broken) keeping
+bounds, so one ``Solver`` shares its table across the positions of a
 hand. Equivalent cards are tried once: cards of one suit in one hand with no other live
 card (another seat's, or one on the trick) between them win and lose the same tricks.
 
@@ -94,6 +95,23 @@ def _winner(trick: tuple[int, ...] | list[int]) -> int:
     return best
 
 
+def _shape(hands: list[int]) -> tuple[int, int, int, int]:
+    """The cards left as the play sees them: per suit, who holds each card left, in rank
+    order. Hands of the same shape win the same tricks whatever the cards' own ranks."""
+    h0, h1, h2, h3 = hands
+    out = []
+    for shift in (0, 13, 26, 39):
+        a, b, c = h0 >> shift & 0x1FFF, h1 >> shift & 0x1FFF, h2 >> shift & 0x1FFF
+        m = a | b | c | (h3 >> shift & 0x1FFF)
+        code = 1
+        while m:
+            low = m & -m
+            code = code * 4 + (0 if a & low else 1 if b & low else 2 if c & low else 3)
+            m ^= low
+        out.append(code)
+    return out[0], out[1], out[2], out[3]
+
+
 def _choices(legal: int, live_others: int) -> list[int]:
     """One card of each run of equivalent cards of ``legal``, highest first: cards of a
     suit with no card of ``live_others`` ranked between them."""
@@ -144,6 +162,7 @@ class Solver:
         self._nil = [self.bidding and (self.bids[s] or 0) == 0 for s in range(4)]
         self._finals: dict[tuple[int, ...], int] = {}
         self._tt: dict[tuple, tuple[int, int]] = {}
+        self._spans: dict[tuple, tuple[int, int]] = {}
         self.nodes = 0
 
     # -- the score ---------------------------------------------------------------------
@@ -188,6 +207,15 @@ class Solver:
                 hi = mid - 1
         return finals[lo]
 
+    def _span(self, tkey: tuple[int, ...], taken: tuple[int, ...], left: int) -> tuple[int, int]:
+        """The lowest and highest final difference the ``left`` tricks can still give."""
+        key = (tkey, left)
+        span = self._spans.get(key)
+        if span is None:
+            finals = self._reachable(taken, left)
+            span = self._spans[key] = (min(finals), max(finals))
+        return span
+
     def _reachable(self, taken: tuple[int, ...], left: int) -> set[int]:
         """Every final difference some sharing of the ``left`` tricks gives."""
         out = set()
@@ -229,11 +257,14 @@ class Solver:
             left = hands[leader].bit_count()
             if left == 0:
                 return self.final(taken)
-            key = (hands[0], hands[1], hands[2], hands[3], leader, self._taken_key(taken), broken)
+            tkey = self._taken_key(taken)
+            lo, hi = self._span(tkey, taken, left)  # no play can end outside these
+            if lo >= beta or hi <= alpha or lo == hi:
+                return lo if lo >= beta or lo == hi else hi
+            key = (_shape(hands), leader, tkey, broken)
             entry = self._tt.get(key)
-            lo, hi = -INF, INF
             if entry is not None:
-                lo, hi = entry
+                lo, hi = max(lo, entry[0]), min(hi, entry[1])
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
@@ -325,7 +356,7 @@ def sweeps(pos: Position, team: int) -> bool:
         if n == 0:
             if not hands[leader]:
                 return True
-            key = (hands[0], hands[1], hands[2], hands[3], leader, broken)
+            key = (_shape(hands), leader, broken)
             if key in seen:
                 return True
         seat = (leader + n) & 3
@@ -355,7 +386,7 @@ def sweeps(pos: Position, team: int) -> bool:
             if not ok:
                 return False
         if n == 0:
-            seen.add((hands[0], hands[1], hands[2], hands[3], leader, broken))
+            seen.add((_shape(hands), leader, broken))
         return True
 
     if pos.tricks_left <= 0:
