@@ -149,3 +149,10 @@ def test_the_rules_page_and_a_tables_rules(client, service):
     mine = client.get(link).get_data(as_text=True)
     assert "The rules at this table" in mine and "Blind nil is allowed" in mine and "after 5 hands" in mine
     assert client.get("/rules?end=forever").status_code == 400
+
+
+def test_a_hands_two_parts_are_the_whole_hand():
+    record = nil_blunder_record()
+    whole = analyse_hand(record, 0, budget_s=0.002)["steps"]
+    parts = [s for part in (0, 1) for s in analyse_hand(record, 0, budget_s=0.002, part=part)["steps"]]
+    assert parts == whole

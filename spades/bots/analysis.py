@@ -43,8 +43,10 @@ from .policy import HandCtx, play_card, trick_winner
 from .search import BID_TIE, CARD_TIE, MODEL_BID_WORK, PLAYS_PER_SECOND, Sampler, Tally, draw, playout
 from .solver import Position, Solver, equivalents
 
-BUDGET_S = 0.25  # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND)
+BUDGET_S = 0.3  # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND)
 DD_TRICKS = 7  # double-dummy figures from this many tricks left
+SPLIT = 52 - 4 * DD_TRICKS  # a hand's two parts: the bids and the cards before this one, and the rest
+PARTS = (0, 1)
 INACCURACY = 5.0  # a choice costing this many points or more in expectation is an inaccuracy ...
 MISTAKE = 20.0  # ... and this many or more a mistake
 BEST, INACCURATE, MISTAKEN = "best", "inaccuracy", "mistake"
@@ -170,11 +172,14 @@ def _bid_text(value: int) -> int | str:
     return "nil" if value == 0 else value
 
 
-def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int = 0) -> dict:
+def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int = 0,
+                 part: int | None = None) -> dict:
     """Hand ``hand`` (from 0) of a finished match record, analysed: ``{"hand": H,
-    "steps": [...]}`` with every bid (in bidding order) and every card (in play order).
-    Raises RecordError or IllegalStep (``spades.records``) for a record the rules refuse,
-    IndexError for a hand it does not have."""
+    "steps": [...]}`` with every bid (in bidding order) and every card (in play order);
+    ``part`` 0 or 1: only the bids and the cards before ``SPLIT``, or only the cards
+    from there (two workers share a hand; each part's steps are the same as the whole
+    hand's). Raises RecordError or IllegalStep (``spades.records``) for a record the
+    rules refuse, IndexError for a hand it does not have."""
     h = record["hands"][hand]
     match = _start_of(record, hand)
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
@@ -190,10 +195,14 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
             value = 0 if bid == "nil" else int(bid)
             if blind[seat]:
                 match.apply(seat, BLIND_NIL)
-                steps.append(_step(seat, "bid", "nil", "nil", 0.0, None, None))
+                if part != 1:
+                    steps.append(_step(seat, "bid", "nil", "nil", 0.0, None, None))
                 continue
             if match.can_look(seat):
                 match.apply(seat, LOOK)
+            if part == 1:
+                match.apply(seat, BIDS[value])
+                continue
             known = knowledge.read(seat_view(match, seat))
             tally, base = bid_worths(known, rng("bid", seat), limit, value)
             best = tally.pick(base, BID_TIE)
@@ -205,6 +214,9 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
         seat = match.to_act
         assert seat is not None
         card = Card.parse(text)
+        if (part == 0 and index >= SPLIT) or (part == 1 and index < SPLIT):
+            match.apply(seat, card)
+            continue
         known = knowledge.read(seat_view(match, seat))
         reps, tally, default = card_worths(known, rng("play", index), limit)
         if len(tally.values) == 1:
@@ -257,5 +269,5 @@ def public(hands: list[dict]) -> list[dict]:
             for h in hands]
 
 
-__all__ = ["BUDGET_S", "DD_TRICKS", "INACCURACY", "MISTAKE", "verdict", "analyse_hand", "analyse", "public",
-           "card_worths", "bid_worths", "hand_count"]
+__all__ = ["BUDGET_S", "SPLIT", "PARTS", "DD_TRICKS", "INACCURACY", "MISTAKE", "verdict", "analyse_hand", "analyse",
+           "public", "card_worths", "bid_worths", "hand_count"]

@@ -4,10 +4,11 @@
 (``spades.bots.analysis``) unless it is stored already, running, or waiting; asking again
 meanwhile joins the same one, so a match is never analysed twice at once in a process.
 ``status(code, number)`` says where it stands: ``pending`` (waiting its turn),
-``running`` with its progress (the share of its hands done), ``done`` with its hands
+``running`` with its progress (the share of its hands' parts done), ``done`` with its hands
 (stored once, ``Store.put_analysis``), or None when nobody asked.
 
-The hands of a match are analysed side by side in bot processes of their own
+The hands of a match, each in two parts (``spades.bots.analysis.PARTS``), are analysed
+side by side in bot processes of their own
 (``workers``, lowered in priority so the site's requests and bot turns come first), the
 analyses one after the other in the order they were asked; at most ``max_waiting`` wait
 (more: ``Busy``).
@@ -116,7 +117,8 @@ class AnalysisQueue:
                 return self._progress(job)
             if self._closed or len(self._jobs) >= self.max_waiting:
                 raise Busy(ANALYSIS_BUSY)
-            job = self._jobs[(code, number)] = _Job(code, number, record, total=analysis.hand_count(record))
+            job = self._jobs[(code, number)] = _Job(code, number, record,
+                                                    total=analysis.hand_count(record) * len(analysis.PARTS))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="analyses", daemon=True)
                 self._thread.start()
@@ -171,13 +173,16 @@ class AnalysisQueue:
                 job.finished.set()
 
     def _run(self, job: _Job, pool: cf.Executor) -> None:
-        futures = [pool.submit(self._analyse_hand, job.record, h, self.budget_s) for h in range(job.total)]
-        hands: list[dict | None] = [None] * job.total
+        # each hand in its two parts, so that two workers stay busy to the end
+        futures = {pool.submit(self._analyse_hand, job.record, h, self.budget_s, 0, part): (h, part)
+                   for h in range(analysis.hand_count(job.record)) for part in analysis.PARTS}
+        parts: dict[tuple[int, int], list[dict]] = {}
         for future in cf.as_completed(futures):
-            result = future.result()
-            hands[result["hand"]] = result
+            parts[futures[future]] = future.result()["steps"]
             with self._cond:
                 job.done += 1
+        hands = [{"hand": h, "steps": [s for part in analysis.PARTS for s in parts[(h, part)]]}
+                 for h in range(analysis.hand_count(job.record))]
         self.store.put_analysis(job.code, job.number, hands)
 
     def _replace(self, pool: cf.Executor) -> None:
