@@ -27,7 +27,7 @@ def test_the_analysis_page_in_a_browser(live_server, page: Page, app, service):
     page.context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
 
     page.goto(f"{live_server}/g/{code}/analysis")
-    expect(page.get_by_text("still being played")).to_be_visible()
+    expect(page.get_by_text("still being played. Its analysis opens when the match is over.")).to_be_visible()
     expect(page.locator("[data-card]")).to_have_count(0)
 
     play_out(service, code)

@@ -44,6 +44,7 @@ bp = Blueprint("analysis", __name__)
 
 NOT_A_PLAYER = ("Nobody has asked for this match's analysis yet, and only the people who played it can: "
                 "it takes the server a minute or two.")
+RUNNING = "This match is still being played. Its analysis opens when the match is over."
 POLL_S = 2
 
 
@@ -70,9 +71,12 @@ def _progress(code: str, shown: Shown) -> Progress:
 def _shown(code: str) -> Shown:
     """The finished match asked for. Raises BadQuery, Refused, NotFound."""
     number = _number("match", "?match=2", "No such match")
-    shown = _match(code, number, running_ok=False)
+    try:
+        shown = _match(code, number, running_ok=False)
+    except Refused as e:  # the replay's reasons, said of the analysis
+        raise Refused(str(e).replace("Its replay opens", "Its analysis opens"), e.title) from None
     if shown.record is None or not shown.finished:
-        raise Refused("This match is still being played. Its analysis opens when the match is over.")
+        raise Refused(RUNNING)
     return shown
 
 
