@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import re
+import threading
 
 import pytest
 
@@ -156,3 +157,38 @@ def test_a_hands_two_parts_are_the_whole_hand():
     whole = analyse_hand(record, 0, budget_s=0.002)["steps"]
     parts = [s for part in (0, 1) for s in analyse_hand(record, 0, budget_s=0.002, part=part)["steps"]]
     assert parts == whole
+
+
+def test_asking_again_joins_the_analysis_under_way(tmp_path):
+    """Two asks while one runs make one analysis (its hands submitted once); more matches
+    than may wait are refused Busy; once done the stored analysis is given."""
+    from pools import ManualPool
+
+    from spades.storage import Store
+    from spades.tables import Busy
+    from spades.tables.analyses import AnalysisQueue
+
+    store = Store(str(tmp_path / "q.db"))
+    pool = ManualPool()
+    queue = AnalysisQueue(store, pool, budget_s=0.002, max_waiting=2)
+    record = nil_blunder_record()
+    try:
+        assert queue.status("ABC", 1) is None
+        assert queue.ask("ABC", 1, record).status in ("pending", "running")
+        assert queue.ask("ABC", 1, record).status in ("pending", "running")
+        queue.ask("DEF", 1, record)
+        with pytest.raises(Busy):
+            queue.ask("GHI", 1, record)
+        for _ in range(200):  # the worker thread hands the first match's two parts to the pool
+            if len(pool.pending) == 2:
+                break
+            threading.Event().wait(0.01)
+        assert len(pool.pending) == 2 and queue.status("ABC", 1).status == "running"
+        assert pool.run_all() == 2
+        assert queue.wait("ABC", 1, 30)
+        done = queue.ask("ABC", 1, record)
+        assert done.status == "done" and len(done.hands[0]["steps"]) == 56
+        assert store.analysis("ABC", 1) == done.hands
+    finally:
+        queue.close()
+        store.close()
