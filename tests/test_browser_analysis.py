@@ -1,6 +1,7 @@
 """The analysis in real Chromium: refused with no card shown while the match runs; once it
-is over, the page shows its progress until the analysis is done, then steps through the
-hand with Next, every step marked, double-dummy figures from seven tricks left."""
+is over, the page shows its progress until its socket says the analysis is done and opens
+it, then steps through the hand with Next, every step marked, double-dummy figures from
+seven tricks left."""
 
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ def test_the_analysis_page_in_a_browser(live_server, page: Page, app, service):
     expect(page.locator("[data-card]")).to_have_count(0)
 
     play_out(service, code)
-    page.goto(f"{live_server}/g/{code}/analysis")
+    first = page.goto(f"{live_server}/g/{code}/analysis")
+    assert 'id="analysis-progress"' in first.text()  # the progress first, then the analysis it opens
     analysis = page.locator("#analysis")
-    expect(analysis).to_have_attribute("data-step", "0", timeout=30_000)  # polled until done
+    expect(analysis).to_have_attribute("data-step", "0", timeout=30_000)  # the socket said it was done
     expect(page.locator(".verdict-box")).to_be_visible()
     expect(page.locator(".ev-chart polyline")).to_have_count(1)
     expect(page.locator(".step-list li")).to_have_count(56)

@@ -61,6 +61,11 @@ class _Job:
     finished: threading.Event = field(default_factory=threading.Event)
 
 
+def analysis_channel(code: str, number: int) -> str:
+    """The bus's page channel of a match's analysis (``Bus.publish_page`` as it moves on)."""
+    return f"analysis:{code}:{number}"
+
+
 def _quiet_worker(parent: int) -> None:
     """In an analysis process: yield to the site, and end with it."""
     try:
@@ -79,16 +84,19 @@ class AnalysisQueue:
     """Analyses of finished matches for the site (see the module docstring). ``pool``: an
     executor for the hands (tests pass a thread pool); None: ``workers`` processes of its
     own, started on the first analysis. ``analyse_hand``: ``spades.bots.analysis.analyse_hand``
-    (with ``budget_s``)."""
+    (with ``budget_s``). ``on_change(code, number)``: told each time an analysis moves on
+    (a part done, stored, or given up), outside every lock (the site pushes the page)."""
 
     def __init__(self, store: Store, pool: cf.Executor | None = None, *, workers: int = WORKERS,
                  budget_s: float = analysis.BUDGET_S, max_waiting: int = MAX_WAITING,
-                 analyse_hand: Callable[..., dict] = analysis.analyse_hand) -> None:
+                 analyse_hand: Callable[..., dict] = analysis.analyse_hand,
+                 on_change: Callable[[str, int], None] | None = None) -> None:
         self.store = store
         self.budget_s = budget_s
         self.max_waiting = max_waiting
         self.workers = workers
         self._analyse_hand = analyse_hand
+        self._on_change = on_change
         self._pool = pool
         self._own_pool = pool is None
         self._jobs: OrderedDict[tuple[str, int], _Job] = OrderedDict()
@@ -171,6 +179,14 @@ class AnalysisQueue:
                 with self._cond:
                     self._jobs.pop((job.code, job.number), None)
                 job.finished.set()
+                self._changed(job)
+
+    def _changed(self, job: _Job) -> None:
+        if self._on_change is not None:
+            try:
+                self._on_change(job.code, job.number)
+            except Exception:  # the page is told next time, or reloads
+                log.exception("telling of the analysis of %s failed", job.code)
 
     def _run(self, job: _Job, pool: cf.Executor) -> None:
         # each hand in its two parts, so that two workers stay busy to the end
@@ -181,6 +197,8 @@ class AnalysisQueue:
             parts[futures[future]] = future.result()["steps"]
             with self._cond:
                 job.done += 1
+            if job.done < job.total:
+                self._changed(job)
         hands = [{"hand": h, "steps": [s for part in analysis.PARTS for s in parts[(h, part)]]}
                  for h in range(analysis.hand_count(job.record))]
         self.store.put_analysis(job.code, job.number, hands)

@@ -82,7 +82,7 @@ from flask import Flask
 
 from ..storage import Store
 from ..tables import TableService
-from ..tables.analyses import AnalysisQueue
+from ..tables.analyses import AnalysisQueue, analysis_channel
 from ..tables.cluster import Cluster
 from ..tourney.service import TourneyService
 from .guard import Guard
@@ -173,6 +173,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     budget = app.config["ANALYSIS_BUDGET"]
     app.extensions["spades.analyses"] = AnalysisQueue(
         store, app.config["ANALYSIS_POOL"], workers=app.config["ANALYSIS_WORKERS"],
+        on_change=lambda code, number: service.bus.publish_page(analysis_channel(code, number)),
         **({} if budget is None else {"budget_s": budget}))
     atexit.register(close_app, app)
 

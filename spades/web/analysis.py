@@ -10,9 +10,12 @@ and draws the team's expected score through the hand; a summary says what each p
 lost to bids and to cards.
 
 The analysis is worked out in the background (``spades.tables.analyses``) and stored
-once done; while it runs the page shows its progress and asks again every two seconds
-(htmx polling). Who: anyone may see the analysis of a match whose replay they may see
-(a finished match shows every card in its replay; the analysis shows nothing more), but
+once done; while it runs the page shows its progress, pushed over its WebSocket
+(``/g/<CODE>/analysis/ws``, the bus's page channel of that analysis) as each part of a
+hand is done, and moves on to the analysis when it is ready.
+
+Who: anyone may see the analysis of a match whose replay they may see (a finished match
+shows every card in its replay; the analysis shows nothing more), but
 only the match's players may set one going, since it costs the server minutes of work.
 Refusals, as the replay's: an unknown code 404; a match still being played (or not
 started) 403 with nothing of it shown; a bad ``match``, ``hand`` or ``step`` 400; a
@@ -27,15 +30,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 
 from ..bots import analysis as analyst
 from ..cards import Card, display_order
 from ..replays import bid_words, team_names
 from ..tables import Busy
-from ..tables.analyses import AnalysisQueue, Progress
-from .identity import player_id
+from ..tables.analyses import AnalysisQueue, Progress, analysis_channel
+from .hub import Connection, Hub
+from .identity import csrf_token, player_id
+from .live import close_with, origin_allowed, pump, sock
 from .replay import BadQuery, Refused, Shown, _match, _number
 from .services import service
 from .table import normalize_code, unknown_codes_limit
@@ -45,7 +50,6 @@ bp = Blueprint("analysis", __name__)
 NOT_A_PLAYER = ("Nobody has asked for this match's analysis yet, and only the people who played it can: "
                 "it takes the server a minute or two.")
 RUNNING = "This match is still being played. Its analysis opens when the match is over."
-POLL_S = 2
 
 
 def queue() -> AnalysisQueue:
@@ -230,7 +234,7 @@ def page(code: str):
     here = url_for("analysis.page", code=code, match=match, hand=hand_no, step=step_no)
     if progress.hands is None:
         return render_template("analysis/analysis.html", code=code, shown=shown, progress=progress, here=here,
-                               poll=POLL_S, done=False)
+                               socket=url_for("analysis.socket", code=code, match=match), done=False)
     record = shown.record
     assert record is not None
     hands = progress.hands
@@ -268,6 +272,43 @@ def page(code: str):
         team_name=team_names(names)[team], losses=_losses(hands, names), hand_losses=_losses([hands[h]], names),
         inaccuracy=analyst.INACCURACY, mistake=analyst.MISTAKE, dd_tricks=analyst.DD_TRICKS,
         replay_url=url_for("replay.replay", code=code, match=match))
+
+
+# -- the progress, pushed ------------------------------------------------------------------
+def progress_html(code: str, number: int, go: str) -> str:
+    """The progress part of the page as the socket pushes it (``data-go`` once done)."""
+    progress = queue().status(code, number) or Progress("pending", 0.0)
+    return render_template("analysis/_progress.html", progress=progress, go=go, oob=True)
+
+
+@bp.before_request
+def _socket_handshake() -> None:
+    """The socket's checks, before the upgrade: a finished match, this site's page."""
+    if request.endpoint != "analysis.socket":
+        return
+    code = normalize_code((request.view_args or {}).get("code", ""))
+    try:
+        _shown(code)
+    except (BadQuery, Refused) as e:
+        abort(403, description=str(e))
+    if not origin_allowed():
+        abort(403, description="This connection did not come from this site.")
+
+
+@sock.route("/g/<code>/analysis/ws", bp=bp)
+def socket(ws, code: str) -> None:
+    code = normalize_code(code)
+    app = current_app._get_current_object()
+    hub: Hub = app.extensions["spades.hub"]
+    number = _shown(code).number
+    go = url_for("analysis.page", code=code, match=number if request.args.get("match") else None)
+    conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
+                      queue_size=app.config["SOCKET_QUEUE"], ws=ws)
+    refusal = hub.open_page(conn, analysis_channel(code, number), lambda pid: progress_html(code, number, go))
+    if refusal:
+        close_with(ws, refusal)
+        return
+    pump(ws, conn, app, hub)
 
 
 def init_app(app: Flask) -> None:
