@@ -72,12 +72,12 @@ def random_position(rng: random.Random, k: int) -> tuple[Position, list, list]:
     return pos, bids, blind
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(30))
 def test_solver_matches_brute_force(seed):
     rng = random.Random(seed)
     k = 1 + seed % 4  # 1 to 4 cards each; the 5-card case below
     pos, bids, blind = random_position(rng, k)
-    rules = Rules(mode="no_bidding") if seed % 10 == 9 else Rules()
+    rules = Rules(mode="no_bidding") if seed % 10 == 9 else Rules()  # seeds 9, 19, 29: no bidding
     solver = Solver(rules, bids if rules.bidding else [None] * 4, blind)
     assert solver.value(pos) == brute(pos, rules, bids, blind)
     sign = 1 if pos.to_act % 2 == 0 else -1
@@ -106,7 +106,7 @@ def test_spades_not_broken_holds_back_the_lead():
     assert Solver(Rules(), [3, 3, 3, 3], [False] * 4).value(pos) == brute(pos, Rules(), [3, 3, 3, 3], [False] * 4)
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(20))
 def test_sweep_matches_every_line(seed):
     rng = random.Random(500 + seed)
     pos, _, _ = random_position(rng, 1 + seed % 4)
