@@ -287,8 +287,10 @@ class Solver:
         """The cards in the order most likely to settle a search early: leading, the high
         cards first; following, the cheapest card that takes the trick from the other
         team, then the rest from the lowest (a nil bidder: its highest card that loses first)."""
-        if not trick or len(cards) == 1:
+        if len(cards) == 1:
             return cards
+        if not trick:  # leading: the suits' top cards first (sure tricks), then low cards
+            return cards if self._nil[seat] else sorted(cards, key=lambda c: -(c % 13) - 13 * (c < 13))
         win = trick[_winner(trick)]
         winner = (leader + _winner(trick)) & 3
         beats = [c for c in cards if (c // 13 == win // 13 and c > win) or (c < 13 and win >= 13)]
