@@ -7,7 +7,8 @@ them from one scheduler; every timeout move goes through the same move path as a
 
 Decisions where RULES.md is silent:
 - Tourney tables are the no-bidding tables: they use the tourney clock whatever their
-  tempo; ``tempo: "off"`` turns clocks off for every other table.
+  tempo; ``tempo: "off"`` (a practice table) and ``"untimed"`` (friends who chose no
+  clock) turn clocks off for every other table.
 - Looking at one's cards (blind nil tables) runs on the bid clock.
 - "Lowest" compares ranks; between equal ranks of different suits the tourney rule takes
   clubs, then diamonds, then hearts (spades only when nothing else may be played).
@@ -17,6 +18,8 @@ Imports: the core only.
 
 >>> turn_seconds(Rules(tempo="fast"), "playing"), turn_seconds(Rules(tempo="relaxed"), "bidding")
 (15, 75)
+>>> turn_seconds(Rules(tempo="untimed"), "playing") is None, turn_seconds(Rules(tempo="days-1"), "bidding")
+(True, 86400)
 >>> tourney_timeout_card(["AS", "2S", "9H", "3D", "3C"], led=None)
 '3C'
 """
@@ -26,12 +29,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .rules_config import Rules
+from .rules_config import TURN_BASED, Rules
 
 TEMPO_SECONDS = {
     "relaxed": {"card": 60, "bid": 75},
     "normal": {"card": 30, "bid": 40},
     "fast": {"card": 15, "bid": 25},
+    # turn-based tables: a move (and the wait for Continue between hands) may take this long
+    "hours-12": {"card": 12 * 3600, "bid": 12 * 3600},
+    "days-1": {"card": 24 * 3600, "bid": 24 * 3600},
+    "days-3": {"card": 72 * 3600, "bid": 72 * 3600},
 }
 TOURNEY_SECONDS = 30
 TOURNEY_SECONDS_AFTER_TIMEOUT = 15
@@ -48,12 +55,24 @@ def is_tourney(rules: Rules) -> bool:
     return rules.mode == "no_bidding"
 
 
+def is_turn_based(rules: Rules) -> bool:
+    """A table that lasts days: a move may take 12 hours to 3 days, or has no clock
+    (``untimed``). Its people come back when it is their turn: no seat is held for a
+    dropped connection, bots move at once, and between hands the next one is dealt when
+    everyone pressed Continue or the move's time ran out.
+
+    >>> is_turn_based(Rules(tempo="days-1")), is_turn_based(Rules(tempo="untimed")), is_turn_based(Rules())
+    (True, True, False)
+    """
+    return rules.tempo in TURN_BASED and not is_tourney(rules)
+
+
 def turn_seconds(rules: Rules, phase: str, timed_out_before: bool = False) -> int | None:
     """Seconds a seat has for its move in ``phase`` (``"bidding"`` or ``"playing"``);
     None when the table plays without clocks."""
     if is_tourney(rules):
         return TOURNEY_SECONDS_AFTER_TIMEOUT if timed_out_before else TOURNEY_SECONDS
-    if rules.tempo == "off":
+    if rules.tempo not in TEMPO_SECONDS:  # "off" or "untimed"
         return None
     return TEMPO_SECONDS[rules.tempo]["bid" if phase == "bidding" else "card"]
 
@@ -105,3 +124,20 @@ def deadline(rules: Rules, phase: str, clock: SeatClock, now: float) -> float | 
     """When the seat to act runs out of time, for a turn starting at ``now``."""
     seconds = turn_seconds(rules, phase, clock.timed_out)
     return None if seconds is None else now + seconds
+
+
+def time_left(deadline: float | None, now: float) -> str:
+    """``2 days 3 hours``, ``5 hours``, ``40 minutes``, ``no clock``.
+
+    >>> time_left(None, 0), time_left(2 * 86400 + 3 * 3600 + 5, 0), time_left(5 * 3600, 0), time_left(90, 0)
+    ('no clock', '2 days 3 hours', '5 hours', '2 minutes')
+    """
+    if deadline is None:
+        return "no clock"
+    s = max(0, int(deadline - now))
+    days, hours, minutes = s // 86400, s % 86400 // 3600, -(-(s % 3600) // 60)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} hour{'s' if hours > 1 else ''}" if hours else "")
+    if hours:
+        return f"{hours} hour{'s' if hours > 1 else ''}"
+    return f"{max(1, minutes)} minute{'s' if minutes > 1 else ''}"

@@ -15,8 +15,12 @@ from dataclasses import Field, asdict, dataclass, field, fields
 MODES = ("bidding", "no_bidding")
 ENDS = ("target", "hands")
 CLOCK_TEMPOS = ("relaxed", "normal", "fast")  # a turn clock at each of these paces
+TURN_TEMPOS = ("hours-12", "days-1", "days-3")  # a move may take this long: a turn-based table
+UNTIMED = "untimed"  # friends who chose to play without a clock (also turn-based)
+TURN_BASED = TURN_TEMPOS + (UNTIMED,)  # tables that last days: people come back when it is their turn
+FRIENDS_TEMPOS = CLOCK_TEMPOS + TURN_TEMPOS + (UNTIMED,)  # the tempos a table of friends may choose
 NO_CLOCK = "off"  # the tempo of a table without clocks (a practice table)
-TEMPOS = CLOCK_TEMPOS + (NO_CLOCK,)
+TEMPOS = FRIENDS_TEMPOS + (NO_CLOCK,)
 PLAY_SPEEDS = ("slow", "normal", "fast")
 MAX_TARGET = 10000
 MAX_HANDS = 99  # safety cap: no match goes past 99 hands

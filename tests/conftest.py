@@ -18,6 +18,15 @@ from spades.web import create_app
 
 pytest_plugins = ["servers"]  # Redis, PostgreSQL and SMTP servers, free ports (tests/servers.py)
 
+
+def pytest_collection_modifyitems(config, items):
+    """With ``-n`` (pytest-xdist, ``--dist loadgroup``), the browser tests take turns on one
+    worker while the other runs the rest: two Chromiums at once on a two-core machine
+    would make each other's pages late."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) or "page" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
@@ -58,6 +67,7 @@ def app(tmp_path, app_config):
         "PLAY_DELAYS": INSTANT,
         "BOT_POOL": pool,
         "TOURNEY_TICK_S": 0,  # tourney tests that need the timers ask for them
+        "NOTICE_TICK_S": 0,  # ... and the turn notices' tests tick them
         **app_config,
     })
     yield app

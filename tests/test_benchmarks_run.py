@@ -1,9 +1,12 @@
 """The benchmark scripts still run against today's code (their figures are not checked).
 
 The benchmarks are the top-level ``bench`` package (run from the repository, as the test
-command runs pytest); no other test imports it."""
+command runs pytest); the idle-tables test borrows ``bench.idle``'s copies of a waiting
+table, no other test imports it."""
 
-from bench import render
+import json
+
+from bench import idle, render
 from bench.engine import EngineRunner
 
 
@@ -17,3 +20,9 @@ def test_the_engine_runner_plays_whole_hands():
     runner = EngineRunner(seed=1)
     runner.hands(30)
     assert runner.match.hand_number > 1 or runner.match.results
+
+
+def test_the_idle_tables_benchmark_fires_every_due_timer(capsys):
+    idle.main(["--tables", "300", "--due", "30"])
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["resumed"] == 0 and figures["woken"] == 30 and figures["left_due"] == 0

@@ -134,6 +134,17 @@ def test_each_tempo_stores_its_deadline_for_the_person_to_act(svc, pool, clock, 
     assert snap.clock == (2, clock.now + card, card)  # every seat sees whose clock runs, and when it ends
 
 
+def test_friends_who_choose_untimed_play_without_any_clock(svc, pool, clock):
+    code = start(svc, pool, Rules(tempo="untimed"))
+    for phase in ("bidding", "playing"):
+        v = until_turn(svc, pool, code, 2, phase)
+        assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, ARI.id).clock is None
+        advance(svc, pool, clock, 7 * 24 * 3600)  # a week later: still Ari's turn, nobody moved for her
+        assert view(svc, code, 2)["version"] == v["version"] and view(svc, code, 2)["to_act"] == 2
+        assert svc.seat_clock(code, 2) == SeatClock()
+        move(svc, code, 2)
+
+
 def test_practice_tables_have_no_clock(svc, pool):
     code = svc.create_practice(HOST.id, "Hana", Rules(tempo="off", mode="no_bidding"), "easy")
     settle(svc, pool)

@@ -28,9 +28,11 @@ from spades.tables import (
     NotSeated,
     Player,
     Reseat,
+    Say,
     Snapshot,
     Stale,
     TableService,
+    TooFast,
 )
 from spades.tables.cluster import Cluster, decode, encode
 
@@ -216,3 +218,21 @@ def test_two_people_taking_the_last_place_through_two_processes_cannot_both_get_
         t.join(20)
     assert sorted(results) == ["TableFull", "room"]
     assert len(a.room_snapshot(code, "host").members) == 2
+
+
+def test_a_line_said_through_either_process_reaches_the_other_and_a_flood_is_refused_with_its_wait(nodes):
+    a, b = nodes
+    code = four_people(a.store)
+    a.handle(code, PEOPLE[0], Say("hello"))  # a owns the table
+    heard: list[Change] = []
+    token = b.bus.subscribe(lambda change: heard.append(change) if change.said is not None else None)
+    b.handle(code, PEOPLE[1], Say("hi there"))  # forwarded to a, published to both
+    assert wait_for(lambda: any(c.said.line.text == "hi there" for c in heard))
+    line = next(c.said.line for c in heard if c.said.line.text == "hi there")
+    assert (line.name, line.seat, line.room, line.person) == ("P1", 1, "players", PEOPLE[1].id)
+    for text in ("two", "three", "four", "five"):
+        b.handle(code, PEOPLE[1], Say(text))
+    with pytest.raises(TooFast) as refused:
+        b.handle(code, PEOPLE[1], Say("six"))
+    assert 1 <= refused.value.retry_after <= 10
+    b.bus.unsubscribe(token)

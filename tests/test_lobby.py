@@ -434,3 +434,19 @@ def test_the_host_changes_the_options_before_the_first_deal_and_everyone_sees_th
     assert (rules.end, rules.hands, rules.blind_nil, rules.bag_penalty, rules.tempo) == ("hands", 5, True, False,
                                                                                        "relaxed")
     assert post(host, code, "options", **form).status_code == 409  # dealt: too late
+
+
+def test_friends_may_choose_to_play_without_a_clock(friends, service):
+    host, a, _ = friends
+    code = new_table(host, humans=2, level="easy", tempo="untimed", end="target-500")
+    assert 'value="untimed" checked' in host.get(f"/g/{code}").get_data(as_text=True)  # the room's options
+    join(a, code, "Ari")
+    assert "Easy bots · fast play · no clock · to 500" in a.get(f"/g/{code}").get_data(as_text=True)
+    form = {"mode": "bidding", "end": "target-500", "bag_penalty": "on", "tempo": "fast", "level": "easy",
+            "speed": "normal"}
+    assert post(host, code, "options", **form).status_code == 303
+    assert post(host, code, "options", **{**form, "tempo": "untimed"}).status_code == 303  # and back again
+    assert post(host, code, "start").status_code == 303
+    assert load_state(service.store, code).match.rules.tempo == "untimed"
+    page = a.get(f"/g/{code}").get_data(as_text=True)
+    assert "no clock" in page and 'class="clock"' not in page and 'class="ring"' not in page

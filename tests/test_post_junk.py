@@ -33,6 +33,15 @@ ROUTES = {
     "/g/{code}/takeover": (),
     "/g/{code}/leave-table": (),
     "/g/{code}/closing": (),
+    "/g/{code}/chat": ("text",),
+    "/g/{code}/react": ("reaction",),
+    "/g/{code}/chat-settings": ("chat", "filter"),
+    "/g/{code}/silence": ("line", "on"),
+    "/g/{code}/mute": ("line", "on"),
+    "/g/{code}/report": ("line",),
+    "/people/invite": ("person",),
+    "/people/block": ("person", "on"),
+    "/people/mute": ("person", "on"),
     "/signin": ("email",),
     "/signin/code": ("code",),
     "/me": ("name", "emoji"),
@@ -48,7 +57,9 @@ def places(app, client, service):
     practice = start_practice(client)
     assert service.wait_idle()
     room = new_table(client)
-    yield {"practice": practice, "room": room, "unknown": "ZZZZZZ"}
+    with client.session_transaction() as session:
+        player = session["pid"]
+    yield {"practice": practice, "room": room, "unknown": "ZZZZZZ", "player": player}
     limiter.reset()  # the limits this test ran into are not the next test's
 
 
@@ -57,7 +68,8 @@ def state(service, places) -> tuple:
     post started have made their moves)."""
     assert service.wait_idle()
     return (service.store.stats(), service.snapshot(places["practice"], None).view["version"],
-            service.room_snapshot(places["room"], None).version)
+            service.room_snapshot(places["room"], None).version, len(service.store.chat_lines(places["practice"])),
+            service.store.muted(places["player"]), service.store.blocked(places["player"]))
 
 
 @settings(max_examples=300, deadline=None, derandomize=True,

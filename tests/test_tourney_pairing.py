@@ -444,6 +444,19 @@ def test_pair_solos_odd_count_gets_a_bot():
     assert len(draws) > 1  # the pairing is drawn, not fixed
 
 
+def test_pair_solos_keeps_people_who_blocked_one_another_apart():
+    solos = ["ann", "bob", "cy", "dee", "eve"]
+    apart = {frozenset(("ann", "bob")), frozenset(("ann", "cy"))}
+    together = sum(any({a, b} == {"ann", "bob"} for a, b in pair_solos(solos, random.Random(s))) for s in range(40))
+    assert together > 0  # drawn at random, ann and bob are sometimes partners
+    for s in range(40):
+        pairs = pair_solos(solos, random.Random(s), apart)
+        assert not any(frozenset((a, b)) in apart for a, b in pairs)
+        assert sorted(p for pair in pairs for p in pair if p is not BOT) == sorted(solos)
+    # when nobody else can be swapped in, the pair stands (the tourney still starts)
+    assert pair_solos(["ann", "bob"], random.Random(1), apart) in ([("ann", "bob")], [("bob", "ann")])
+
+
 def test_seeding_by_mean_rating_or_at_random():
     teams = [Team(1, ("ann", "bob")), Team(2, ("cy", "dee")), Team(3, ("eve", None)),
              Team(4, ("fay", "gus"))]

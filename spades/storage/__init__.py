@@ -68,12 +68,16 @@ from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
 from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
 from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
+    ChatRow,
+    CoPlayer,
+    InvitationRow,
     LoginCodeRow,
     MatchInfo,
     MatchRow,
     MemberRow,
     PlayerGame,
     PlayerMatch,
+    ReportRow,
     RoomRow,
     SeatRow,
     TableRow,
@@ -83,9 +87,11 @@ from .rows import (
     TourneyRow,
     TourneySummary,
     TourneyTeamRow,
+    TurnRow,
     UserRow,
 )
 from .tables import LeaveSeat, NewMatch, PutDealSecret, PutHand, PutOptions, SaveMove, TableStore, TakeSeat
+from .talk import PutSilence, SaveLine, TalkStore
 from .tourneys import (
     DropTourneyPlayer,
     NewTourney,
@@ -96,14 +102,15 @@ from .tourneys import (
     PutTourneyTeam,
     TourneyStore,
 )
+from .turns import PutTurns, TurnStore, Waiting
 
 
-class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, AnalysisStore):
+class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, AnalysisStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``analyses``); connections, ``transaction`` and
-    ``commit`` are ``spades.storage.core``'s."""
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``analyses``);
+    connections, ``transaction`` and ``commit`` are ``spades.storage.core``'s."""
 
 
 __all__ = [
@@ -116,4 +123,6 @@ __all__ = [
     "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
+    "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
+    "PutTurns", "TurnRow", "Waiting",  # turn-based tables
 ]

@@ -284,7 +284,55 @@ def m010_signin_guards(s: Schema) -> None:
     s.add_column("signins", "seen", float)
 
 
-# m011 is taken by another change; m012 follows it
+@migration
+def m011_talk(s: Schema) -> None:
+    """Talk at the table and the people one plays with (``spades.storage.talk``).
+
+    ``chat_lines``: a table's messages and reactions, numbered from 1 per table (the
+    number is what pages name a message by), with the sender's person id (never shown),
+    name and emoji as they were, their seat (NULL: a watcher), the chat it went to
+    (``players`` or ``watchers``) and its ``kind`` (``text`` or ``reaction``).
+    ``chat_silenced``: the people the host silenced at a table. ``mutes`` and ``blocks``:
+    whom a person (an account, or a browser's id) muted or blocked. ``reports``: a
+    reported message with the messages before it (JSON), for whoever runs the site.
+    ``invitations``: a table a person was invited to, shown on their Rejoin list."""
+    s.create_table("chat_lines", {"table_code": str, "number": int, "at": float, "person": str, "name": str,
+                                  "emoji": str, "seat": int, "room": str, "kind": str, "text": str},
+                   pk=("table_code", "number"), not_null={"person", "room", "kind", "text"})
+    s.create_table("chat_silenced", {"table_code": str, "person": str, "at": float}, pk=("table_code", "person"))
+    for name in ("mutes", "blocks"):
+        s.create_table(name, {"owner": str, "person": str, "at": float}, pk=("owner", "person"))
+        s.create_index(name, ["person"])
+    s.create_table("reports", {"id": int, "at": float, "table_code": str, "number": int, "reporter": str,
+                               "reporter_name": str, "reported": str, "reported_name": str, "text": str,
+                               "context": str}, pk="id", not_null={"table_code", "reporter", "reported"})
+    s.create_table("invitations", {"id": int, "person": str, "table_code": str, "by_name": str, "at": float},
+                   pk="id", not_null={"person", "table_code"})
+    s.create_index("invitations", ["person"])
+
+
+@migration
+def m014_turns(s: Schema) -> None:
+    """Turn-based tables (``spades.storage.turns``): whom each table waits on now.
+
+    ``turns``: one row per person a turn-based table waits on (the person to move, or
+    between hands each person who has not pressed Continue), with their seat, since when
+    (``since``), until when (``deadline``, NULL without a clock), ``turn`` (which wait this
+    is: a new one starts the row again), whether they had no page of the table open when
+    it began (``notify``: a notice is due) and whether the push notice, the mail and the
+    80% warning went out (``pushed``, ``notified``, ``warned``). ``notice_prefs``: a
+    person's choice about notice mails, and when the last one went out (one an hour)."""
+    s.create_table("turns", {"table_code": str, "person": str, "seat": int, "turn": str, "since": float,
+                             "deadline": float, "notify": int, "pushed": int, "notified": int, "warned": int},
+                   pk=("table_code", "person"), not_null={"turn", "since"},
+                   defaults={"notify": 0, "pushed": 0, "notified": 0, "warned": 0})
+    s.create_index("turns", ["person"])
+    s.create_index("turns", ["deadline"])
+    s.create_table("notice_prefs", {"person": str, "mail_off": int, "last_mail": float}, pk="person",
+                   defaults={"mail_off": 0})
+
+
+# m012 after the migrations released before it (m011_talk, m014_turns): none is ever reordered
 @migration
 def m012_analyses(s: Schema) -> None:
     """Finished matches' analyses (``spades.tables.analyses``): one per table and match

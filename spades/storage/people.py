@@ -2,8 +2,8 @@
 their sessions, sign-in codes, profiles, ratings, and the reads a person's record and
 figures are made from (``spades.accounts``, ``spades.stats``).
 
-Imports: stdlib and the storage package's ``base``, ``rows``, ``core`` and ``tourneys``
-(signing in moves a person's registrations too).
+Imports: stdlib and the storage package's ``base``, ``rows``, ``core``, ``tourneys`` and
+``talk`` (signing in moves a person's registrations, mutes and blocks too).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from .base import Db
 from .core import StoreCore
 from .rows import LoginCodeRow, MatchInfo, PlayerGame, PlayerMatch, UserRow
+from .talk import move_talk
 from .tourneys import move_registrations
 
 # a match's last move, for a person's matches in the order they were played
@@ -400,3 +401,4 @@ def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
     db.execute("UPDATE ratings SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
                "(SELECT 1 FROM ratings WHERE player_id = ?)", [user_id, anon_pid, user_id])
     move_registrations(db, anon_pid, user_id)
+    move_talk(db, anon_pid, user_id)

@@ -212,3 +212,69 @@ class TourneySummary:
     finished: float | None
     team_limit: int
     places: int  # places taken: a team each, two solos one
+
+
+# -- talk and the people one plays with ------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One message or reaction at a table (``person``: the sender's id, never shown)."""
+
+    number: int
+    at: float
+    person: str
+    name: str
+    emoji: str
+    seat: int | None  # None: a watcher
+    room: str  # "players" or "watchers"
+    kind: str  # "text" or "reaction"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    id: int
+    at: float
+    code: str
+    number: int
+    reporter: str
+    reporter_name: str
+    reported: str
+    reported_name: str
+    text: str
+    context: tuple[dict, ...]  # the lines said before it: number, at, name, room, text
+
+
+@dataclass(frozen=True, slots=True)
+class CoPlayer:
+    """Someone with an account who sat at a table with a person."""
+
+    id: str
+    name: str
+    emoji: str
+    last: float
+    tables: int
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationRow:
+    id: int
+    code: str
+    by_name: str
+    at: float
+
+
+# -- turn-based tables ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """A turn-based table waiting on a person (``spades.storage.turns``)."""
+
+    code: str
+    person: str
+    seat: int
+    turn: str
+    since: float
+    deadline: float | None
+    notify: bool  # its person had no page of the table open as it began
+    pushed: bool
+    notified: bool  # mailed (or nothing to mail)
+    warned: bool

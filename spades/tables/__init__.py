@@ -42,6 +42,8 @@ from .errors import (
                      TableClosed,
                      TableFull,
                      TableNotFound,
+                     TalkRefused,
+                     TooFast,
 )
 from .registry import Command, Declared, command_name, declared, routed
 from .rooms import check_joinable, room_snapshot
@@ -58,9 +60,11 @@ from .values import (
                      EMOJIS,
                      MAX_HUMANS,
                      MAX_NAME,
+                     MAX_TURN_TABLES,
                      NO_TABLE,
                      PLAY_DELAYS,
                      PRACTICE_BOTS,
+                     TOO_MANY_TURN_TABLES,
                      WATCHING_OFF,
                      BotSeat,
                      Change,
@@ -68,6 +72,7 @@ from .values import (
                      Member,
                      Player,
                      RoomSnapshot,
+                     Said,
                      Server,
                      Snapshot,
                      Timeout,
@@ -76,10 +81,12 @@ from .values import (
 
 __all__ = [
     "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
-    "MAX_HUMANS", "MAX_NAME", "NO_TABLE", "PLAY_DELAYS", "PRACTICE_BOTS", "WATCHING_OFF", "BadAction", "BadPlayer",
+    "MAX_HUMANS", "MAX_NAME", "MAX_TURN_TABLES", "TOO_MANY_TURN_TABLES", "NO_TABLE", "PLAY_DELAYS",
+    "PRACTICE_BOTS", "WATCHING_OFF", "BadAction", "BadPlayer",
     "BotSeat", "Bus", "Busy", "Change", "Command", "Declared", "Event", "Member", "NotHost", "NotSaved", "NotSeated",
-    "NotStarted", "NotWatchable", "Player", "Refused", "Removed", "RoomSnapshot", "Server", "Snapshot", "Stale",
-    "TableClosed", "TableFull", "TableNotFound", "TableService", "Timeout", "Who", "bot_seed", "check_emoji",
-    "check_joinable", "clean_name", "command_name", "declared", "load_state", "room_capacity", "room_snapshot",
+    "NotStarted", "NotWatchable", "Player", "Refused", "Removed", "RoomSnapshot", "Said", "Server", "Snapshot", "Stale",
+    "TableClosed", "TableFull", "TableNotFound", "TalkRefused", "TooFast", "TableService", "Timeout", "Who",
+    "bot_seed", "check_emoji", "check_joinable", "clean_name", "command_name", "declared", "load_state",
+    "room_capacity", "room_snapshot",
     "routed", "seat_plan", *commands.__all__,
 ]

@@ -30,7 +30,7 @@ from ..clocks import SeatClock
 from ..fairness import FairDeals, new_secret, secret_from
 from ..rules import DEAL, HAND_OVER, Match, parse_action
 from ..rules_config import Rules
-from ..storage import Conflict, MatchRow, Store
+from ..storage import Conflict, MatchRow, PutTurns, Store
 from .bus import Bus
 from .commands.presence import Started
 from .decide import Decision, decide
@@ -38,7 +38,7 @@ from .errors import NotSaved, NotStarted, Stale, TableNotFound
 from .registry import Command, command_name
 from .rooms import RoomState
 from .scheduler import Scheduler
-from .state import Plan, Settings, TableState, plan, presence, snapshot
+from .state import Plan, Settings, TableState, plan, presence, snapshot, waiting_on
 from .values import NO_TABLE, Change, Server, Who
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,14 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
     state.clock = store.clock(row.match.id)
     state.holds = store.holds(code)
     state.left = set(store.left_seats(code))
+    lines = store.chat_lines(code, 100)
+    state.chat_number = lines[-1].number if lines else 0
+    turns = sorted(store.turns_of(code), key=lambda t: t.seat)
+    state.waits = tuple((t.person, t.turn, t.deadline) for t in turns)
+    if turns and state.match.phase == HAND_OVER:  # a turn-based table's wait for Continue goes on from when it began
+        state.hand_over_at = min(t.since for t in turns)
+    state.speakers = {x.number: (x.person, x.name) for x in lines}
+    state.silenced = store.silenced(code)
     return state
 
 
@@ -122,6 +130,7 @@ class TableActor:
         self.state.seq = time.time_ns() // 1000
         self._break_from(clock())
         self.retired = False
+        self.touched = clock()  # when a command last came (a table left alone may leave memory)
 
     def handle(self, who: Who, command: Command, prime: Callable[[Change], None] | None = None) -> object:
         """Run one command; returns the picture of the seat (or, in a room, the person) it
@@ -133,7 +142,7 @@ class TableActor:
                 raise Retired(self.code)
             for observe in self.observers:
                 observe(self.code, who, command)
-            now = self.clock()
+            now = self.touched = self.clock()
             decision = decide(self.state, who, command, now, self.settings)
             self._commit(command, decision)
             before = self.state
@@ -141,8 +150,13 @@ class TableActor:
                 self._reload()
                 if decision.begin:
                     self._begin(now)
+            self._sync_turns(now)
             change = None
-            if decision.publish:
+            if decision.said is not None:  # a line said changes no picture: the change carries the line
+                self.state.seq += 1
+                persons = self.state.persons() if isinstance(self.state, TableState) else ()
+                change = Change(self.code, self.state.seq, command_name(command), {}, persons, decision.said)
+            elif decision.publish:
                 if type(before) is not type(self.state):  # a room that started: its pages move on first
                     self.state.seq += 1
                     before.seq = self.state.seq
@@ -150,7 +164,7 @@ class TableActor:
                 self.state.seq += 1
                 change = self._change(command_name(command), now)
             if prime is not None:
-                prime(change or self._change(command_name(command), now))
+                prime(change if change is not None and change.snapshots else self._change(command_name(command), now))
             if change is not None:
                 self.bus.publish(change)
             self.scheduler.plan(self.code, self.timers())
@@ -167,13 +181,25 @@ class TableActor:
             self.state.seq += 1
             self.bus.publish(self._change(command, self.clock()))
 
-    def idle_in_memory(self) -> bool:
+    def idle_in_memory(self, now: float | None = None, idle_after: float | None = None,
+                       horizon: float = 0.0) -> bool:
         """Nothing keeps this table in memory: nobody is connected, and its match is over
-        (or, in a room, whatever its status)."""
+        (or, in a room, whatever its status); or (with ``now``) nobody touched it for
+        ``idle_after`` seconds, no bot is thinking for it and none of its timers (kept in
+        the database: clocks, holds, a turn-based table's wait) is due within ``horizon``."""
         with self.lock:
             state = self.state
-            done = isinstance(state, RoomState) or state.match.finished
-            return done and not any(state.connections.values())
+            if any(state.connections.values()):
+                return False
+            if isinstance(state, RoomState) or state.match.finished:
+                return True
+            if now is None or idle_after is None or now - self.touched < idle_after:
+                return False
+            timers = self.timers()
+            if timers.bot is not None:
+                return False
+            due = [t for t in (timers.clock, timers.deal_at, *(until for _, until in timers.holds)) if t is not None]
+            return not due or min(due) - now > horizon
 
     def retire(self) -> None:
         with self.lock:
@@ -204,6 +230,23 @@ class TableActor:
         except Exception:  # the match stands; its clock comes with the next change
             log.exception("storing the first clock at %s failed", self.code)
             self._reload()
+
+    def _sync_turns(self, now: float) -> None:
+        """A turn-based table stores whom it waits on when that changed (the your-turn
+        lists, the notices and the timers of tables out of memory read it). The moves
+        are stored already: a failure here is logged and tried again with the next change."""
+        state = self.state
+        if not isinstance(state, TableState):
+            return
+        waits = waiting_on(state, now, self.settings)
+        key = tuple((w.person, w.turn, w.deadline) for w in waits)
+        if key == state.waits:
+            return
+        try:
+            self.store.commit([PutTurns(self.code, waits)])
+            state.waits = key
+        except Exception:
+            log.exception("storing whom %s waits on failed", self.code)
 
     def _version(self) -> int:
         return self.state.match.version if isinstance(self.state, TableState) else self.state.seq
@@ -249,6 +292,7 @@ class TableActor:
         fresh.connections, fresh.seq = old.connections, old.seq
         if isinstance(fresh, TableState) and isinstance(old, TableState):
             fresh.event = old.event
+            fresh.talked, fresh.last_said = old.talked, old.last_said
             if fresh.match_number == old.match_number:
                 fresh.ready, fresh.ready_for, fresh.closing = old.ready, old.ready_for, old.closing
                 fresh.hand_over_at = old.hand_over_at

@@ -67,7 +67,7 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from ..rules import IllegalAction
-from ..storage import SeatRow
+from ..storage import ChatRow, SeatRow
 from . import commands, errors, registry, values  # noqa: F401 - commands: every command declared
 from .bus import Bus
 from .outage import Outage, Unreachable
@@ -100,11 +100,11 @@ def where(url: str) -> str:
 # -- values as JSON ------------------------------------------------------------------------
 _TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     values.Player, values.BotSeat, values.Timeout, values.Server, values.Event, values.Snapshot, values.Member,
-    values.RoomSnapshot, SeatRow, *(d.cls for d in registry.every()))}
+    values.RoomSnapshot, values.Said, ChatRow, SeatRow, *(d.cls for d in registry.every()))}
 _ERRORS: dict[str, type[Exception]] = {cls.__name__: cls for cls in (
     errors.Refused, errors.TableNotFound, errors.NotStarted, errors.NotSeated, errors.NotSaved, errors.Busy,
     errors.BadAction, errors.NotHost, errors.NotWatchable, errors.TableClosed, errors.TableFull, errors.Removed,
-    errors.BadPlayer, Unreachable, IllegalAction)}
+    errors.BadPlayer, errors.TalkRefused, errors.TooFast, Unreachable, IllegalAction)}
 
 
 def encode(obj: Any) -> Any:
@@ -147,18 +147,22 @@ def decode(obj: Any) -> Any:
 
 def encode_change(change: Change, origin: str) -> str:
     return json.dumps({"origin": origin, "code": change.code, "seq": change.seq, "command": change.command,
-                       "snapshots": encode(change.snapshots), "persons": encode(change.persons)},
+                       "snapshots": encode(change.snapshots), "persons": encode(change.persons),
+                       "said": encode(change.said)},
                       separators=(",", ":"))
 
 
 def decode_change(data: dict) -> Change:
-    return Change(data["code"], data["seq"], data["command"], decode(data["snapshots"]), decode(data["persons"]))
+    return Change(data["code"], data["seq"], data["command"], decode(data["snapshots"]), decode(data["persons"]),
+                  decode(data.get("said")))
 
 
 def encode_error(e: Exception) -> dict:
     name = type(e).__name__
     if isinstance(e, errors.Stale):
         return {"error": "Stale", "message": str(e), "version": e.version}
+    if isinstance(e, errors.TooFast):
+        return {"error": "TooFast", "message": str(e), "retry_after": e.retry_after}
     if name in _ERRORS:
         return {"error": name, "message": str(e)}
     log.error("forwarded command failed: %r", e)
@@ -168,6 +172,8 @@ def encode_error(e: Exception) -> dict:
 def decode_error(data: dict) -> Exception:
     if data["error"] == "Stale":
         return errors.Stale(data["message"], data["version"])
+    if data["error"] == "TooFast":
+        return errors.TooFast(data["message"], data["retry_after"])
     return _ERRORS.get(data["error"], errors.NotSaved)(data["message"])
 
 

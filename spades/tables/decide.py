@@ -32,7 +32,7 @@ from .errors import NotSeated, NotStarted, Stale, TableClosed
 from .registry import ANY, ROOM, Command, declared
 from .rooms import RoomState
 from .state import Settings, TableState, next_clock
-from .values import CLOSING_WINDOW, Event, Player, Who
+from .values import CLOSING_WINDOW, Event, Player, Said, Who
 
 STALE = "The table has moved on since that page was shown: here it is now."
 NO_SEAT = "You have no seat at this table."
@@ -43,7 +43,7 @@ class Decision:
     """A command's change: ``rows`` to commit in one transaction; ``publish`` when the
     table looks different to anyone; ``reload`` to rebuild the state from the database
     after the commit (a new match, a room that started); ``begin``: that reload began a
-    match; ``seat`` whose picture answers the command."""
+    match; ``seat`` whose picture answers the command; ``said``: a chat line to publish."""
 
     rows: list[Op] = field(default_factory=list)
     publish: bool = True
@@ -51,6 +51,7 @@ class Decision:
     begin: bool = False  # a match began (after the reload): its first clock is stored before anyone is told
     seat: int | None = None
     conflict: str = STALE  # what a lost race is told
+    said: Said | None = None  # a line said at the table: its change carries the line, not the pictures
 
 
 def decide(state: TableState | RoomState, who: Who, command: Command, now: float, settings: Settings) -> Decision:
@@ -126,9 +127,10 @@ def deal_if_ready(state: TableState, now: float, settings: Settings) -> list[Op]
 
 
 def hold_seat(state: TableState, seat: int, now: float) -> list[Op]:
-    """The seat's person has no connection left: hold the seat (at a table for friends)."""
+    """The seat's person has no connection left: hold the seat (at a table for friends;
+    a turn-based table's people come and go, and its clock alone moves for them)."""
     if (not state.shared() or state.row.seats[seat].kind != "human" or seat in state.holds
-            or state.connected(seat) or state.match.finished):
+            or state.connected(seat) or state.match.finished or clocks.is_turn_based(state.match.rules)):
         return []
     said = state.closing.pop(seat, None)
     until = clocks.hold_until(now, closing=said is not None and now - said <= CLOSING_WINDOW)

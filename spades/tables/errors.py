@@ -65,3 +65,17 @@ class Removed(Refused):
 
 class BadPlayer(Refused):
     """A name or emoji that is not allowed."""
+
+
+class TalkRefused(Refused):
+    """The table's chat does not take this from this person: chat off, reactions only,
+    silenced, or a tourney table's free text."""
+
+
+class TooFast(Refused):
+    """Too many chat lines in a short time, or the same message again; ``retry_after``:
+    seconds until it would be taken."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

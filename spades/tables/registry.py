@@ -53,6 +53,7 @@ TABLE_ANSWER = "table"  # the table's fragments (htmx) or a 303 back to it
 HOME_ANSWER = "home"  # a 303 to the home page (the person left)
 BEACON_ANSWER = "beacon"  # 204, nothing to show (navigator.sendBeacon)
 ROOM_ANSWER = "room"  # a 303 back to the room, or the room with the refusal
+CHAT_ANSWER = "chat"  # the chat's form (htmx; the line itself comes over the socket) or a 303 back
 
 Form = Mapping[str, str]
 Handler = Callable[..., Any]  # (state, who, command, now, settings) -> Decision

@@ -65,7 +65,8 @@ def room_snapshot(row: RoomRow, version: int, player_id: str | None, deal_commit
     return RoomSnapshot(row.code, row.status, me, mine is not None and mine.state == "removed", members,
                         row.partner, humans, row.options.get("level", DEFAULT_LEVEL), row.options.get("rules", {}),
                         me is not None and me == host, room_capacity(humans, row.partner), version,
-                        deal_commitment=deal_commitment)
+                        deal_commitment=deal_commitment, chat=row.options.get("chat", "on"),
+                        chat_filter=bool(row.options.get("filter")))
 
 
 def check_joinable(row: RoomRow, player_id: str | None) -> None:

@@ -35,7 +35,7 @@ from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record
-from ..rules_config import Rules
+from ..rules_config import TURN_BASED, Rules
 from ..storage import CreateRoom, Duplicate, PutDealSecret, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
@@ -58,9 +58,11 @@ from .values import (
     CODE_LENGTH,
     EMOJIS,
     MAX_HUMANS,
+    MAX_TURN_TABLES,
     NO_TABLE,
     PLAY_DELAYS,
     PRACTICE_BOTS,
+    TOO_MANY_TURN_TABLES,
     Change,
     Player,
     RoomSnapshot,
@@ -72,6 +74,11 @@ from .values import (
 log = logging.getLogger(__name__)
 
 
+IDLE_AFTER_S = 300.0  # a table nobody touched this long (and nobody is connected to) may leave memory ...
+TIMER_HORIZON_S = 120.0  # ... unless a timer of its is due this soon; out of memory, it comes back this early
+SWEEP_S = 30.0  # how often the tables in memory are looked over
+
+
 class TableService:
     """All tables of one server process."""
 
@@ -80,7 +87,8 @@ class TableService:
                  pool: cf.Executor | None = None, pool_workers: int = 2,
                  new_seed: Callable[[], str] | None = None, clock: Callable[[], float] = time.time,
                  clock_seconds: float | None = None, bus: Bus | None = None,
-                 cluster: Cluster | None = None) -> None:
+                 cluster: Cluster | None = None, idle_after_s: float = IDLE_AFTER_S,
+                 sweep_s: float = SWEEP_S) -> None:
         self.store = store
         self.clock = clock  # epoch seconds: deadlines are stored in it (tests pass a fake)
         # where each match's seed comes from: random in production, fixed in tests (replayable)
@@ -93,6 +101,8 @@ class TableService:
                                    think_limit=think_limit, bot_budget=bot_budget, remote=remote)
         self._actors: dict[str, TableActor] = {}
         self._load_lock = threading.Lock()
+        self.idle_after_s = idle_after_s
+        self._stop = threading.Event()
         self._observers: list[Observer] = []
         # hints think in a process of their own, so asking for them never slows a bot's
         # turn at another table (a pool passed in, in tests, serves both), people in turn
@@ -101,19 +111,59 @@ class TableService:
             cluster.serve(self._serve_forwarded)
             cluster.every(cluster.lease_s / 3, self._renew_leases, "cluster-leases")
             cluster.every(1.0, self._adopt_orphans, "cluster-sweep")
+        if sweep_s > 0:
+            threading.Thread(target=self._keep_sweeping, args=(sweep_s,), name="tables-sweep", daemon=True).start()
 
     # -- life cycle ------------------------------------------------------------------
     def resume_all(self) -> int:
         """Load every unfinished table so its bots and clocks carry on (in a cluster, those
-        that no other process owns); returns how many."""
+        that no other process owns); returns how many. A turn-based table waiting on a
+        person stays in the database until a command or a timer comes for it (``sweep``)."""
         if self.cluster is not None:
             codes = self._adopt_orphans()
         else:
-            codes = self.store.unfinished_tables()
+            codes = self._to_resume()
             for code in codes:
                 self._resume(code)
         self.scheduler.wake()  # overdue clocks fire at once
         return len(codes)
+
+    def _to_resume(self) -> list[str]:
+        """The unfinished tables that need a process now: all but the turn-based ones
+        waiting on a person with no timer due soon."""
+        waiting = self.store.waiting_tables() - set(self.store.due_tables(self.now() + TIMER_HORIZON_S))
+        return [c for c in self.store.unfinished_tables() if c not in waiting]
+
+    def sweep(self) -> tuple[int, int]:
+        """Tables nobody touched for ``idle_after_s`` and nobody is connected to, with no
+        timer due within ``TIMER_HORIZON_S``, leave memory; tables out of memory with a
+        timer due by then come back (in a cluster, those nobody owns, claimed first: one
+        process fires each). Returns (let go, brought back)."""
+        now = self.now()
+        gone = 0
+        for code, actor in list(self._actors.items()):
+            if actor.idle_in_memory(now, self.idle_after_s, TIMER_HORIZON_S):
+                self._forget(code, actor)
+                gone += 1
+        due = [c for c in self.store.due_tables(now + TIMER_HORIZON_S) if c not in self._actors]
+        if self.cluster is not None and due:
+            owners = self.cluster.owners(due)
+            due = [c for c, owner in zip(due, owners) if owner is None and self.cluster.claim(c) is None]
+        for code in due:
+            try:
+                self._actor(code)
+            except Exception:  # one broken table must not keep the others' timers
+                log.exception("table %s could not be loaded for its timer", code)
+        if due:
+            self.scheduler.wake()
+        return gone, len(due)
+
+    def _keep_sweeping(self, every: float) -> None:
+        while not self._stop.wait(every):
+            try:
+                self.sweep()
+            except Exception:  # the database busy, Redis away: the next sweep tries again
+                log.exception("sweeping the tables in memory failed")
 
     def _resume(self, code: str) -> None:
         """Load the table (nobody is connected to this process yet) so it carries on."""
@@ -134,6 +184,7 @@ class TableService:
     def close(self) -> None:
         """Stop the scheduler and the bot processes (pending turns resume on the next start);
         in a cluster, let this process's tables go to the others at once."""
+        self._stop.set()
         self.scheduler.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -149,13 +200,16 @@ class TableService:
         """Run one command (``spades.tables.commands``) at table ``code`` through its actor:
         the one entry point for every change to a table or its room. Returns the picture
         of the seat it concerned (a ``Snapshot``; in a room, the person's ``RoomSnapshot``).
-        A command with an empty ``seed`` gets a fresh one here (decisions are pure).
+        A command with an empty ``seed`` gets a fresh one here (decisions are pure), and
+        one with an empty ``known`` the person's name and emoji as the site knows them.
         Raises TableNotFound and the command's refusals, Stale (a lost race), NotSaved (a
         failed save: nothing changed; Unreachable, a NotSaved: Redis does not answer, so a
         table this process does not hold can be neither claimed nor forwarded to)."""
         code = code.upper()
         if getattr(command, "seed", None) == "":
             command = dataclasses.replace(command, seed=self.new_seed())  # type: ignore[type-var]
+        if hasattr(command, "known") and command.known is None and isinstance(who, Player):
+            command = dataclasses.replace(command, known=self.known_player(who.id))  # type: ignore[type-var]
         for _ in range(3):
             if self.cluster is not None and code not in self._actors:
                 owner = self.cluster.claim(code)
@@ -237,7 +291,7 @@ class TableService:
     def _adopt_orphans(self) -> list[str]:
         """Claim and load every unfinished table nobody owns (its owner died); returns them."""
         assert self.cluster is not None
-        codes = [c for c in self.store.unfinished_tables() if c not in self._actors]
+        codes = [c for c in self._to_resume() if c not in self._actors]
         owners = self.cluster.owners(codes)
         if self.cluster.outage.recovered_within(self.cluster.lease_s):
             return []  # Redis just came back: its owners take their leases again first
@@ -299,6 +353,9 @@ class TableService:
     def in_memory(self, code: str) -> bool:
         """Whether this process holds the table in memory now."""
         return code.upper() in self._actors
+
+    def tables_in_memory(self) -> int:
+        return len(self._actors)
 
     # -- commands ------------------------------------------------------------------------
     def act(self, code: str, who: Who, action: object, expected_version: int | None = None) -> Snapshot:
@@ -482,14 +539,18 @@ class TableService:
         return room_snapshot(row, 0, player_id, FairDeals(secret).commitment(1) if secret else "")
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
-        """The table as its join form shows it, if this player may join it (or is in it).
-        Raises TableNotFound, TableClosed, TableFull, Removed."""
+        """The table as its join form shows it, if this player may join it (or is in it):
+        not when the host blocked them. Raises TableNotFound, TableClosed, TableFull, Removed."""
         code = code.upper()
         row = self.store.load_room(code)
         if row is None:
             raise TableNotFound(NO_TABLE)
         if player_id in row.seated:
             return row
+        if player_id and row.host and player_id in self.store.blocked(row.host):
+            raise Removed("You cannot join this table.")
+        if player_id and row.options.get("rules", {}).get("tempo") in TURN_BASED and self.at_turn_limit(player_id):
+            raise TableFull(TOO_MANY_TURN_TABLES)
         if row.status != "playing":
             check_joinable(row, player_id)
             return row
@@ -498,6 +559,11 @@ class TableService:
         if self._read(code, late_seat) is None:
             raise TableFull("Every seat for people at this table is taken.")
         return row
+
+    def at_turn_limit(self, player_id: str) -> bool:
+        """This person is seated at (or waits in the rooms of) ``MAX_TURN_TABLES``
+        turn-based tables already."""
+        return self.store.turn_tables(player_id, TURN_BASED) >= MAX_TURN_TABLES
 
     # -- for tests and the benchmarks ------------------------------------------------
     def wake(self) -> None:

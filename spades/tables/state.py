@@ -22,7 +22,8 @@ from ..bots.solver import Position, sweeps
 from ..clocks import SeatClock
 from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
-from ..storage import TableRow
+from ..rules_config import UNTIMED
+from ..storage import TableRow, Waiting
 from ..views import seat_view
 from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
 
@@ -58,6 +59,12 @@ class TableState:
     fair: FairDeals | None = None  # the match's fair deals (None: a match dealt from its seed, from before)
     offers: dict[int, str] = field(default_factory=dict)  # seat: the contribution its person sent for the next deal
     offers_for: tuple[int, int] = (0, 0)  # (match number, hand number) the offers follow
+    chat_number: int = 0  # the number of the table's last chat line
+    silenced: set[str] = field(default_factory=set)  # people the host silenced here
+    speakers: dict[int, tuple[str, str]] = field(default_factory=dict)  # the last lines' number: (person, name)
+    talked: dict[str, list[float]] = field(default_factory=dict)  # person: when they last said something
+    last_said: dict[str, tuple[str, float]] = field(default_factory=dict)  # person: their last message, when
+    waits: tuple = ()  # a turn-based table: whom it waits on, as last stored ((person, turn, deadline), ...)
     claim_checked: tuple[int, int, bool] = (0, -1, False)  # (match number, version, certain) of the last check
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -88,6 +95,14 @@ class TableState:
     def watchable(self) -> bool:
         """People without a seat may watch (unless the host turned it off)."""
         return self.row.options.get("watch", True) is not False
+
+    def chat_mode(self) -> str:
+        """The table's chat now: ``on``, ``reactions`` (the quick reactions only) or
+        ``off``, as the host set it; a tourney table's is reactions only (partners may not signal)."""
+        mode = self.row.options.get("chat", "on")
+        if self.tourney() and mode == "on":
+            return "reactions"
+        return mode if mode in ("on", "reactions", "off") else "on"
 
     def watchers(self) -> int:
         """People connected to the table without a seat."""
@@ -155,9 +170,52 @@ def bot_seed(seed: str, match_number: int, version: int, seat: int) -> int:
     return zlib.crc32(f"{seed}/{match_number}/{version}/{seat}".encode())
 
 
+def break_after(state: TableState, settings: Settings) -> float | None:
+    """Seconds after a hand ends that the next one is dealt whoever is still reading: a
+    tourney table's break, a timed turn-based table's time for a move; None: the table
+    waits for everyone's Continue."""
+    if state.tourney():
+        return TOURNEY_BREAK_S
+    rules = state.match.rules
+    if clocks.is_turn_based(rules) and timed(state, settings):
+        return settings.clock_seconds or clocks.turn_seconds(rules, PLAYING)
+    return None
+
+
+def waiting_on(state: TableState, now: float, settings: Settings) -> tuple[Waiting, ...]:
+    """Whom a turn-based table waits on now: the person to move, or between hands each
+    person who has not pressed Continue (a seat a bot plays for its person waits on
+    nobody); nothing at any other table. Each wait says whether its person had no page
+    of the table open as it began (a notice is due)."""
+    match = state.match
+    if not clocks.is_turn_based(match.rules) or match.finished:
+        return ()
+    seats = state.row.seats
+
+    def wait(seat: int, turn: str, since: float, deadline: float | None) -> Waiting:
+        return Waiting(seats[seat].player_id or "", seat, turn, since, deadline, not state.connected(seat))
+
+    people = [s.seat for s in seats if s.kind == "human" and not state.controlled(s.seat)]
+    if match.phase in (BIDDING, PLAYING) and match.to_act in people:
+        seat = match.to_act
+        clock = state.clock if state.clock is not None and state.clock[:2] == (seat, match.version) else None
+        return (wait(seat, f"{state.match_number}/{match.version}", now, clock[2] if clock else None),)
+    if match.phase == HAND_OVER:
+        pause = break_after(state, settings)
+        since = state.hand_over_at if state.hand_over_at is not None else now
+        ready = state.ready_now()
+        return tuple(wait(s, f"{state.match_number}/hand-{match.hand_number}", since,
+                          since + pause if pause is not None else None) for s in people if s not in ready)
+    return ()
+
+
 def timed(state: TableState, settings: Settings) -> bool:
-    return state.shared() and (settings.clock_seconds is not None
-                               or clocks.turn_seconds(state.match.rules, PLAYING) is not None)
+    """A person's turn runs on a clock here (never at a table its friends chose to play
+    untimed, whatever clock the tests set)."""
+    rules = state.match.rules
+    if rules.tempo == UNTIMED and not clocks.is_tourney(rules):
+        return False
+    return state.shared() and (settings.clock_seconds is not None or clocks.turn_seconds(rules, PLAYING) is not None)
 
 
 def next_clock(state: TableState, now: float, settings: Settings) -> tuple[int, int, float] | None:
@@ -214,7 +272,8 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
                     state.watchers(), state.watchable(), state.row.options.get("tourney"),
-                    *commitments(state), claimable(state, seat))
+                    *commitments(state), state.chat_mode(), bool(state.row.options.get("filter")),
+                    can_claim=claimable(state, seat))
 
 
 CLAIM_TRICKS = 5  # a claim is looked for only with this many tricks left, or fewer
@@ -298,9 +357,9 @@ def plan(state: TableState, settings: Settings) -> Plan:
     holds = tuple((seat, until) for seat, (_, until, fired) in sorted(state.holds.items())
                   if not fired and state.row.seats[seat].kind == "human")
     seat = match.to_act
-    if match.phase == HAND_OVER and state.tourney() and state.hand_over_at is not None:
-        return Plan(holds=holds, deal_at=state.hand_over_at + TOURNEY_BREAK_S,
-                    deal_hand=(state.match_number, match.hand_number))
+    pause = break_after(state, settings)
+    if match.phase == HAND_OVER and pause is not None and state.hand_over_at is not None:
+        return Plan(holds=holds, deal_at=state.hand_over_at + pause, deal_hand=(state.match_number, match.hand_number))
     if seat is None or match.phase in (HAND_OVER, MATCH_OVER):
         return Plan(holds=holds)
     if state.controlled(seat):
@@ -311,7 +370,9 @@ def plan(state: TableState, settings: Settings) -> Plan:
         level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", DEFAULT_LEVEL)
         turn = BotTurn(seat, state.match_number, match.version, level, seat_view(match, seat),
                        bot_seed(state.seed, state.match_number, match.version, seat),
-                       delay=settings.play_delays.get(match.rules.play_speed, 0.8),
+                       # at a turn-based table the bots move at once: nobody sits watching them
+                       delay=0.0 if clocks.is_turn_based(match.rules)
+                       else settings.play_delays.get(match.rules.play_speed, 0.8),
                        urgent=any(state.connections.get(s.player_id or "", 0) for s in state.row.seats
                                   if s.kind == "human"))
         return Plan(bot=turn, holds=holds)

@@ -6,13 +6,15 @@ that ran out (``Timeout``) or the server itself (``Server``: a hold running out,
 restart, seats moved at sign-in). Every command goes through the same path
 (``spades.tables.actor``); what it changed goes out as a ``Change``.
 
-Imports: the core only.
+Imports: the core, and ``spades.storage``'s row types.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from ..storage import ChatRow
 
 DEAL_NOW = "deal_now"  # the host deals the next hand without waiting (stored as ``deal``)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
@@ -31,6 +33,9 @@ TOURNEY_BREAK_S = 20.0  # at a tourney table, the next hand is dealt this long a
 CLOSING_WINDOW = 10.0  # a page's "closing" notice counts for a connection that closes this soon after
 NO_TABLE = "There is no table with that code. Check it, or start a new game."
 WATCHING_OFF = "The host has turned watching off for this table."
+MAX_TURN_TABLES = 20  # turn-based tables a person may be seated at (or wait in the room of) at once
+TOO_MANY_TURN_TABLES = (f"You are at {MAX_TURN_TABLES} turn-based tables already: finish one before you start "
+                        "or join another.")
 
 
 # -- who acts --------------------------------------------------------------------------
@@ -109,6 +114,8 @@ class Snapshot:
     # first bid; "" for a match dealt from its seed (from before fair deals)
     deal_commitment: str = ""
     next_commitment: str = ""  # between hands: the next hand's (Continue's contributions go into it)
+    chat: str = "on"  # the table's chat: on, reactions (only) or off
+    chat_filter: bool = False  # rude words are masked in the chat
     can_claim: bool = False  # this seat's person may claim the rest: their side takes every trick left
 
 
@@ -142,6 +149,19 @@ class RoomSnapshot:
     version: int  # counts room changes (for tests and stale pages)
     watchable: bool = True  # a room has no watchers to turn away
     deal_commitment: str = ""  # the first deal's commitment (``spades.fairness``): Start's contribution goes into it
+    chat: str = "on"  # the table's chat once it plays: on, reactions (only) or off
+    chat_filter: bool = False  # rude words masked in the chat
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A line said at a table (a message, a reaction, or the host's notice), as its change
+    carries it: with the table's chat as it is now (``mode``: ``on``, ``reactions`` or
+    ``off``) and whether the watchers' lines reach the players (``open``: the match is over)."""
+
+    line: ChatRow
+    mode: str
+    open: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +173,15 @@ class Change:
     with who holds each seat at this change (``persons``: a person's id, None for a bot),
     so a connection finds its person's seat in the change itself. A room's pictures are by
     person (each member's own; ``None``: anyone else), with no seats yet. ``command``
-    names what caused it."""
+    names what caused it. A line said at the table (``said``) changes no picture: such a
+    change carries the line alone, for each page to add to its chat."""
 
     code: str
     seq: int
     command: str
-    snapshots: dict[Any, Any]  # key -> Snapshot (a table) or RoomSnapshot (a room)
+    snapshots: dict[Any, Any]  # key -> Snapshot (a table) or RoomSnapshot (a room); empty for a line said
     persons: tuple[str | None, ...] = ()
+    said: Said | None = None
 
     def key_of(self, player_id: str | None) -> Any:
         """Which of the pictures is this person's: their seat, their own, or None."""

@@ -14,7 +14,7 @@ Imports: stdlib and ``spades.tourney.model`` only.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .model import Team, TeamId, TourneyError
 
@@ -23,13 +23,19 @@ __all__ = ["BOT", "pair_solos", "seed_teams", "team_rating"]
 BOT = None  # the partner a lone solo gets: a computer player
 
 
-def pair_solos(solo_ids: Sequence[str], rng: random.Random) -> list[tuple[str, str | None]]:
-    """Solos paired at random; an odd one out gets ``BOT`` as partner.
+def pair_solos(solo_ids: Sequence[str], rng: random.Random,
+               apart: Collection[frozenset[str]] = ()) -> list[tuple[str, str | None]]:
+    """Solos paired at random; an odd one out gets ``BOT`` as partner. Two people in
+    ``apart`` (one blocked the other) are not made partners while a swap with another
+    pair can keep them apart.
 
     Raises ``TourneyError`` for a solo listed twice.
 
     >>> pair_solos(["ann"], random.Random(1))
     [('ann', None)]
+    >>> pairs = pair_solos(["ann", "bob", "cy", "di"], random.Random(1), apart={frozenset(("ann", "bob"))})
+    >>> any({a, b} == {"ann", "bob"} for a, b in pairs)
+    False
     """
     solos = list(solo_ids)
     if len(set(solos)) != len(solos):
@@ -37,7 +43,25 @@ def pair_solos(solo_ids: Sequence[str], rng: random.Random) -> list[tuple[str, s
     rng.shuffle(solos)
     if len(solos) % 2:
         solos.append(BOT)
-    return list(zip(solos[::2], solos[1::2]))
+    pairs: list[list[str | None]] = [list(p) for p in zip(solos[::2], solos[1::2])]
+
+    def clash(a: str | None, b: str | None) -> bool:
+        return a is not BOT and b is not BOT and frozenset((a, b)) in apart
+
+    for pair in pairs:
+        if not clash(*pair):
+            continue
+        for other in pairs:  # swap this pair's second with either of another pair's people
+            if other is pair:
+                continue
+            for k in (0, 1):
+                if not clash(pair[0], other[k]) and not clash(pair[1], other[1 - k]):
+                    pair[1], other[k] = other[k], pair[1]
+                    break
+            else:
+                continue
+            break
+    return [(a, b) for a, b in pairs]  # type: ignore[misc]
 
 
 def team_rating(team: Team, ratings: Mapping[str, float]) -> float | None:

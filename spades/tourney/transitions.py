@@ -286,7 +286,7 @@ class Transitions:
             self.store.commit([PutTourney(t.code, {"status": "cancelled", "finished": now,
                                                    "note": "Fewer than two teams were there at the start."})])
             return
-        _pair_solos(lineup, rng, now)
+        _pair_solos(lineup, rng, now, self.store.blocks_between([p.player_id for p in lineup.solos]))
         order = self._seed_order(lineup, rng)
         for n, tid in enumerate(order, 1):
             lineup.teams[tid] = replace(lineup.teams[tid], seed=n)
@@ -362,10 +362,11 @@ def _settle(lineup: _Lineup, code: str, team: TourneyTeamRow, checkin: bool, now
     lineup.solos.append(lineup.players[tid][0])
 
 
-def _pair_solos(lineup: _Lineup, rng: random.Random, now: float) -> None:
-    """Solos paired at random into the first one's team; an odd one gets a bot partner."""
+def _pair_solos(lineup: _Lineup, rng: random.Random, now: float, apart: set[frozenset[str]]) -> None:
+    """Solos paired at random into the first one's team (never two who blocked one
+    another while a swap can keep them apart); an odd one gets a bot partner."""
     by_person = {p.player_id: p for p in lineup.solos}
-    for a, b in pair_solos([p.player_id for p in lineup.solos], rng):
+    for a, b in pair_solos([p.player_id for p in lineup.solos], rng, apart):
         first = by_person[a]
         if b is None:
             partner = TourneyPlayerRow(first.team_id, 1, None, BOT_NAME, BOT_EMOJI, True, now, now)

@@ -1,10 +1,12 @@
 """The web layer: ``create_app`` builds the Flask application.
 
 Areas are blueprints: ``lobby`` (home page, practice), ``table`` (the table page and its
-moves), ``live`` (the WebSocket), ``errors`` (friendly error pages), ``auth`` (optional
-sign-in with an emailed code), ``profile`` (``/me`` and Rejoin Games), ``replay`` (a
-finished match step by step, and its score sheet), ``analysis`` (a finished match's every
-bid and card weighed) and ``tourney`` (``/t``: tourneys,
+moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (the
+WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
+code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
+Invite again, block), ``notices`` (turn-based tables: the your-turn list, notice mails),
+``replay`` (a finished match step by step, and its score sheet), ``analysis`` (a finished
+match's every bid and card weighed), ``rules`` (``/rules``: how to play) and ``tourney`` (``/t``: tourneys,
 their service in ``app.extensions["spades.tourneys"]``). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
@@ -31,6 +33,11 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
+  of turn-based tables are looked for (``spades.web.notices``); 0: never (tests tick).
+  ``TURN_LIST_POLL_S`` (15): how often an open home or Games page asks for its your-turn list.
+- ``ADMIN_EMAILS`` (env ``SPADES_ADMIN_EMAILS``, comma-separated): the accounts that run
+  the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
 - ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``;
@@ -131,9 +138,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BODY_TIMEOUT_S=float(os.environ.get("SPADES_BODY_TIMEOUT_S", "5")),
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
+        NOTICE_TICK_S=float(os.environ.get("SPADES_NOTICE_TICK_S", "60")),
+        TURN_LIST_POLL_S=15,
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,
         CLUSTER_LEASE_S=3.0,
+        ADMIN_EMAILS=tuple(e.strip().lower() for e in os.environ.get("SPADES_ADMIN_EMAILS", "").split(",")
+                           if e.strip()),
     )
     if os.environ.get("SPADES_PLAY_DELAY"):
         delay = float(os.environ["SPADES_PLAY_DELAY"])
@@ -186,11 +197,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         limits,
         live,
         lobby,
+        notices,
+        people,
         profile,
         render,
         replay,
         rules,
         table,
+        talk,
         tourney,
     )
     from .fairness import bp as fairness_bp
@@ -202,10 +216,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
+    talk.init_app(app)
     app.register_blueprint(fairness_bp)  # /fairness: how deals are made, and the figures over every deal
     live.init_app(app)
     auth.init_app(app)
     profile.init_app(app)
+    people.init_app(app)
+    notices.init_app(app)
     replay.init_app(app)
     analysis.init_app(app)  # /g/<CODE>/analysis: a finished match's every bid and card weighed
     rules.init_app(app)  # /rules: how to play, and the rules at a table
@@ -254,6 +271,8 @@ def close_app(app: Flask) -> None:
     if app.extensions.get("spades.closed"):
         return
     app.extensions["spades.closed"] = True
+    if "spades.notices.stop" in app.extensions:
+        app.extensions["spades.notices.stop"].set()
     app.extensions["spades.tourneys"].close()
     app.extensions["spades.analyses"].close()
     app.extensions["spades.tables"].close()

@@ -19,6 +19,10 @@ Each person may hold ``per_person`` open sockets and each client address
 ``per_address`` (a venue behind one address may raise it); the next one is refused with
 a reason.
 
+A line said at a table (``Change.said``) goes only to the sockets of the people who hear
+it (``spades.web.talk.hears``: the watchers' chat, mutes and blocks), rendered once for
+its sayer and once for everyone else.
+
 Imports: Flask (templates), ``spades.tables`` and the web layer's rendering.
 """
 
@@ -37,6 +41,7 @@ from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
 from .render import render_fragments, render_picture, table_context
+from .talk import MUTED_CHANNEL, hears, render_said
 
 log = logging.getLogger(__name__)
 
@@ -60,16 +65,19 @@ class Published:
         self._lock = threading.Lock()
 
     def html(self, app: Flask, player_id: str | None) -> str:
-        """This person's fragments, with the CSRF mark."""
+        """This person's fragments (or the line said, as its sayer or anyone else gets
+        it), with the CSRF mark."""
         change = self.change
-        key = change.key_of(player_id)
+        said = change.said
+        key = change.key_of(player_id) if said is None else ("said", said.line.person == player_id)
         html = self._html.get(key)
         if html is None:
             with self._lock:
                 html = self._html.get(key)
                 if html is None:
                     with app.app_context():
-                        html = render_picture(change.snapshots[key], CSRF_MARK)
+                        html = render_picture(change.snapshots[key], CSRF_MARK) if said is None \
+                            else render_said(change.code, said, key[1], CSRF_MARK)
                     self._html[key] = html
         return html
 
@@ -108,6 +116,7 @@ class Connection:
     kind: str = ""  # "table" (a table, or its room while it waits) or "page", once connected
     alive: bool = True
     seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
+    muted: frozenset[str] = frozenset()  # the people whose chat lines this person does not get
     reason: str = ""
     queue: queue.Queue = field(init=False)  # changes to send; None: close with ``reason``
 
@@ -171,10 +180,17 @@ class Hub:
     # -- the bus ---------------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
         item = Published(change)
+        said = change.said
         with self._lock:
             conns = list(self._by_table.get(change.code, ()))
-            if conns:
+            if conns and said is None:
                 self._latest[change.code] = item
+        if said is not None:  # a line said: to the people who hear it (see spades.web.talk)
+            for conn in conns:
+                if conn.kind == "table" and hears(said.line, conn.player_id, change.key_of(conn.player_id) is not None,
+                                                  said.open, conn.muted):
+                    conn.offer(item)
+            return
         # watching turned off: the pages of people without a seat are closed, with the reason
         closed = not change.snapshot_for(None).watchable
         for conn in conns:
@@ -231,6 +247,7 @@ class Hub:
             return refusal
         conn.kind = "table"
         try:
+            conn.muted = self.service.store.muted(conn.player_id) if conn.player_id else frozenset()
             self.service.connect(conn.code, conn.player_id, lambda change: self._prime(conn, change))
         except BaseException:
             self._unregister(conn)
@@ -252,7 +269,11 @@ class Hub:
         return None
 
     def page_changed(self, channel: str) -> None:
-        """The page of ``channel`` changed: every socket on it gets the new picture."""
+        """The page of ``channel`` changed: every socket on it gets the new picture. (A
+        person who muted or blocked someone: their sockets' chat follows.)"""
+        if channel.startswith(MUTED_CHANNEL):
+            self._muted_changed(channel[len(MUTED_CHANNEL):])
+            return
         with self._lock:
             conns = list(self._by_table.get(channel, ()))
             render = self._renderers.get(channel)
@@ -286,6 +307,14 @@ class Hub:
                 self._by_address[conn.address] -= 1
                 if self._by_address[conn.address] <= 0:
                     del self._by_address[conn.address]
+
+    def _muted_changed(self, player_id: str) -> None:
+        with self._lock:
+            conns = list(self._by_person.get(player_id, ()))
+        if conns:
+            muted = self.service.store.muted(player_id)
+            for conn in conns:
+                conn.muted = muted
 
     def rebind(self, old: str, new: str) -> None:
         """A browser's player id became an account's at sign-in: its open sockets follow."""

@@ -42,10 +42,11 @@ from markupsafe import Markup
 from ..accounts import EMAIL_RE
 from ..bots import DEFAULT_LEVEL
 from ..mail import MailError, subject_name
-from ..rules_config import NO_CLOCK, Rules
+from ..rules_config import NO_CLOCK, TURN_BASED, Rules
 from ..tables import (
     EMOJIS,
     NO_TABLE,
+    TOO_MANY_TURN_TABLES,
     BadPlayer,
     Join,
     NotHost,
@@ -166,6 +167,8 @@ def create():
     refusal = making("practice" if n == 1 else "friends", pid)
     if refusal:
         return refuse(refusal.message)[0], 429, refusal.headers
+    if n > 1 and rules.tempo in TURN_BASED and service().at_turn_limit(pid):
+        return refuse(TOO_MANY_TURN_TABLES)[0], 409
     if n == 1:
         code = service().create_practice(pid, name, rules, level, emoji, contribution=form.get("contribution", ""))
     else:
@@ -321,7 +324,8 @@ def options(code: str):
     try:
         if pid is None:
             raise NotSeated("You are not in this room.")
-        service().handle(code, Player(pid), SetOptions(*chosen))
+        chat = request.form.get("chat", "on")
+        service().handle(code, Player(pid), SetOptions(*chosen, chat=chat, filter=request.form.get("filter") == "on"))
     except TableNotFound:
         abort(404, description=NO_TABLE)
     except Refused as e:
@@ -336,9 +340,9 @@ def invite(code: str):
     """Email the join link to each address typed (comma, space or one per line). Every
     address is checked first; a mail server that fails gives a message, not an error page.
     At most ``INVITES_PER_PERSON`` recipients an hour per person and ``INVITES_PER_ADDRESS``
-    per client address, within the site's hourly mail cap; all or nothing. The sender's
-    name goes into the subject only as ``spades.mail.subject_name`` lets it ("A friend"
-    otherwise)."""
+    per client address, within the site's hourly mail cap; all or nothing
+    (``send_invitations``). The sender's name goes into the subject only as
+    ``spades.mail.subject_name`` lets it ("A friend" otherwise)."""
     code = clean_code(code)
     text = request.form.get("emails", "")[:4000]
     try:
@@ -357,11 +361,26 @@ def invite(code: str):
     if len(addresses) > MAX_INVITES:
         return room_page(code, f"Invite at most {MAX_INVITES} people at a time. Nothing was sent.", 400, text)
     me = next(m for m in snap.members if m.me)
+    recipients = list(dict.fromkeys(addresses))  # each address once, in the order typed
+    refusal = send_invitations(code, recipients, me.name, me.emoji)
+    if refusal is not None:
+        message, status, kept = refusal
+        return room_page(code, message, status, " ".join(kept) if kept is not None else text)
+    flash(f"Invitation sent to {', '.join(recipients)}.")
+    return redirect(f"/g/{code}", 303)
+
+
+def send_invitations(code: str, recipients: list[str], name: str,
+                     emoji: str) -> tuple[str, int, list[str] | None] | None:
+    """Mail the join link of table ``code`` to each address, from ``name``: None when
+    all were sent, else (the message, the status, the addresses still to send or None
+    for all of them). Within this person's and this client address's invitations an
+    hour and the site's mail cap, all or nothing; a mail server that fails gives a
+    message, not an error page."""
     url, home = public_url(url_for("lobby.join_link", code=code)), public_url("/")
     if url is None or home is None:
-        return room_page(code, "Invitations cannot be sent from this address: the site's public address is not "
-                               "set. Share the link instead.", 400, text)
-    recipients = list(dict.fromkeys(addresses))  # each address once, in the order typed
+        return ("Invitations cannot be sent from this address: the site's public address is not set. "
+                "Share the link instead.", 400, None)
     person = Budget(INVITES_PER_PERSON, str(player_id()), "invite-person")
     held = take([person, Budget(INVITES_PER_ADDRESS, get_remote_address(), "invite-address"), mail_budget()],
                 len(recipients))
@@ -371,13 +390,13 @@ def invite(code: str):
         when = f"Try again in {minutes} minute{'' if minutes == 1 else 's'}, or share the link instead. " \
                "Nothing was sent."
         if budget is person:
-            return room_page(code, f"You can invite {INVITES_AN_HOUR} people an hour. {when}", 429, text)
+            return f"You can invite {INVITES_AN_HOUR} people an hour. {when}", 429, None
         if budget.scope == MAIL_SCOPE:
-            return room_page(code, f"The site has sent all the mail it may send this hour. {when}", 503, text)
-        return room_page(code, f"Too many invitations from here this hour. {when}", 429, text)
-    name = subject_name(me.name)
-    subject = f"{name or 'A friend'} invites you to play Spades"
-    body = render_template("room/invite_mail.txt", name=name, emoji=me.emoji, url=url, home=home, code=code) + "\n"
+            return f"The site has sent all the mail it may send this hour. {when}", 503, None
+        return f"Too many invitations from here this hour. {when}", 429, None
+    sender = subject_name(name)
+    subject = f"{sender or 'A friend'} invites you to play Spades"
+    body = render_template("room/invite_mail.txt", name=sender, emoji=emoji, url=url, home=home, code=code) + "\n"
     sent, failed = [], []
     post = mailer()
     for address in recipients:
@@ -388,8 +407,6 @@ def invite(code: str):
             failed.append(address)
     if failed:
         done = f" Sent to {', '.join(sent)}." if sent else ""
-        return room_page(code, f"The invitation to {', '.join(failed)} could not be sent: the mail server did not "
-                               f"answer. Try again in a moment, or share the link instead.{done}", 502,
-                         " ".join(failed))
-    flash(f"Invitation sent to {', '.join(sent)}.")
-    return redirect(f"/g/{code}", 303)
+        return (f"The invitation to {', '.join(failed)} could not be sent: the mail server did not answer. "
+                f"Try again in a moment, or share the link instead.{done}", 502, failed)
+    return None

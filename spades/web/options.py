@@ -23,10 +23,12 @@ from typing import Any, Literal
 from urllib.parse import urlencode
 
 from ..bots import DEFAULT_LEVEL
-from ..rules_config import CLOCK_TEMPOS, MODES, NO_CLOCK, PLAY_SPEEDS, Rules
+from ..rules_config import CLOCK_TEMPOS, FRIENDS_TEMPOS, MODES, NO_CLOCK, PLAY_SPEEDS, TURN_TEMPOS, UNTIMED, Rules
 from ..tables import LEVELS
 
 TARGETS = (200, 250, 300, 500)  # points a match may be played to
+# turn-based tempos, as the options form and the rules line say them
+TURN_WORDS = {"hours-12": "12 hours a move", "days-1": "1 day a move", "days-3": "3 days a move"}
 HANDS = (5, 9, 11)  # ... or a number of hands
 
 
@@ -114,9 +116,14 @@ OPTIONS: tuple[Option, ...] = (
     _on_off("bag_penalty", "Bag penalty (−100 for every 10 bags)", "bag penalty", line=5),
     _on_off("blind_nil", "Blind nil (bid nil before looking, ±200)", "blind nil", line=6),
     _on_off("set_scores_zero", "A set contract scores zero (not minus)", "a set scores zero", line=7),
-    # a table without clocks (one person's: ``NO_CLOCK``) says nothing of its tempo
-    _one_of("tempo", "Tempo (with friends)", CLOCK_TEMPOS, f"Choose a tempo: {_either(CLOCK_TEMPOS)}.",
-            line=2, checked=3, words="{tempo} tempo"),
+    # a table without clocks (one person's: ``NO_CLOCK``) says nothing of its tempo; friends
+    # who chose to play untimed see it said
+    Option("tempo", "tempo", "one_of", "Tempo (with friends)",
+           tuple(Choice(v, v.capitalize(), {"tempo": v}) for v in CLOCK_TEMPOS) +
+           tuple(Choice(v, TURN_WORDS[v].capitalize(), {"tempo": v}) for v in TURN_TEMPOS) +
+           (Choice(UNTIMED, "No clock", {"tempo": UNTIMED}),),
+           f"Choose a tempo: {_either(FRIENDS_TEMPOS)}.",
+           {**{v: "{tempo} tempo" for v in CLOCK_TEMPOS}, **TURN_WORDS, UNTIMED: "no clock"}, line=2, checked=3),
     _one_of("level", "Bots", LEVELS, f"Choose the bots' level: {_either(LEVELS)}.", line=0, checked=0,
             words="{level} bots"),
     _one_of("speed", "Play speed", PLAY_SPEEDS, f"Choose a play speed: {_either(PLAY_SPEEDS)}.", line=1, checked=1,

@@ -69,6 +69,7 @@ class Clock:
     deadline_ms: int
     seconds: int  # in the whole turn
     left: int  # shown until the browser counts
+    words: str = ""  # a turn-based table's move: the time left in words ("11 hours"), not counted down
 
 
 # -- the public part -------------------------------------------------------------------

@@ -22,6 +22,7 @@ from .. import tables
 from ..stats import Result, record_of, results_over_time
 from ..storage import PlayerGame
 from .identity import player_id
+from .people import blocked_people, muted_people, played_with
 from .services import accounts, service
 
 log = logging.getLogger(__name__)
@@ -162,9 +163,12 @@ def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = No
     results = results_over_time(played)
     messages = get_flashed_messages()
     body = render_template(
-        "profile/me.html", name=name, emoji=emoji, emojis=EMOJI, error=error, saved=bool(messages),
+        "profile/me.html", name=name, emoji=emoji, emojis=EMOJI, error=error, saved="Saved." in messages,
         record=record_of(played), chart=results_chart(results), rating=acc.rating(pid) if pid else None,
-        account=_account(), max_name=MAX_NAME)
+        account=_account(), max_name=MAX_NAME, people=played_with(pid) if pid else [],
+        muted=muted_people(pid) if pid else [], blocked=blocked_people(pid) if pid else [],
+        people_note=next((m for m in messages if m != "Saved."), None),
+        mail_off=acc.store.mail_prefs(pid)[0] if pid else False)
     return body, 422 if error else 200
 
 

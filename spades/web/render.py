@@ -27,6 +27,7 @@ from flask import Flask, render_template
 from markupsafe import Markup, escape
 
 from ..bots.reasons import explain
+from ..clocks import time_left
 from ..replays import bid_words
 from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
@@ -67,6 +68,7 @@ POSITIONS = ("bottom", "left", "top", "right")  # seen from the viewer: seat+1 s
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
 SUGGESTED_BID = 3  # the bid box's number when there is no hint
+LONG_CLOCK_S = 3600  # a move this long (a turn-based table) is shown as the time left in words
 SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
 
 
@@ -180,7 +182,8 @@ def clock_of(snap: Snapshot) -> Clock | None:
         return None
     who, deadline, seconds = snap.clock
     return Clock(seat=who, deadline_ms=int(deadline * 1000), seconds=seconds,
-                 left=max(0, math.ceil(deadline - snap.now)))
+                 left=max(0, math.ceil(deadline - snap.now)),
+                 words=time_left(deadline, snap.now) if seconds >= LONG_CLOCK_S else "")
 
 
 def plate_of(snap: Snapshot, s: int, pos: str, clock: Clock | None) -> Plate:
@@ -369,9 +372,11 @@ def _your_turn(snap: Snapshot) -> str | None:
     v = snap.view
     if not _my_turn(snap) or v["finished"] or v["phase"] == "hand_over":
         return None
+    clock = clock_of(snap)
+    left = f" You have {clock.words} for this move." if clock is not None and clock.words else ""
     if v["phase"] == "playing":
-        return "Your turn: play a card."
-    return "Your turn: bid blind nil or look at your cards." if v["hand"] is None else "Your turn to bid."
+        return "Your turn: play a card." + left
+    return ("Your turn: bid blind nil or look at your cards." if v["hand"] is None else "Your turn to bid.") + left
 
 
 def hand_of(snap: Snapshot, hint: object) -> Hand:
@@ -493,7 +498,8 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 closed=snap.status == "closed", members=tuple(_member(snap, m) for m in snap.members), people=people,
                 capacity=snap.capacity, open=max(0, snap.capacity - people), teams=_room_teams(snap),
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
-                option_values=option_values(snap.rules, snap.level),
+                option_values={**option_values(snap.rules, snap.level), "chat": snap.chat,
+                               "filter": "on" if snap.chat_filter else ""},
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
                 note=_room_note(snap, people), commitment=snap.deal_commitment,
                 rules_url=rules_url(snap.rules, snap.level))

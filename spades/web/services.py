@@ -7,13 +7,16 @@ Imports: Flask, ``spades.tables``, ``spades.accounts`` and ``spades.mail``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import current_app
 
 from ..accounts import Accounts
 from ..mail import Mailer
 from ..tables import TableService
-from .hub import Hub
+
+if TYPE_CHECKING:  # the hub renders with the web layer's modules, which use these services
+    from .hub import Hub
 
 
 def service() -> TableService:

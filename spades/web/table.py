@@ -11,6 +11,8 @@ as a form field) gets a 204. In the room: a 303 back to it, or the room with the
 Refusals: illegal move 422, stale version 409 (also a race lost to another move), not
 your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did not
 take 503 (nothing changed; the table goes on). Each answer is the table as it is now.
+Talk (``CHAT_ANSWER``) is answered with the chat's form and the refusal beside it: chat
+off, reactions only or silenced 403, too fast 429 with ``Retry-After``, bad text 400.
 
 Imports: Flask, ``spades.tables`` and the core.
 """
@@ -38,14 +40,16 @@ from ..tables import (
     Stale,
     TableClosed,
     TableNotFound,
+    TooFast,
     routed,
 )
-from ..tables.registry import BEACON_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
+from ..tables.registry import BEACON_ANSWER, CHAT_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
 from .identity import csrf_token, player_id
 from .limits import limiter
 from .lobby import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page, room_refusal
 from .render import render_fragments, table_context
 from .services import hub, service
+from .talk import chat_answer, talk_of
 
 bp = Blueprint("table", __name__)
 
@@ -103,7 +107,7 @@ def page(code: str):
         session["last_table"] = code
     messages = get_flashed_messages()
     ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
-    return render_template("table/table.html", oob=False, **ctx)
+    return render_template("table/table.html", oob=False, talk=talk_of(snap, player_id(), csrf_token()), **ctx)
 
 
 @bp.get("/g/<code>/watch")
@@ -187,6 +191,10 @@ def _command_view(spec: Declared) -> Callable[[str], object]:
         except IllegalAction as e:
             return _answer(code, str(e), 422)
         except Refused as e:
+            if spec.answer == CHAT_ANSWER and not isinstance(e, TableNotFound):
+                status = 429 if isinstance(e, TooFast) else 400 if isinstance(e, BadAction) \
+                    else 503 if isinstance(e, NotSaved) else 409 if isinstance(e, Stale) else 403
+                return chat_answer(code, str(e), status, retry_after=getattr(e, "retry_after", None))
             if spec.answer == BEACON_ANSWER:
                 if isinstance(e, TableNotFound):
                     abort(404, description=NO_TABLE)
@@ -203,6 +211,8 @@ def _command_view(spec: Declared) -> Callable[[str], object]:
             return redirect("/", 303)
         if spec.answer == ROOM_ANSWER:
             return redirect(f"/g/{code}", 303)
+        if spec.answer == CHAT_ANSWER:
+            return chat_answer(code, None, 200, focus=spec.route == "chat")
         return _answer(code, None, 200, snap=result if isinstance(result, Snapshot) else None)
 
     view.__doc__ = spec.handler.__doc__

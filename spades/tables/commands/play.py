@@ -19,7 +19,7 @@ from ...storage import Op, PutSeatClock, SaveMove
 from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, Stale
 from ..registry import MOVERS, PERSON, SERVER, Command, Form, declare, form_version
-from ..state import Settings, TableState, claimable
+from ..state import Settings, TableState, break_after, claimable
 from ..values import DEAL_NOW, BotSeat, Event, Player, Server, Timeout, Who
 
 __all__ = ["Move", "Continue", "DealNow", "BreakOver", "Claim", "act_command"]
@@ -54,8 +54,9 @@ class DealNow(Command):
 
 @dataclass(frozen=True, slots=True)
 class BreakOver(Command):
-    """At a tourney table, the break between hands ran out: the next hand is dealt
-    (``hand``: the (match number, hand number) the break followed)."""
+    """At a tourney table, the break between hands ran out (at a timed turn-based table,
+    the move's time for Continue): the next hand is dealt (``hand``: the (match number,
+    hand number) the break followed)."""
 
     hand: tuple[int, int]
 
@@ -129,7 +130,7 @@ def move(state: TableState, who: Who, command: Move, now: float, settings: Setti
         rows += end_hold(state, seat)
     state.event = event
     if match.phase == HAND_OVER:
-        state.hand_over_at = now  # a tourney table's break starts
+        state.hand_over_at = now  # a tourney table's break starts (a turn-based table's wait for Continue)
     rows += sync_clock(state, now, settings)
     return Decision(rows, seat=seat)
 
@@ -164,12 +165,12 @@ declare(DealNow, "deal_now", senders=PERSON)(continue_)
 
 @declare(BreakOver, "break_over", senders=SERVER)
 def break_over(state: TableState, who: Who, command: BreakOver, now: float, settings: Settings) -> Decision:
-    """A tourney table's break between hands ran out: the next hand is dealt, whoever is
-    still reading the last one's score."""
+    """A tourney table's break between hands ran out (or a timed turn-based table's time
+    for Continue): the next hand is dealt, whoever is still reading the last one's score."""
     match = state.match
-    if not isinstance(who, Server) or not state.tourney() or match.phase != HAND_OVER \
+    if not isinstance(who, Server) or break_after(state, settings) is None or match.phase != HAND_OVER \
             or command.hand != (state.match_number, match.hand_number):
-        return Decision(publish=False)  # dealt already (everyone pressed Continue), or not a tourney table
+        return Decision(publish=False)  # dealt already (everyone pressed Continue), or no break here
     return Decision(deal(state, None, now, settings))
 
 

@@ -53,10 +53,13 @@ class RemoveMember(Command):
 
 @dataclass(frozen=True, slots=True)
 class SetOptions(Command):
-    """The host changes the table's rules and the bots' level before the first deal."""
+    """The host changes the table's rules, the bots' level and its chat (``chat``: on,
+    reactions or off; ``filter``: rude words masked) before the first deal."""
 
     rules: Rules
     level: str
+    chat: str = "on"
+    filter: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +162,11 @@ def set_options(state: RoomState, who: Who, command: SetOptions, now: float, set
     """The host changes the table's rules and bots' level. Raises NotHost, NotSeated, BadAction."""
     if command.level not in LEVELS:
         raise BadAction(f"level must be one of {', '.join(LEVELS)}")
+    if command.chat not in ("on", "reactions", "off"):
+        raise BadAction("Choose the table's chat: on, reactions only, or off.")
     _in_room(state, who, host_only=True)
-    options = {**state.row.options, "level": command.level, "rules": dataclasses.asdict(command.rules)}
+    options = {**state.row.options, "level": command.level, "rules": dataclasses.asdict(command.rules),
+               "chat": command.chat, "filter": command.filter}
     return Decision([UpdateRoom(state.code, options=options)], reload=True)
 
 

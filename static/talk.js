@@ -1,0 +1,39 @@
+// The table's chat: keep the last 100 lines, follow new ones when the reader is at the
+// bottom, let a reaction's bubble go after a few seconds, and fetch the lines said while
+// the socket was away. Everything works without it.
+(function () {
+  "use strict";
+  var KEPT = 100, BUBBLE_MS = 4000;
+  var atBottom = true;
+
+  function log() { return document.getElementById("chat-log"); }
+  function toBottom() { var l = log(); if (l) l.scrollTop = l.scrollHeight; }
+
+  document.addEventListener("scroll", function (e) {
+    var l = log();
+    if (e.target === l) atBottom = l.scrollHeight - l.scrollTop - l.clientHeight < 24;
+  }, true);
+
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var target = e.detail && e.detail.target;
+    if (!target) return;
+    if (target.id === "chat-log") {
+      while (target.children.length > KEPT) target.removeChild(target.firstElementChild);
+      if (atBottom) toBottom();
+    } else if (target.classList && target.classList.contains("bubble")) {
+      var bubble = target;
+      setTimeout(function () { if (bubble.isConnected) { bubble.classList.remove("show"); bubble.textContent = ""; } }, BUBBLE_MS);
+    }
+  });
+
+  // back after the socket was away: the lines said meanwhile
+  var opened = false;
+  document.addEventListener("htmx:wsOpen", function () {
+    var l = log();
+    if (opened && l && window.htmx) htmx.ajax("GET", l.dataset.src, { target: "#chat-log", swap: "outerHTML" }).then(toBottom);
+    opened = true;
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", toBottom);
+  else toBottom();
+})();
