@@ -13,7 +13,14 @@ from .core import StoreCore
 
 
 class AnalysisStore(StoreCore):
-    """A finished match's analysis: its hands as JSON."""
+    """A finished match's analysis: its hands as JSON; and who played the match."""
+
+    def match_players(self, match_id: int) -> frozenset[str]:
+        """The people who played a finished match: each seat's person when it finished,
+        and anyone who left a seat to a bot during it."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT player_id, left_player_id FROM match_seats WHERE match_id = ?", [match_id]))
+        return frozenset(p for r in rows for p in (r["player_id"], r["left_player_id"]) if p)
 
     def analysis(self, code: str, number: int) -> list | None:
         """The stored analysis of match ``number`` of table ``code``, or None."""

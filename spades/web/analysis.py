@@ -65,7 +65,7 @@ def _progress(code: str, shown: Shown) -> Progress:
     store = service().store
     info = store.finished_match(code, shown.number)
     pid = player_id()
-    players = {p for _, p in store.match_seating(info[0].id)} if info is not None else set()
+    players = store.match_players(info[0].id) if info is not None else frozenset()
     if pid is None or pid not in players:
         raise Refused(NOT_A_PLAYER, "Not analysed yet")
     assert shown.record is not None
