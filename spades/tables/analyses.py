@@ -7,7 +7,9 @@ meanwhile joins the same one, so a match is never analysed twice at once in a pr
 ``running`` with its progress (the share of its hands' parts done), ``done`` with its hands
 (stored once, ``Store.put_analysis``), or None when nobody asked.
 
-The hands of a match, each in two parts (``spades.bots.analysis.PARTS``), are analysed
+With Redis (``remote``: ``spades.bots.worker.AnalysisWorkers``), the parts go to the
+analysts (``python -m spades.bots.worker --analyses``) while any is alive. Otherwise the
+hands of a match, each in two parts (``spades.bots.analysis.PARTS``), are analysed
 side by side in bot processes of their own
 (``workers``, lowered in priority so the site's requests and bot turns come first), the
 analyses one after the other in the order they were asked; at most ``max_waiting`` wait
@@ -26,6 +28,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..bots import analysis
 from ..storage import Store
@@ -36,6 +39,7 @@ log = logging.getLogger(__name__)
 
 ANALYSIS_BUSY = "Many analyses are being worked out just now. Ask again in a few minutes."
 MAX_WAITING = 8
+STUCK_S = 900.0  # an analysis with a part unanswered this long is given up (it may be asked for again)
 WORKERS = 2  # processes analysing a match's hands side by side
 NICE = 10  # the analysis processes yield the processor to the site's
 
@@ -85,18 +89,22 @@ class AnalysisQueue:
     executor for the hands (tests pass a thread pool); None: ``workers`` processes of its
     own, started on the first analysis. ``analyse_hand``: ``spades.bots.analysis.analyse_hand``
     (with ``budget_s``). ``on_change(code, number)``: told each time an analysis moves on
-    (a part done, stored, or given up), outside every lock (the site pushes the page)."""
+    (a part done, stored, or given up), outside every lock (the site pushes the page).
+    ``remote``: ``spades.bots.worker.AnalysisWorkers`` (analysts through Redis), or None."""
 
     def __init__(self, store: Store, pool: cf.Executor | None = None, *, workers: int = WORKERS,
                  budget_s: float = analysis.BUDGET_S, max_waiting: int = MAX_WAITING,
                  analyse_hand: Callable[..., dict] = analysis.analyse_hand,
-                 on_change: Callable[[str, int], None] | None = None) -> None:
+                 on_change: Callable[[str, int], None] | None = None, remote: Any = None,
+                 stuck_s: float = STUCK_S) -> None:
         self.store = store
         self.budget_s = budget_s
         self.max_waiting = max_waiting
         self.workers = workers
         self._analyse_hand = analyse_hand
         self._on_change = on_change
+        self._remote = remote  # analysts elsewhere, used while any is alive
+        self.stuck_s = stuck_s
         self._pool = pool
         self._own_pool = pool is None
         self._jobs: OrderedDict[tuple[str, int], _Job] = OrderedDict()
@@ -149,6 +157,8 @@ class AnalysisQueue:
             self._cond.notify_all()
         if pool is not None and self._own_pool:
             pool.shutdown(wait=False, cancel_futures=True)
+        if self._remote is not None:
+            self._remote.shutdown()
 
     # -- the one worker thread -------------------------------------------------------------
     @staticmethod
@@ -166,14 +176,14 @@ class AnalysisQueue:
                     return
                 job = next(iter(self._jobs.values()))
                 job.running = True
-                if self._pool is None:
-                    self._pool = analysis_pool(self.workers)
-                pool = self._pool
+            pool = self._executor()
+            if pool is None:  # closed meanwhile
+                return
             try:
                 self._run(job, pool)
             except Exception:  # a match that cannot be analysed is a bug: say it, and ask again later
                 log.exception("the analysis of %s match %s failed", job.code, job.number)
-                if isinstance(self._pool, cf.ProcessPoolExecutor) and self._own_pool:
+                if pool is self._pool and self._own_pool:
                     self._replace(pool)
             finally:
                 with self._cond:
@@ -188,12 +198,23 @@ class AnalysisQueue:
             except Exception:  # the page is told next time, or reloads
                 log.exception("telling of the analysis of %s failed", job.code)
 
+    def _executor(self) -> cf.Executor | None:
+        """The analysts through Redis while any is alive, else this process's own."""
+        if self._remote is not None and self._remote.workers() > 0:
+            return self._remote
+        with self._cond:
+            if self._closed:
+                return None
+            if self._pool is None:
+                self._pool = analysis_pool(self.workers)
+            return self._pool
+
     def _run(self, job: _Job, pool: cf.Executor) -> None:
         # each hand in its two parts, so that two workers stay busy to the end
         futures = {pool.submit(self._analyse_hand, job.record, h, self.budget_s, 0, part): (h, part)
                    for h in range(analysis.hand_count(job.record)) for part in analysis.PARTS}
         parts: dict[tuple[int, int], list[dict]] = {}
-        for future in cf.as_completed(futures):
+        for future in cf.as_completed(futures, timeout=self.stuck_s):
             parts[futures[future]] = future.result()["steps"]
             with self._cond:
                 job.done += 1

@@ -87,6 +87,7 @@ from typing import Any
 
 from flask import Flask
 
+from ..bots.worker import AnalysisWorkers
 from ..storage import Store
 from ..tables import TableService
 from ..tables.analyses import AnalysisQueue, analysis_channel
@@ -185,6 +186,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.analyses"] = AnalysisQueue(
         store, app.config["ANALYSIS_POOL"], workers=app.config["ANALYSIS_WORKERS"],
         on_change=lambda code, number: service.bus.publish_page(analysis_channel(code, number)),
+        remote=AnalysisWorkers(cluster.url, outage=cluster.outage) if cluster is not None else None,
         **({} if budget is None else {"budget_s": budget}))
     atexit.register(close_app, app)
 
