@@ -8,6 +8,7 @@ import re
 import threading
 
 import pytest
+from conftest import start_practice
 
 from spades import bots
 from spades.bots.analysis import INACCURACY, MISTAKE, analyse_hand, verdict
@@ -150,6 +151,11 @@ def test_the_rules_page_and_a_tables_rules(client, service):
     mine = client.get(link).get_data(as_text=True)
     assert "The rules at this table" in mine and "Blind nil is allowed" in mine and "after 5 hands" in mine
     assert client.get("/rules?end=forever").status_code == 400
+    practice = start_practice(client)  # through the form: a practice table has no clock
+    table = client.get(f"/g/{practice}").get_data(as_text=True)
+    link = re.search(r'href="(/rules\?[^"]+)"', table).group(1).replace("&amp;", "&")
+    mine = client.get(link).get_data(as_text=True)
+    assert "tempo=&" in link and "The rules at this table" in mine and "tempo ·" not in mine
 
 
 def test_a_hands_two_parts_are_the_whole_hand():

@@ -70,6 +70,9 @@ def _asked() -> tuple[dict, str] | str | None:
         posted = request.args.get(o.name, "" if o.kind == "on_off" else None)
         if posted is None:
             continue
+        if posted == "" and o.kind != "on_off":
+            settings[o.key] = None  # a table without that option (no clock at a practice table)
+            continue
         chosen = o.parse(posted)
         if chosen is None or (o.kind == "on_off" and posted not in ("", "on")):
             return o.message
@@ -77,11 +80,13 @@ def _asked() -> tuple[dict, str] | str | None:
     return settings, settings.get("level", "normal")
 
 
-def _shown_value(o: Option, settings: dict) -> str:
+def _shown_value(o: Option, settings: dict, asked: set[str]) -> str:
     if o.kind == "on_off":
         return "on" if settings.get(o.key) else "off"
+    if o.name not in asked:
+        return "–"
     v = o.value(settings)
-    return next((c.label for c in o.choices if c.value == v), "")
+    return next((c.label for c in o.choices if c.value == v), "–")
 
 
 @bp.get("/rules")
@@ -94,7 +99,8 @@ def page():
     if asked is not None:
         settings, level = asked
         table = {"line": rules_line(settings, level),
-                 "settings": [Setting(o, _shown_value(o, settings)) for o in OPTIONS],
+                 "settings": [Setting(o, _shown_value(o, settings, {k for k, v in request.args.items() if v}))
+                              for o in OPTIONS],
                  "bidding": settings.get("mode") == "bidding", "bag_penalty": settings.get("bag_penalty"),
                  "blind_nil": settings.get("blind_nil"), "set_scores_zero": settings.get("set_scores_zero"),
                  "end": settings.get("end"), "target": settings.get("target"), "hands": settings.get("hands")}
