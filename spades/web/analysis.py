@@ -41,7 +41,7 @@ from ..tables.analyses import AnalysisQueue, Progress, analysis_channel
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .live import close_with, origin_allowed, pump, sock
-from .replay import BadQuery, Refused, Shown, _match, _number
+from .replay import BadQuery, Refused, Shown, query_number, shown_match
 from .services import service
 from .table import normalize_code, unknown_codes_limit
 
@@ -74,9 +74,9 @@ def _progress(code: str, shown: Shown) -> Progress:
 
 def _shown(code: str) -> Shown:
     """The finished match asked for. Raises BadQuery, Refused, NotFound."""
-    number = _number("match", "?match=2", "No such match")
+    number = query_number("match", "?match=2", "No such match")
     try:
-        shown = _match(code, number, running_ok=False)
+        shown = shown_match(code, number, running_ok=False)
     except Refused as e:  # the replay's reasons, said of the analysis
         raise Refused(str(e).replace("Its replay opens", "Its analysis opens"), e.title) from None
     if shown.record is None or not shown.finished:
@@ -222,7 +222,7 @@ def page(code: str):
     start = [("The start of the analysis", url_for("analysis.page", code=code))]
     try:
         shown = _shown(code)
-        hand_no, step_no = _number("hand", "?hand=2&step=14"), _number("step", "?hand=2&step=14")
+        hand_no, step_no = query_number("hand", "?hand=2&step=14"), query_number("step", "?hand=2&step=14")
         progress = _progress(code, shown)
     except BadQuery as e:
         return _notice(code, 400, e.title, str(e), start)
