@@ -4,6 +4,7 @@
     python -m bench.engine    the rules engine's speed against OpenSpiel
     python -m bench.load      the production server under many tables, against a bare app
     python -m bench.bots      a person's wait at many bot tables; bot workers through Redis
+    python -m bench.analysis  a finished match's analysis, and the double-dummy solver's speed
 
 ``bench.servers`` runs the servers (gunicorn, Redis) and ``bench.client`` the people and
 their sockets; ``bench.phases`` the load benchmark's phases; ``bench.barews`` is the bare

@@ -255,6 +255,11 @@ document.addEventListener("htmx:wsAfterMessage", function () {
   try { if (sessionStorage.getItem(key)) return; sessionStorage.setItem(key, "1"); } catch (e) { return; }
   window.location.assign(go.dataset.go);
 });
+// An analysis page that was waiting opens the analysis once the socket says it is done.
+document.addEventListener("htmx:wsAfterMessage", function () {
+  var done = document.querySelector("#analysis-progress[data-go]");
+  if (done) window.location.assign(done.dataset.go);
+});
 // Being at a table counts as having been taken there.
 if (/^\/g\/[A-Za-z0-9]+$/.test(window.location.pathname)) {
   try { sessionStorage.setItem("went:" + window.location.pathname, "1"); } catch (e) { /* private mode */ }

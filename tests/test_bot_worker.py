@@ -96,3 +96,32 @@ def test_a_table_whose_worker_is_gone_still_moves_in_time(redis_url, tmp_path):
     finally:
         service.close()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def test_an_analyst_process_analyses_a_finished_match(redis_url, tmp_path):
+    """With an analyst alive (``--analyses``), a match's hands go to it through Redis, not
+    to the site's own processes (here a pool that never runs anything), and are stored."""
+    from pools import ManualPool
+    from test_analysis import nil_blunder_record
+
+    from spades.bots.worker import ANALYSTS, AnalysisWorkers
+    from spades.tables.analyses import AnalysisQueue
+
+    analyst = subprocess.Popen([sys.executable, "-m", "spades.bots.worker", "--redis", redis_url, "--analyses"],
+                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    store = Store(str(tmp_path / "a.db"))
+    local = ManualPool()
+    queue = AnalysisQueue(store, local, budget_s=0.002, remote=AnalysisWorkers(redis_url))
+    try:
+        assert wait_for(lambda: live_workers(redis.Redis.from_url(redis_url), beats=ANALYSTS) == 1)
+        assert live_workers(redis.Redis.from_url(redis_url)) == 0  # an analyst takes no bot decision
+        queue.ask("ANL", 1, nil_blunder_record())
+        assert queue.wait("ANL", 1, 60)
+        assert not local.pending
+        steps = store.analysis("ANL", 1)[0]["steps"]
+        assert len(steps) == 56 and steps[5]["action"] == "AH" and steps[5]["cost"] > 0
+    finally:
+        queue.close()
+        store.close()
+        analyst.kill()
+        analyst.wait(10)

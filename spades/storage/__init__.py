@@ -13,7 +13,8 @@ caller needs is imported from here. Its modules:
 - one module per area, each a part of ``Store`` and its row operations: ``people``
   (players, accounts, sign-in codes, profiles, ratings, records), ``tables`` (tables,
   matches, seats, moves, options, fair deals' secrets and hands), ``clocks`` (clocks and holds), ``rooms``,
-  ``tourneys``, ``talk``, ``push`` (browsers' push subscriptions).
+  ``tourneys``, ``talk``, ``turns`` (whom turn-based tables wait on), ``push`` (browsers' push
+  subscriptions), ``analyses`` (finished matches' analyses).
 
 Queries. Both engines run the same queries, written once with ``?`` placeholders
 (``engines.PgDb`` turns them into psycopg's ``%s``, in one place). What differs lives in
@@ -61,6 +62,7 @@ is given (so after gevent has patched the standard library). No Flask, no core.
 
 from __future__ import annotations
 
+from .analyses import AnalysisStore
 from .base import Conflict, Db, Duplicate, Op
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
@@ -115,12 +117,13 @@ from .tourneys import (
 from .turns import PutTurns, TurnStore, Waiting
 
 
-class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore):
+class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
+            AnalysisStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``push``); connections, ``transaction`` and
-    ``commit`` are ``spades.storage.core``'s."""
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``push``, ``analyses``);
+    connections, ``transaction`` and ``commit`` are ``spades.storage.core``'s."""
 
 
 __all__ = [

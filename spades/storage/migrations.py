@@ -312,6 +312,14 @@ def m011_talk(s: Schema) -> None:
 
 
 @migration
+def m012_analyses(s: Schema) -> None:
+    """Finished matches' analyses (``spades.tables.analyses``): one per table and match
+    number, stored once when done (``data``: the analysed hands as JSON)."""
+    s.create_table("analyses", {"table_code": str, "match_number": int, "data": str, "created": float},
+                   pk=("table_code", "match_number"), not_null={"data"})
+
+
+@migration
 def m014_turns(s: Schema) -> None:
     """Turn-based tables (``spades.storage.turns``): whom each table waits on now.
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import clocks
 from ..bots import DEFAULT_LEVEL
+from ..bots.solver import Position, sweeps
 from ..clocks import SeatClock
 from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
@@ -64,6 +65,7 @@ class TableState:
     talked: dict[str, list[float]] = field(default_factory=dict)  # person: when they last said something
     last_said: dict[str, tuple[str, float]] = field(default_factory=dict)  # person: their last message, when
     waits: tuple = ()  # a turn-based table: whom it waits on, as last stored ((person, turn, deadline), ...)
+    claim_checked: tuple[int, int, bool] = (0, -1, False)  # (match number, version, certain) of the last check
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -270,7 +272,34 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
                     match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
                     state.watchers(), state.watchable(), state.row.options.get("tourney"),
-                    *commitments(state), state.chat_mode(), bool(state.row.options.get("filter")))
+                    *commitments(state), state.chat_mode(), bool(state.row.options.get("filter")),
+                    can_claim=claimable(state, seat))
+
+
+CLAIM_TRICKS = 5  # a claim is looked for only with this many tricks left, or fewer
+
+
+def claimable(state: TableState, seat: int | None) -> bool:
+    """Whether ``seat``'s person may claim the rest now: it is their turn to play, a
+    person plays the seat, at most ``CLAIM_TRICKS`` tricks are left, their team has no nil
+    bidder (whose own tricks the score would tell apart), and their team takes every
+    remaining trick whatever anyone plays (``spades.bots.solver.sweeps``, every hand
+    known). Worked out once per version of the table."""
+    match = state.match
+    if seat is None or match.phase != PLAYING or match.to_act != seat or len(match.tricks) < 13 - CLAIM_TRICKS:
+        return False
+    if state.row.seats[seat].kind != "human" or state.controlled(seat):
+        return False
+    team = seat & 1
+    if match.rules.bidding and (match.bids[team] == 0 or match.bids[team + 2] == 0):
+        return False
+    number, version, certain = state.claim_checked
+    if (number, version) != (state.match_number, match.version):
+        pos = Position(tuple(match.held), tuple(match.trick), match.trick_leader,  # type: ignore[arg-type]
+                       tuple(match.taken), match.broken)  # type: ignore[arg-type]
+        certain = sweeps(pos, team)
+        state.claim_checked = (state.match_number, match.version, certain)
+    return certain
 
 
 def commitments(state: TableState) -> tuple[str, str]:

@@ -74,7 +74,7 @@ class Event:
     """What the last accepted command was, for announcements: public information only."""
 
     seat: int | None
-    action: str  # "QS", "4", "nil", "blind_nil", "look", "deal", "rematch", "ready", "left", "take_over", ""
+    action: str  # "QS", "4", "nil", "blind_nil", "look", "deal", "rematch", "ready", "left", "take_over", "claim", ""
     trick_winner: int | None = None  # set when this card completed a trick
     hand_over: bool = False
     by_clock: bool = False  # the table moved for the seat: its time ran out
@@ -116,6 +116,7 @@ class Snapshot:
     next_commitment: str = ""  # between hands: the next hand's (Continue's contributions go into it)
     chat: str = "on"  # the table's chat: on, reactions (only) or off
     chat_filter: bool = False  # rude words are masked in the chat
+    can_claim: bool = False  # this seat's person may claim the rest: their side takes every trick left
 
 
 @dataclass(frozen=True, slots=True)

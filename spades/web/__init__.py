@@ -5,9 +5,11 @@ moves), ``talk`` (the table's chat: mute, report, the reports page), ``live`` (t
 WebSocket), ``errors`` (friendly error pages), ``auth`` (optional sign-in with an emailed
 code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays with:
 Invite again, block), ``notices`` (turn-based tables: the your-turn list, notice mails),
-``replay`` (a finished match step by step, and its score sheet), ``tourney`` (``/t``: tourneys,
-their service in ``app.extensions["spades.tourneys"]``), ``push`` (notices in the browser,
-``spades.web.push.notify``) and ``pwa`` (the service worker that makes the site an app). The table service
+``replay`` (a finished match step by step, and its score sheet), ``analysis`` (a finished
+match's every bid and card weighed), ``rules`` (``/rules``: how to play), ``tourney``
+(``/t``: tourneys, their service in ``app.extensions["spades.tourneys"]``), ``push``
+(notices in the browser, ``spades.web.push.notify``) and ``pwa`` (the service worker that
+makes the site an app). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
 (``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
@@ -25,6 +27,10 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``BOT_POOL``: an executor for the bots (tests pass a thread pool); default a process pool
   of ``BOT_WORKERS`` workers (env ``SPADES_BOT_WORKERS``, 2). ``BOT_THINK_LIMIT``: seconds
   before a fallback move.
+- ``ANALYSIS_POOL``: an executor for finished matches' analyses (tests pass a thread
+  pool); default ``ANALYSIS_WORKERS`` (env ``SPADES_ANALYSIS_WORKERS``, 2) processes of
+  lowered priority, started on the first analysis. ``ANALYSIS_BUDGET``: the analyst's
+  work per decision in seconds of Hard's work count (``spades.bots.analysis.BUDGET_S``).
 - ``TRUSTED_ORIGINS``: extra ``scheme://host`` origins allowed to open the WebSocket.
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
@@ -88,9 +94,11 @@ from typing import Any
 
 from flask import Flask
 
+from ..bots.worker import AnalysisWorkers
 from ..push import PUSH_HOSTS, check_subject, parse_key
 from ..storage import Store
 from ..tables import TableService
+from ..tables.analyses import AnalysisQueue, analysis_channel
 from ..tables.cluster import Cluster
 from ..tourney.service import TourneyService
 from .guard import Guard
@@ -116,6 +124,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOT_WORKERS=int(os.environ.get("SPADES_BOT_WORKERS", "2")),
         BOT_THINK_LIMIT=5.0,
         BOT_BUDGET=None,
+        ANALYSIS_POOL=None,
+        ANALYSIS_WORKERS=int(os.environ.get("SPADES_ANALYSIS_WORKERS", "2")),
+        ANALYSIS_BUDGET=None,
         TRUSTED_ORIGINS=(),
         RESUME_TABLES=True,
         SESSION_COOKIE_HTTPONLY=True,
@@ -187,9 +198,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     tourneys = TourneyService(store, service, new_seed=app.config.get("TOURNEY_SEED_SOURCE"),
                               rules_override=app.config.get("TOURNEY_RULES_OVERRIDE"))
     app.extensions["spades.tourneys"] = tourneys
+    budget = app.config["ANALYSIS_BUDGET"]
+    app.extensions["spades.analyses"] = AnalysisQueue(
+        store, app.config["ANALYSIS_POOL"], workers=app.config["ANALYSIS_WORKERS"],
+        on_change=lambda code, number: service.bus.publish_page(analysis_channel(code, number)),
+        remote=AnalysisWorkers(cluster.url, outage=cluster.outage) if cluster is not None else None,
+        **({} if budget is None else {"budget_s": budget}))
     atexit.register(close_app, app)
 
     from . import (
+        analysis,
         auth,
         errors,
         headers,
@@ -204,6 +222,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         pwa,
         render,
         replay,
+        rules,
         table,
         talk,
         tourney,
@@ -226,6 +245,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     push.init_app(app)  # before the notices: they send with it
     notices.init_app(app)
     replay.init_app(app)
+    analysis.init_app(app)  # /g/<CODE>/analysis: a finished match's every bid and card weighed
+    rules.init_app(app)  # /rules: how to play, and the rules at a table
     tourney.init_app(app)
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
@@ -275,4 +296,5 @@ def close_app(app: Flask) -> None:
     if "spades.notices.stop" in app.extensions:
         app.extensions["spades.notices.stop"].set()
     app.extensions["spades.tourneys"].close()
+    app.extensions["spades.analyses"].close()
     app.extensions["spades.tables"].close()

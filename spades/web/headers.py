@@ -8,7 +8,7 @@ WebSockets go back to this site only.
 
 ``Cache-Control: no-store`` on every answer of the areas whose answers carry a person's
 cards or account (``NO_STORE``): the table page and its fragments (htmx answers to moves
-and every command), ``view.json``, ``record.json``, the hint, the replay and score sheet,
+and every command), ``view.json``, ``record.json``, the hint, the replay and score sheet, the analysis,
 the sign-in pages and the profile; so neither a shared computer's cache nor its back
 button keeps a hand. ``Strict-Transport-Security`` only on a request that came over https
 (``request.is_secure``, which follows ``X-Forwarded-Proto`` when ProxyFix is set up).
@@ -32,7 +32,7 @@ POLICY = "; ".join([
     "object-src 'none'",
 ])
 HSTS = "max-age=31536000; includeSubDomains"
-NO_STORE = frozenset({"table", "replay", "auth", "profile"})  # blueprints whose answers are one person's
+NO_STORE = frozenset({"table", "replay", "analysis", "auth", "profile"})  # blueprints whose answers are one person's
 
 
 def secure(response: Response) -> Response:

@@ -5,7 +5,8 @@ it), its label, its choices with the settings each one makes, the words the rule
 says of it, and the message when a posted value is not one of its choices. From these
 come the options form (``lobby/_options.html`` loops over ``OPTIONS``; the home page's
 practice form picks some by name), the parsing of a posted form (``table_options``), the
-values a form shows for a table (``option_values``) and the rules line (``rules_line``).
+values a form shows for a table (``option_values``), the rules line (``rules_line``) and
+the link to the rules page that shows a table's options (``rules_url``).
 
 The allowed values of the rules themselves live with ``Rules`` (``spades.rules_config``),
 the bots' levels with the table service (``spades.tables.LEVELS``); the ends a table may
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from ..bots import DEFAULT_LEVEL
 from ..rules_config import CLOCK_TEMPOS, FRIENDS_TEMPOS, MODES, NO_CLOCK, PLAY_SPEEDS, TURN_TEMPOS, UNTIMED, Rules
@@ -163,6 +165,11 @@ def table_options(form: Mapping[str, str], people: int) -> tuple[Rules, str] | s
 # what a no-bidding table (the tourney rules: no bids, no nil, no bags) never says
 BIDDING_ONLY = frozenset({"bag_penalty", "blind_nil", "set_scores_zero"})
 TOURNEY_CLOCK = "tourney clock"  # what it says of its clock instead of a tempo
+
+
+def rules_url(rules: Mapping[str, Any], level: str) -> str:
+    """The rules page showing this table's options (``/rules?mode=…#this-table``)."""
+    return "/rules?" + urlencode(option_values(rules, level)) + "#this-table"
 
 
 def rules_line(rules: Mapping[str, Any], level: str) -> str:

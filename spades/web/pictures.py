@@ -82,6 +82,7 @@ class Page:
     tourney: str | None  # the tourney this table plays a match of
     watchable: bool  # people without a seat may watch
     bidding: bool  # the table bids: a no-bidding table (the tourney rules) has no bids, nil or bags to show
+    rules_url: str = "/rules"  # the rules page with this table's options
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +271,7 @@ class Hand:
     refusal: str  # why a dimmed card cannot be played now, said on the page when tapped
     bid_value: int | float  # the bid box's number: the hint, or the usual bid
     hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
+    can_claim: bool = False  # Claim the rest: their side takes every trick left, whatever anyone plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,3 +362,4 @@ class Room:
     can_pick_bot: bool
     note: str  # under the host's buttons: who plays the empty seats
     commitment: str = ""  # the first deal's commitment: the host's Start sends a contribution to that deal
+    rules_url: str = "/rules"  # the rules page with the room's options

@@ -33,7 +33,7 @@ from ..replays import bid_words
 from ..rules import card_refusal
 from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
-from .options import DEFAULT_VALUES, OPTION, option_values, rules_line
+from .options import DEFAULT_VALUES, OPTION, option_values, rules_line, rules_url
 from .pictures import (
     CardFace,
     Clock,
@@ -114,7 +114,8 @@ def page_of(snap: Snapshot) -> Page:
     """The top bar: the table code, its options in a line, its tourney, the Watch link."""
     rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
     return Page(code=snap.code, rules_line=rules_line(rules, snap.level), tourney=snap.tourney,
-                watchable=snap.watchable, bidding=rules.get("mode") != "no_bidding")
+                watchable=snap.watchable, bidding=rules.get("mode") != "no_bidding",
+                rules_url=rules_url(rules, snap.level))
 
 
 def status_of(snap: Snapshot) -> Status:
@@ -298,6 +299,9 @@ def _table_text(e: Event, snap: Snapshot, who: str) -> str | None:
         return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
     if e.action == "look":
         return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
+    if e.action == "claim":
+        side = "your" if who == "You" else "their"
+        return f"{who} claimed the rest: {side} side takes every trick left. The hand is over."
     return None
 
 
@@ -409,7 +413,7 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         refusal=card_refusal(Card.parse(trick[0]).suit if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
-        hint=_hint_words(v["hand"], hint))
+        hint=_hint_words(v["hand"], hint), can_claim=my_turn and snap.can_claim)
 
 
 def _hint_words(cards: list[str] | None, hint: object) -> str | None:
@@ -522,7 +526,8 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 option_values={**option_values(snap.rules, snap.level), "chat": snap.chat,
                                "filter": "on" if snap.chat_filter else ""},
                 can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
-                note=_room_note(snap, people), commitment=snap.deal_commitment)
+                note=_room_note(snap, people), commitment=snap.deal_commitment,
+                rules_url=rules_url(snap.rules, snap.level))
 
 
 def _member(snap: RoomSnapshot, m: Member) -> RoomMember:

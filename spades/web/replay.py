@@ -81,7 +81,7 @@ class Shown:
 
 
 # -- reading the query -------------------------------------------------------------------
-def _number(name: str, example: str, title: str = "No such step") -> int | None:
+def query_number(name: str, example: str, title: str = "No such step") -> int | None:
     """A whole number from the query string (absent: None). Raises BadQuery."""
     text = request.args.get(name)
     if text is None:
@@ -96,11 +96,11 @@ def _trick() -> int | str | None:
     text = request.args.get("trick")
     if text is not None and text.strip().lower() == replays.END:
         return replays.END
-    return _number("trick", '?hand=1&trick=5 (or trick=end for the hand\'s result)')
+    return query_number("trick", '?hand=1&trick=5 (or trick=end for the hand\'s result)')
 
 
 # -- finding the match -------------------------------------------------------------------
-def _match(code: str, number: int | None, running_ok: bool) -> Shown:
+def shown_match(code: str, number: int | None, running_ok: bool) -> Shown:
     """The match to show: ``number``, or the table's latest finished one (its current one
     when ``running_ok``). Raises BadQuery, Refused; a 404 for an unknown code."""
     try:
@@ -176,10 +176,10 @@ def replay(code: str):
     code = normalize_code(code)
     start = [("The start of the replay", url_for("replay.replay", code=code))]
     try:
-        number = _number("match", "?match=2", "No such match")
-        hand, trick = _number("hand", "?hand=3&trick=5"), _trick()
-        card = _number("card", "?hand=3&trick=5&card=2")
-        shown = _match(code, number, running_ok=False)
+        number = query_number("match", "?match=2", "No such match")
+        hand, trick = query_number("hand", "?hand=3&trick=5"), _trick()
+        card = query_number("card", "?hand=3&trick=5&card=2")
+        shown = shown_match(code, number, running_ok=False)
     except BadQuery as e:
         return _notice(code, 400, e.title, str(e), start)
     except Refused as e:
@@ -220,8 +220,8 @@ def sheet(code: str):
     goes on, its finished hands only."""
     code = normalize_code(code)
     try:
-        number = _number("match", "?match=2", "No such match")
-        shown = _match(code, number, running_ok=True)
+        number = query_number("match", "?match=2", "No such match")
+        shown = shown_match(code, number, running_ok=True)
     except BadQuery as e:
         return _notice(code, 400, e.title, str(e), [("The latest match's score sheet",
                                                      url_for("replay.sheet", code=code))])

@@ -1,5 +1,5 @@
-"""Playing the match: a bid or a card, Continue between hands, the host's Deal now, and a
-tourney table's break running out. Continue and Deal now carry the person's random
+"""Playing the match: a bid or a card, Claim the rest, Continue between hands, the host's
+Deal now, and a tourney table's break running out. Continue and Deal now carry the person's random
 contribution to the next deal (``spades.fairness``).
 
 Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
@@ -14,15 +14,15 @@ from typing import Any
 from ...cards import NotationError
 from ...clocks import SeatClock
 from ...fairness import clean_contribution
-from ...rules import DEAL, HAND_OVER, MATCH_OVER, IllegalAction, parse_action
+from ...rules import DEAL, HAND_OVER, MATCH_OVER, PLAYING, IllegalAction, parse_action
 from ...storage import Op, PutSeatClock, SaveMove
 from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, Stale
 from ..registry import MOVERS, PERSON, SERVER, Command, Form, declare, form_version
-from ..state import Settings, TableState, break_after
+from ..state import Settings, TableState, break_after, claimable
 from ..values import DEAL_NOW, BotSeat, Event, Player, Server, Timeout, Who
 
-__all__ = ["Move", "Continue", "DealNow", "BreakOver", "act_command"]
+__all__ = ["Move", "Continue", "DealNow", "BreakOver", "Claim", "act_command"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +172,49 @@ def break_over(state: TableState, who: Who, command: BreakOver, now: float, sett
             or command.hand != (state.match_number, match.hand_number):
         return Decision(publish=False)  # dealt already (everyone pressed Continue), or no break here
     return Decision(deal(state, None, now, settings))
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Command):
+    """A person whose side takes every remaining trick, whatever anyone plays, claims the
+    rest at ``version``: the remaining cards are played out at once."""
+
+    version: int | None = None
+
+
+def _claim_form(form: Form) -> Claim:
+    """``version``."""
+    return Claim(form_version(form))
+
+
+@declare(Claim, "claim", senders=PERSON, route="claim", form=_claim_form)
+def claim(state: TableState, who: Who, command: Claim, now: float, settings: Settings) -> Decision:
+    """Claim the rest: checked again here (``claimable``), then every remaining card is
+    played as an ordinary move, each seat its first legal card in card order, so the
+    record stays a plain list of plays. Raises NotSeated, Stale, IllegalAction."""
+    seat = person_seat(state, who)
+    check_fresh(state, command.version)
+    match = state.match
+    if match.phase != PLAYING or match.to_act != seat:
+        raise IllegalAction("It is not your turn.")
+    if not claimable(state, seat):
+        raise IllegalAction("You can claim only when your side takes every remaining trick whatever anyone plays.")
+    rows: list[Op] = []
+    while match.phase == PLAYING:
+        s = match.to_act
+        assert s is not None
+        card = match.legal_actions(s)[0]
+        match.apply(s, card)
+        rows.append(SaveMove(state.match_id, match.version, s, str(card), match.finished, match.winner))
+    state.notices.pop(seat, None)
+    state.event = Event(seat, "claim", None, True)
+    if match.phase == HAND_OVER:
+        state.hand_over_at = now  # a tourney table's break starts
+    before = state.seat_clocks.get(seat, SeatClock())
+    after = before.after_own_move()
+    if after != before:
+        state.seat_clocks[seat] = after
+        rows.append(PutSeatClock(state.match_id, seat, after.timeouts_in_row, after.timed_out, after.autopilot))
+    rows += end_hold(state, seat)
+    rows += sync_clock(state, now, settings)
+    return Decision(rows, seat=seat)

@@ -1,0 +1,131 @@
+"""The analysis of a finished match and the double-dummy solver: a benchmark that prints
+figures (never a timed test).
+
+``python -m bench.analysis [--seed S] [--hands N] [--budget B] [--workers W] [--dd-hands H]``
+
+1. Plays a 5-hand match with Normal bots (seeded), then analyses it as the site does:
+   through ``spades.tables.analyses.AnalysisQueue`` with its own lowered-priority worker
+   processes (``--workers``, the site's default 2) at the analyst's budget, stored in a
+   fresh SQLite file. Prints the seconds from asking to stored.
+2. The solver from 7 tricks left: on ``--dd-hands`` seeded hands played at random to
+   7 tricks left, the position at that trick's start solved by a fresh ``Solver``
+   (every legal card's figure); positions per second. Also the seconds per hand for every
+   position from there to the end with one solver per hand, as the analysis does.
+
+The last line is one JSON object: ``{"match_seconds": …, "hands": …, "budget_s": …,
+"workers": …, "dd_positions_per_s": …, "dd_hand_seconds": …}``.
+
+Imports: the product (``spades``) only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from spades import bots
+from spades.bots import analysis
+from spades.bots.solver import Position, Solver
+from spades.records import to_record
+from spades.rules import HAND_OVER, Match, parse_action
+from spades.rules_config import Rules
+from spades.storage import Store
+from spades.tables.analyses import AnalysisQueue
+from spades.views import seat_view
+
+
+def played_match(seed: int, hands: int) -> dict:
+    """A finished match of ``hands`` hands, every seat the Normal bot, as its record."""
+    m = Match(Rules(end="hands", hands=hands), seed=seed)
+    while not m.finished:
+        if m.phase == HAND_OVER:
+            m.next_hand()
+            continue
+        seat = m.to_act
+        assert seat is not None
+        m.apply(seat, parse_action(bots.choose(seat_view(m, seat), "normal", seed)))
+    return to_record(m)
+
+
+def match_seconds(record: dict, budget: float, workers: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(str(Path(tmp) / "bench.db"))
+        queue = AnalysisQueue(store, workers=workers, budget_s=budget)
+        try:
+            start = time.perf_counter()
+            queue.ask("BENCH", 1, record)
+            assert queue.wait("BENCH", 1, 3600), "the analysis did not finish"
+            return time.perf_counter() - start
+        finally:
+            queue.close()
+            store.close()
+
+
+def seven_left(seed: int) -> Match:
+    """A hand bid by the Normal bot and played at random to 7 tricks left."""
+    rng = random.Random(seed)
+    m = Match(Rules(), seed=seed)
+    while m.phase == "bidding":
+        seat = m.to_act
+        assert seat is not None
+        m.apply(seat, parse_action(bots.choose(seat_view(m, seat), "normal", seed)))
+    while len(m.tricks) < 6:
+        seat = m.to_act
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    return m
+
+
+def _position(m: Match) -> Position:
+    return Position(tuple(m.held), tuple(m.trick), m.trick_leader, tuple(m.taken), m.broken)  # type: ignore[arg-type]
+
+
+def solver_figures(hands: int) -> tuple[float, float]:
+    """(positions per second at 7 tricks left with a fresh solver, median seconds per hand
+    for every position from 7 tricks left with one solver)."""
+    solved = 0
+    spent = 0.0
+    per_hand = []
+    for seed in range(hands):
+        m = seven_left(seed)
+        start = time.perf_counter()
+        Solver(m.rules, m.bids, m.blind).card_values(_position(m))
+        spent += time.perf_counter() - start
+        solved += 1
+        rng = random.Random(seed)
+        solver = Solver(m.rules, m.bids, m.blind)
+        start = time.perf_counter()
+        while m.phase == "playing":
+            solver.card_values(_position(m))
+            seat = m.to_act
+            m.apply(seat, rng.choice(m.legal_actions(seat)))
+        per_hand.append(time.perf_counter() - start)
+    return solved / spent, statistics.median(per_hand)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.analysis", description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--budget", type=float, default=analysis.BUDGET_S)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dd-hands", type=int, default=20)
+    args = parser.parse_args(argv)
+    record = played_match(args.seed, args.hands)
+    seconds = match_seconds(record, args.budget, args.workers)
+    print(f"analysed a {args.hands}-hand match in {seconds:.1f} s (budget {args.budget} s, {args.workers} workers)",
+          flush=True)
+    per_s, hand_s = solver_figures(args.dd_hands)
+    print(f"double dummy from 7 tricks left: {per_s:.2f} positions/s; every position of a hand's end: "
+          f"{hand_s:.2f} s (median of {args.dd_hands} hands)", flush=True)
+    print(json.dumps({"match_seconds": round(seconds, 1), "hands": args.hands, "budget_s": args.budget,
+                      "workers": args.workers, "dd_positions_per_s": round(per_s, 2),
+                      "dd_hand_seconds": round(hand_s, 2)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""The analysis of a finished match: a blunder marked with its cost, the JSON route's shape
+over HTTP, the refusals (a running match shows no card), and the rules page."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import re
+import threading
+
+import pytest
+from conftest import start_practice
+
+from spades import bots
+from spades.bots.analysis import INACCURACY, MISTAKE, analyse_hand, verdict
+from spades.cards import Card
+from spades.records import replay_report, to_record
+from spades.rules import Match, Rules, parse_action
+from spades.tables import Player, Stale
+from spades.views import seat_view
+
+ANN = "analysis-ann"
+CARD = re.compile(r'data-card="[2-9TJQKA][SHDC]"')
+
+
+@pytest.fixture
+def app_config():
+    pool = cf.ThreadPoolExecutor(1)
+    yield {"ANALYSIS_POOL": pool, "ANALYSIS_BUDGET": 0.004}
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def nil_blunder_record() -> dict:
+    """One hand: seat 1 bids nil holding the ace and the two of hearts; seat 0 leads a
+    heart and seat 1 overtakes with the ace. Everything else is the Normal bot's."""
+    c = Card.parse
+    nil = [c(t) for t in ["AH", "2H", "3H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "5C", "2S", "3S"]]
+    rest = [x for x in map(Card, range(52)) if x not in nil]
+    lead = [c("KH"), c("AS"), c("KS"), c("QS"), c("AD"), c("KD"), c("AC"), c("KC"), c("9D"), c("9C"), c("8D"),
+            c("8C"), c("7D")]
+    rest = [x for x in rest if x not in lead]
+    deal = [lead, nil, rest[:13], rest[13:26]]
+    m = Match(Rules(end="hands", hands=1), first_dealer=3, deal=deal)
+    while not m.finished:
+        seat = m.to_act
+        if m.phase == "bidding":
+            action = parse_action("nil") if seat == 1 else parse_action(bots.choose(seat_view(m, seat), "normal", 1))
+        elif not m.tricks and seat == 0 and not m.trick:
+            action = c("KH")
+        elif not m.tricks and seat == 1:
+            action = c("AH")  # the blunder: the 2 of hearts was safe
+        else:
+            action = parse_action(bots.choose(seat_view(m, seat), "normal", 1))
+        m.apply(seat, action)
+    return to_record(m)
+
+
+def test_a_nil_bidder_overtaking_with_the_ace_is_a_mistake():
+    record = nil_blunder_record()
+    assert replay_report(record)["ok"]
+    hand = analyse_hand(record, 0, budget_s=0.01)
+    steps = hand["steps"]
+    assert [s["kind"] for s in steps] == ["bid"] * 4 + ["play"] * 52
+    assert [s["index"] for s in steps if s["kind"] == "bid"] == [0, 1, 2, 3]  # seat 0 bids first (dealer 3)
+    assert [s["index"] for s in steps if s["kind"] == "play"] == list(range(52))
+    ace = steps[4 + 1]
+    assert (ace["seat"], ace["action"]) == (1, "AH")
+    assert ace["cost"] >= MISTAKE and verdict(ace["cost"]) == "mistake"
+    assert ace["best"] != "AH"
+    assert all(s["cost"] >= 0 for s in steps)
+    # double-dummy figures from 7 tricks left, for every legal card
+    dd = [s for s in steps if s["double_dummy"] is not None]
+    assert [s["index"] for s in dd] == list(range(24, 52))
+    assert all(s["action"] in s["double_dummy"] for s in dd)
+    assert INACCURACY < MISTAKE
+
+
+# -- over HTTP ---------------------------------------------------------------------------
+def play_out(service, code: str, pid: str = ANN) -> None:
+    me = Player(pid)
+    for _ in range(3000):
+        assert service.wait_idle()
+        snap = service.snapshot(code, pid)
+        v = snap.view
+        if v["finished"]:
+            return
+        try:
+            if v["phase"] == "hand_over":
+                service.act(code, me, "deal", v["version"])
+            elif v["to_act"] == snap.seat:
+                legal = v["legal"]
+                service.act(code, me, "look" if "look" in legal else str(legal[-1] if v["phase"] == "bidding"
+                                                                               else legal[0]), v["version"])
+        except Stale:
+            continue
+    raise AssertionError("the match did not end")
+
+
+def as_player(client, pid: str):
+    with client.session_transaction() as s:
+        s["pid"] = pid
+    return client
+
+
+def test_the_analysis_of_a_finished_match_through_the_json_route(app, client, service):
+    code = service.create_practice(ANN, "Ann", Rules(end="hands", hands=1, tempo="off", play_speed="fast"), "easy")
+    # while it runs: refused, and nothing of the match shown
+    page = as_player(client, ANN).get(f"/g/{code}/analysis")
+    assert page.status_code == 403 and not CARD.search(page.get_data(as_text=True))
+    assert client.get(f"/g/{code}/analysis.json").status_code == 403
+    play_out(service, code)
+    # somebody who did not play may not set it going
+    other = app.test_client()
+    as_player(other, "someone-else")
+    refused = other.get(f"/g/{code}/analysis.json")
+    assert refused.status_code == 403 and "only the people who played" in refused.get_json()["error"]
+    first = client.get(f"/g/{code}/analysis.json").get_json()
+    assert first["status"] in ("pending", "running", "done")
+    again = client.get(f"/g/{code}/analysis.json").get_json()  # joins the same one
+    assert again["status"] in ("pending", "running", "done")
+    assert app.extensions["spades.analyses"].wait(code, 1, 60)
+    done = client.get(f"/g/{code}/analysis.json").get_json()
+    assert done["status"] == "done" and done["progress"] == 1.0
+    assert len(done["hands"]) == 1 and done["hands"][0]["hand"] == 0
+    steps = done["hands"][0]["steps"]
+    assert len(steps) == 56
+    assert set(steps[0]) == {"index", "seat", "kind", "action", "best", "cost", "double_dummy"}
+    record = client.get(f"/g/{code}/record.json").get_json()
+    assert [s["action"] for s in steps if s["kind"] == "play"] == record["hands"][0]["plays"]
+    # now anyone who may see the replay may see it
+    assert other.get(f"/g/{code}/analysis.json").get_json()["status"] == "done"
+    page = other.get(f"/g/{code}/analysis?hand=1&step=10").get_data(as_text=True)
+    assert "step 11 of 56" in page and "Points lost, by player" in page
+    assert other.get(f"/g/{code}/analysis?hand=2").status_code == 400
+    assert other.get(f"/g/{code}/analysis?step=x").status_code == 400
+
+
+def test_refusals_never_fail(client):
+    assert client.get("/g/ZZZZZZ/analysis.json").status_code == 404
+    assert client.get("/g/ZZZZZZ/analysis").status_code == 404
+
+
+def test_the_rules_page_and_a_tables_rules(client, service):
+    page = client.get("/rules")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and CARD.search(text) and "Worked examples" in text
+    assert "+72" in text  # bid 7, take 9
+    assert 'href="/rules"' in client.get("/").get_data(as_text=True)
+    code = service.create_practice(ANN, "Ann", Rules(end="hands", hands=5, blind_nil=True), "hard")
+    table = as_player(client, ANN).get(f"/g/{code}").get_data(as_text=True)
+    link = re.search(r'href="(/rules\?[^"]+)"', table).group(1).replace("&amp;", "&")
+    mine = client.get(link).get_data(as_text=True)
+    assert "The rules at this table" in mine and "Blind nil is allowed" in mine and "after 5 hands" in mine
+    assert client.get("/rules?end=forever").status_code == 400
+    practice = start_practice(client)  # through the form: a practice table has no clock
+    table = client.get(f"/g/{practice}").get_data(as_text=True)
+    link = re.search(r'href="(/rules\?[^"]+)"', table).group(1).replace("&amp;", "&")
+    mine = client.get(link).get_data(as_text=True)
+    assert "tempo=&" in link and "The rules at this table" in mine and "tempo ·" not in mine
+
+
+def test_a_hands_two_parts_are_the_whole_hand():
+    record = nil_blunder_record()
+    whole = analyse_hand(record, 0, budget_s=0.002)["steps"]
+    parts = [s for part in (0, 1) for s in analyse_hand(record, 0, budget_s=0.002, part=part)["steps"]]
+    assert parts == whole
+
+
+def test_asking_again_joins_the_analysis_under_way(tmp_path):
+    """Two asks while one runs make one analysis (its hands submitted once); more matches
+    than may wait are refused Busy; once done the stored analysis is given."""
+    from pools import ManualPool
+
+    from spades.storage import Store
+    from spades.tables import Busy
+    from spades.tables.analyses import AnalysisQueue
+
+    store = Store(str(tmp_path / "q.db"))
+    pool = ManualPool()
+    queue = AnalysisQueue(store, pool, budget_s=0.002, max_waiting=2)
+    record = nil_blunder_record()
+    try:
+        assert queue.status("ABC", 1) is None
+        assert queue.ask("ABC", 1, record).status in ("pending", "running")
+        assert queue.ask("ABC", 1, record).status in ("pending", "running")
+        queue.ask("DEF", 1, record)
+        with pytest.raises(Busy):
+            queue.ask("GHI", 1, record)
+        for _ in range(200):  # the worker thread hands the first match's two parts to the pool
+            if len(pool.pending) == 2:
+                break
+            threading.Event().wait(0.01)
+        assert len(pool.pending) == 2 and queue.status("ABC", 1).status == "running"
+        assert pool.run_all() == 2
+        assert queue.wait("ABC", 1, 30)
+        done = queue.ask("ABC", 1, record)
+        assert done.status == "done" and len(done.hands[0]["steps"]) == 56
+        assert store.analysis("ABC", 1) == done.hands
+    finally:
+        queue.close()
+        store.close()
