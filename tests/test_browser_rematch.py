@@ -18,7 +18,7 @@ from collections.abc import Callable
 from playwright.sync_api import APIRequestContext, Page, expect
 
 EMOJI = {"Hana": "🦊", "Ari": "🐼", "Bo": "🐨"}
-MATCH_TIMEOUT = 40.0  # seconds for the five hands
+MATCH_TIMEOUT = 120.0  # seconds for the five hands (a loaded machine, the other test worker busy)
 SETTLE_MS = 5000  # how long a page may take to follow the rematch
 
 

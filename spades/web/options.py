@@ -168,8 +168,12 @@ TOURNEY_CLOCK = "tourney clock"  # what it says of its clock instead of a tempo
 
 
 def rules_url(rules: Mapping[str, Any], level: str) -> str:
-    """The rules page showing this table's options (``/rules?mode=…#this-table``)."""
-    return "/rules?" + urlencode(option_values(rules, level)) + "#this-table"
+    """The rules page showing this table's options (``/rules?mode=…#this-table``); a
+    no-bidding table's link leaves out the options it has no use for, as its rules line does."""
+    values = option_values(rules, level)
+    if values.get("mode") == "no_bidding":
+        values = {k: v for k, v in values.items() if k not in BIDDING_ONLY}
+    return "/rules?" + urlencode(values) + "#this-table"
 
 
 def rules_line(rules: Mapping[str, Any], level: str) -> str:
@@ -181,5 +185,5 @@ def rules_line(rules: Mapping[str, Any], level: str) -> str:
     # at all (``spades.clocks``)
     tourney_clock = no_bidding and settings.get("tempo") in CLOCK_TEMPOS
     words = (TOURNEY_CLOCK if tourney_clock and o.name == "tempo" else o.said(settings) for o in said)
-    line = " · ".join(w for w in words if w)
+    line = " · ".join(w for w in words if w).replace(" 1 hands", " 1 hand")
     return line[:1].upper() + line[1:]  # "Easy bots · …": the level, said first, with a capital
