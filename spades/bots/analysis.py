@@ -43,7 +43,8 @@ from .policy import HandCtx, play_card, trick_winner
 from .search import BID_TIE, CARD_TIE, MODEL_BID_WORK, PLAYS_PER_SECOND, Sampler, Tally, draw, playout
 from .solver import Position, Solver, equivalents
 
-BUDGET_S = 0.2  # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND)
+# the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND): more than Hard's 0.5
+BUDGET_S = 0.6
 DD_TRICKS = 7  # double-dummy figures from this many tricks left
 SPLIT = 52 - 4 * DD_TRICKS  # a hand's two parts: the bids and the cards before this one, and the rest
 PARTS = (0, 1)
