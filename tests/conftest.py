@@ -20,12 +20,12 @@ pytest_plugins = ["servers"]  # Redis, PostgreSQL and SMTP servers, free ports (
 
 
 def pytest_collection_modifyitems(config, items):
-    """With ``-n`` (pytest-xdist, ``--dist loadgroup``), the browser tests take turns on one
-    worker while the other runs the rest: two Chromiums at once on a two-core machine
-    would make each other's pages late."""
+    """Every test in real Chromium is marked ``browser``: the test command runs the others
+    on two workers (pytest-xdist), then these one at a time on a machine with nothing
+    else to do (a page's clock and its moves are timed by the browser)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()) or "page" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            item.add_marker(pytest.mark.browser)
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 

@@ -13,7 +13,7 @@ from test_replay import finished_practice
 
 from spades.rules_config import Rules
 from spades.storage import SeatRow
-from spades.tables import Player
+from spades.tables import Player, React, Say
 
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -54,6 +54,8 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
     tourneys = app.extensions["spades.tourneys"]
     people = four_people(service, "AUDIT1", Rules(tempo="relaxed"))
     play_until(service, "AUDIT1", people, lambda v: v["to_act"] == 0)
+    service.handle("AUDIT1", Player(people[1]), Say("Good luck, everyone"))  # the chat's lines and their menus too
+    service.handle("AUDIT1", Player(people[2]), React("thumbs"))
     finished = finished_practice(service, hands=1, pid=people[0])
     tourney = tourneys.create(people[0], "Audit cup")
     tourneys.register_team(tourney, people[0], "Ann", "🦊")

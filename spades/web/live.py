@@ -17,7 +17,7 @@ import functools
 import logging
 import queue
 import time
-from socket import SHUT_RDWR
+from socket import SHUT_WR
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, request, session
@@ -165,7 +165,10 @@ def end_stream(ws) -> None:
     raw = getattr(ws, "sock", None)
     if raw is not None:
         try:
-            raw.shutdown(SHUT_RDWR)
+            # the writing half only: the peer still reads the close frame already sent (a
+            # shut reading half can answer the peer's own close with a reset, which may
+            # throw the close frame away before the peer reads it)
+            raw.shutdown(SHUT_WR)
         except OSError:
             pass
 
