@@ -130,6 +130,27 @@ def _choices(legal: int, live_others: int) -> list[int]:
     return out
 
 
+def _turn(hands: list[int], trick: list[int], leader: int, broken: bool) -> tuple[int, int, int, int]:
+    """The seat to play, its cards, the ones it may play, and every card still in play
+    elsewhere (the other hands and the trick: what separates equivalent cards)."""
+    n = len(trick)
+    seat = (leader + n) & 3
+    held = hands[seat]
+    if n:
+        legal = (held & SUIT_MASKS[trick[0] // 13]) or held
+    elif broken:
+        legal = held
+    else:
+        legal = (held & _NON_SPADES) or held
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= hands[s]
+    for c in trick:
+        others |= 1 << c
+    return seat, held, legal, others
+
+
 def equivalents(legal: int, live_others: int) -> dict[int, int]:
     """Each legal card's representative (the top card of its run, as ``_choices`` picks)."""
     rep: dict[int, int] = {}
@@ -305,20 +326,7 @@ class Solver:
     def _moves(self, hands: list[int], trick: list[int], leader: int, taken: tuple[int, ...], broken: bool,
                alpha: int, beta: int) -> int:
         n = len(trick)
-        seat = (leader + n) & 3
-        held = hands[seat]
-        if n:
-            legal = (held & SUIT_MASKS[trick[0] // 13]) or held
-        elif broken:
-            legal = held
-        else:
-            legal = (held & _NON_SPADES) or held
-        others = 0
-        for s in range(4):
-            if s != seat:
-                others |= hands[s]
-        for c in trick:
-            others |= 1 << c
+        seat, held, legal, others = _turn(hands, trick, leader, broken)
         maxing = seat & 1 == 0
         best = -INF if maxing else INF
         for c in self._ordered(_choices(legal, others), trick, leader, seat):
@@ -361,20 +369,7 @@ def sweeps(pos: Position, team: int) -> bool:
             key = (_shape(hands), leader, broken)
             if key in seen:
                 return True
-        seat = (leader + n) & 3
-        held = hands[seat]
-        if n:
-            legal = (held & SUIT_MASKS[trick[0] // 13]) or held
-        elif broken:
-            legal = held
-        else:
-            legal = (held & _NON_SPADES) or held
-        others = 0
-        for s in range(4):
-            if s != seat:
-                others |= hands[s]
-        for c in trick:
-            others |= 1 << c
+        seat, held, legal, others = _turn(hands, trick, leader, broken)
         for c in _choices(legal, others):
             hands[seat] = held & ~(1 << c)
             trick.append(c)
