@@ -17,13 +17,7 @@ def replay(path: str) -> int:
     from .records import RecordError, replay_report
 
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        record = json.loads(text)
-        report = replay_report(record)
+        report = replay_report(_read_json(path))
     except OSError as e:
         print(f"replay: cannot read {path}: {e.strerror}", file=sys.stderr)
         return 2

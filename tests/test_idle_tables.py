@@ -6,6 +6,7 @@ leaves memory again."""
 from __future__ import annotations
 
 import itertools
+import sqlite3
 import threading
 import time
 
@@ -32,11 +33,20 @@ def service_on(path: str, clock: FakeClock, pool) -> TableService:
                         sweep_s=0)
 
 
+def rows(path: str, sql: str) -> list[sqlite3.Row]:
+    """Rows of the test's own SQLite file, read straight from it."""
+    db = sqlite3.connect(path)
+    db.row_factory = sqlite3.Row
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
 def versions(path: str, codes: list[str]) -> dict[str, int]:
-    store = Store(path)
-    with store._reading() as db:
-        return {r["table_code"]: r["version"] for r in db.query("SELECT table_code, version FROM matches")
-                if r["table_code"] in codes}
+    wanted = set(codes)
+    return {r["table_code"]: r["version"] for r in rows(path, "SELECT table_code, version FROM matches")
+            if r["table_code"] in wanted}
 
 
 def settled(svc: TableService, codes: list[str], version: int, timeout: float = 60) -> dict[str, int]:
@@ -132,10 +142,9 @@ def test_two_processes_share_the_due_timers_and_fire_each_once(tmp_path, clock, 
             node.wake()
         after = settled(nodes[0], codes[:60], 0)
         assert set(after.values()) == {1}
-        with nodes[0].store._reading() as db:
-            moves = {r["table_code"]: r["n"] for r in db.query(
-                "SELECT m.table_code, COUNT(*) AS n FROM actions a JOIN matches m ON m.id = a.match_id "
-                "GROUP BY m.table_code")}
+        moves = {r["table_code"]: r["n"] for r in rows(
+            path, "SELECT m.table_code, COUNT(*) AS n FROM actions a JOIN matches m ON m.id = a.match_id "
+                  "GROUP BY m.table_code")}
         assert {moves.get(c, 0) for c in codes[:60]} == {1} and moves.get(codes[100], 0) == 0  # one move each
     finally:
         for node in nodes:

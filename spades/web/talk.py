@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request, session
 
 from ..storage import ChatRow
-from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, Said, Snapshot, TableNotFound
+from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, BadAction, Said, Snapshot, TableNotFound, line_number
 from .identity import csrf_token, player_id
 from .lobby import clean_code
 from .services import service
@@ -130,10 +130,11 @@ def chat_log(code: str):
 
 def _line_of(code: str) -> ChatRow:
     """The line a form names (``line``) at table ``code``. Aborts 400/404."""
-    text = request.form.get("line", "")
-    if not (text.isascii() and text.isdigit()) or not 0 < len(text) <= 9:
-        abort(400, description="Say which message you mean.")
-    line = service().store.chat_line(code, int(text))
+    try:
+        number = line_number(request.form)
+    except BadAction as e:
+        abort(400, description=str(e))
+    line = service().store.chat_line(code, number)
     if line is None:
         abort(404, description="That message is not in this table's chat.")
     return line

@@ -35,7 +35,7 @@ from ..registry import CHAT_ANSWER, PERSON, Command, Form, declare
 from ..state import Settings, TableState
 from ..values import WATCHING_OFF, Player, Said, Who
 
-__all__ = ["Say", "React", "SetChat", "Silence", "REACTIONS", "CHAT_MODES", "MAX_TEXT", "KEPT"]
+__all__ = ["Say", "React", "SetChat", "Silence", "REACTIONS", "CHAT_MODES", "MAX_TEXT", "KEPT", "line_number"]
 
 MAX_TEXT = 200  # characters in a message
 FLOOD, FLOOD_S = 5, 10.0  # lines a person may say at a table in that many seconds
@@ -97,7 +97,7 @@ def _profanity() -> Any:
     return Profanity()
 
 
-def _line_form(form: Form) -> int:
+def line_number(form: Form) -> int:
     """``line``: a message's number. Raises BadAction."""
     text = form.get("line", "")
     if not (text.isascii() and text.isdigit()) or not 0 < len(text) <= 9:
@@ -129,7 +129,7 @@ def _chat_form(form: Form) -> SetChat:
 
 def _silence_form(form: Form) -> Silence:
     """``line``: the number of a message of the person; ``on``: ``off`` lets them talk again."""
-    return Silence(_line_form(form), form.get("on", "on") != "off")
+    return Silence(line_number(form), form.get("on", "on") != "off")
 
 
 def _speaker(state: TableState, who: Who, known: tuple[str, str] | None) -> tuple[str, int | None, str, str]:
