@@ -252,6 +252,13 @@ def test_the_hint_never_pushes_the_hand_out_of_a_laptop_screen(live_server, brow
         bottoms = page.evaluate("() => Array.from(document.querySelectorAll('#hand .card'))"
                                 ".map(c => c.getBoundingClientRect().bottom)")
         assert len(bottoms) == 13 and max(bottoms) <= 800, bottoms
+        # the longest words a hint can have fit as well (four reasons, two of them ruffs)
+        longest = "The Hard bot would bid 10: ♠A, 3 long spades, a ruff in hearts and a ruff in diamonds."
+        bottoms = page.evaluate("""(words) => {
+            document.querySelector('.hint').textContent = words;
+            return Array.from(document.querySelectorAll('#hand .card')).map(c => c.getBoundingClientRect().bottom);
+        }""", longest)
+        assert max(bottoms) <= 800, (longest, bottoms)
     finally:
         context.close()
 

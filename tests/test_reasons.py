@@ -16,6 +16,8 @@ CASES = [
     (["9S", "4S", "2S", "QH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "2C"], "nil",
      "nil: no spade above the 9 and no side ace"),
     (["KS", "4S", "QH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "5C", "2C"], "nil", "nil: risky, with ♠K"),
+    (["TS", "KS", "2S", "AH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "2C"], "nil",
+     "nil: risky, with ♠K, ♠10 and ♥A"),  # the high cards first, as a player names them
     (["3S", "QH", "8H", "5H", "3H", "JD", "8D", "6D", "4D", "9C", "5C", "2C", "7H"], 1,
      "1: no sure trick, so a low bid"),
     (["AS", "QS", "9S", "8S", "7S", "6S", "AH", "KH", "QD", "JD", "TD", "9D", "8D"], 6,

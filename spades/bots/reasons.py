@@ -25,10 +25,11 @@ def explain(hand: list[str], bid: int | str) -> str:
     suits: dict[str, list[str]] = {s: [c[0] for c in hand if c[1] == s] for s in "SHDC"}
     spades = suits["S"]
     if bid in ("nil", 0):
-        high = [r for r in spades if r in "TJQKA"]
+        high = [r for r in "AKQJT" if r in spades]
         aces = [s for s in "HDC" if "A" in suits[s]]
         if high or aces:
-            return "nil: risky, with " + _join([SYMBOLS["S"] + r for r in high] + [SYMBOLS[s] + "A" for s in aces])
+            return "nil: risky, with " + _join([SYMBOLS["S"] + ("10" if r == "T" else r) for r in high]
+                                               + [SYMBOLS[s] + "A" for s in aces])
         return "nil: no spade above the 9 and no side ace"
     reasons = [SYMBOLS["S"] + rank for rank, guard in (("A", 1), ("K", 2), ("Q", 3))
                if rank in spades and len(spades) >= guard]
