@@ -389,18 +389,20 @@ class SiteTable(Table):
     def decide(self) -> tuple[Person, str, dict[str, str]] | None:
         act = f"/g/{self.code}/act"
         for person in self.people:
-            status = person.frags.get("status")
-            if status is None or "my-turn" not in root_classes(status[1]):
+            told = person.frags.get("told")
+            if told is None or "my-turn" not in root_classes(told[1]):
                 continue
             hand = person.frags.get("hand")
             if hand is None:
                 continue
             found = controls(hand[1])
-            version = _version(found) or _version_anywhere(person)
+            version = _table_version(person)
             if version is None:
                 continue
+            # the suits this seat may play, as the page reads them (#told's data-legal)
+            suits = attrs(told[1][1:told[1].find(">")]).get("data-legal", "")
             legal = [a["value"] for tag, a in found if tag == "button" and a.get("name") == "action"
-                     and "legal" in a.get("class", "").split() and a.get("value")]
+                     and len(a.get("value", "")) == 2 and a["value"][1] in suits]
             if legal:
                 return person, act, {"version": version, "action": self.rng.choice(legal)}
             bidding = any(a.get("name") == "bid" or (tag == "button" and a.get("name") == "action"
@@ -409,10 +411,10 @@ class SiteTable(Table):
             if bidding:
                 return person, act, {"version": version, "action": BID}
         host = self.people[0]
-        panel = host.frags.get("panel")
+        panel = host.frags.get("next")
         if panel is not None:
             found = controls(panel[1])
-            version = _version(found)
+            version = _table_version(host)
             if version is not None:
                 if any(tag == "button" and a.get("value") == "deal_now" for tag, a in found):
                     return host, act, {"version": version, "action": "deal_now"}
@@ -421,19 +423,14 @@ class SiteTable(Table):
         return None
 
 
-def _version(found: list[tuple[str, dict[str, str]]]) -> str | None:
-    for tag, a in found:
-        if tag == "input" and a.get("name") == "version" and a.get("value", "").isdigit():
-            return a["value"]
-    return None
-
-
-def _version_anywhere(person: Person) -> str | None:
-    for _, text in sorted(person.frags.values(), key=lambda f: -f[0]):
-        version = _version(controls(text))
-        if version is not None:
-            return version
-    return None
+def _table_version(person: Person) -> str | None:
+    """The table's version as the page holds it (``#turn``, in every update): a form sent
+    from the page carries it (site.js)."""
+    tv = person.frags.get("turn")
+    if tv is None:
+        return None
+    version = attrs(tv[1][1:tv[1].find(">")]).get("data-version", "")
+    return version if version.isdigit() else None
 
 
 class BareTable(Table):

@@ -31,8 +31,8 @@
     return { x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height };
   }
 
-  function posOf(el) {
-    var m = / (?:slot|plate)-(\w+)/.exec(" " + el.className);
+  function seatOf(el) {  // a plate or a trick's slot: the seat it is for
+    var m = / seat-(\d)/.exec(" " + el.className);
     return m ? m[1] : null;
   }
 
@@ -71,7 +71,7 @@
     return {
       faces: cardsAt("#felt .trick .face[data-card]", true),
       hand: cardsAt("#hand .card[data-card]"),
-      winner: trick && won && trick.classList.contains("last") ? posOf(won) : null,
+      winner: trick && won && trick.classList.contains("last") ? seatOf(won) : null,
     };
   }
 
@@ -92,7 +92,7 @@
     document.querySelectorAll("#felt .trick .face[data-card]").forEach(function (el) {
       var card = el.dataset.card, key = "f:" + card, f = flights.get(key);
       if (!old.faces.has(card)) {
-        var to = box(el), mine = old.hand.get(card), plate = document.querySelector("#felt .plate-" + posOf(el.parentNode));
+        var to = box(el), mine = old.hand.get(card), plate = document.querySelector("#felt .plate.seat-" + seatOf(el.parentNode));
         if (mine) f = flight(mine.box, now, SLIDE);
         else if (plate) f = flight(shrunk(box(plate), to, 0.5), now, SLIDE, { fade: 0.2 });
         else return;
@@ -173,7 +173,7 @@
 
   function sweep(old) {
     if (!old.winner) return;
-    var plate = document.querySelector("#felt .plate-" + old.winner);
+    var plate = document.querySelector("#felt .plate.seat-" + old.winner);
     var gone = [];
     old.faces.forEach(function (seen, card) {
       if (!document.querySelector('#felt .trick .face[data-card="' + card + '"]')) gone.push(seen);

@@ -17,7 +17,7 @@
   // refused with the same words).
   document.addEventListener("click", function (e) {
     var card = e.target.closest && e.target.closest("#hand .fan.playable .card.dim");
-    var fan = card && card.closest(".fan"), news = document.querySelector("#status .news");
+    var fan = card && card.closest(".fan"), news = document.querySelector("#told .news") || document.querySelector("#status .news");
     if (!card || !fan.dataset.refusal || !news) return;
     e.preventDefault();
     e.stopPropagation();
@@ -27,6 +27,28 @@
     told.textContent = fan.dataset.refusal;
     news.replaceChildren(told);
   }, true);
+
+  // The hand in an update is the same whoever is to play: on this seat's turn the page
+  // marks the cards it may play from #told (its playable suits, and why the others are
+  // not), as the page drawn by the site does.
+  function markHand() {
+    var told = document.getElementById("told"), fan = document.querySelector("#hand .fan");
+    if (!told || !fan) return;
+    var suits = told.dataset.legal, playing = suits !== undefined && suits !== "", strict = told.hasAttribute("data-strict");
+    fan.classList.toggle("playable", playing);
+    if (playing) fan.dataset.refusal = told.dataset.refusal || ""; else delete fan.dataset.refusal;
+    fan.querySelectorAll(".card[data-card]").forEach(function (c) {
+      var legal = playing && suits.indexOf(c.dataset.card.charAt(1)) !== -1, dim = playing && !legal;
+      c.classList.toggle("legal", legal);
+      c.classList.toggle("dim", dim);
+      c.disabled = dim && strict;
+      if (dim && !strict) c.setAttribute("aria-disabled", "true"); else c.removeAttribute("aria-disabled");
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var id = e.detail && e.detail.target && e.detail.target.id;
+    if (id === "told" || id === "hand") markHand();
+  });
 
   // Keyboard play: arrow keys move over the hand, Enter (native on buttons) plays.
   var focusIndex = null;
@@ -79,11 +101,33 @@
     if (next < shown) d.shouldSwap = false;
   });
 
+  // Only the fragments that changed come with each update, so a form shown for a while
+  // may carry an older version than the table's: each form sent from a table page
+  // carries the version of the last update applied (#turn; the page's own without script).
+  document.addEventListener("htmx:configRequest", function (e) {
+    var turn = document.getElementById("turn"), params = e.detail && e.detail.parameters;
+    if (!turn || !params || !turn.dataset.version) return;
+    if (params instanceof FormData) { if (params.has("version")) params.set("version", turn.dataset.version); }
+    else if ("version" in params) params.version = turn.dataset.version;
+  });
+
+  // A socket back from a drop asks for the changes after the last one this page applied
+  // (#turn): the site answers with what changed since, or with the whole table.
+  var open = htmx.createWebSocket;
+  htmx.createWebSocket = function (url) {
+    var turn = document.getElementById("turn");
+    if (turn && turn.dataset.seq && /\/g\/[A-Za-z0-9]+\/ws$/.test(url)) url += "?since=" + encodeURIComponent(turn.dataset.seq);
+    if (open) return open(url);
+    var socket = new WebSocket(url, []);
+    socket.binaryType = htmx.config.wsBinaryType;
+    return socket;
+  };
+
   // When this seat's turn begins, the focus goes to the bid box or the first playable card
   // (once per turn: the player may move it elsewhere).
   var turnFocused = null;
   function focusTurn() {
-    var status = document.getElementById("status");
+    var status = document.getElementById("told");
     if (!status || !status.classList.contains("my-turn")) { turnFocused = null; return; }
     var stamp = status.dataset.v;
     // once per turn; again only if the focus fell to the page (its element was replaced)
@@ -110,7 +154,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
     var msg = e.detail && e.detail.message;
     if (!document.querySelector(".room-main")) return;
-    if (leaving || (typeof msg === "string" && msg.indexOf('id="felt"') !== -1)) {
+    if (leaving || (typeof msg === "string" && msg.indexOf('id="turn"') !== -1)) {
       e.preventDefault();
       goTo(window.location.pathname);
     }
@@ -125,29 +169,42 @@
     if (!e.defaultPrevented && document.querySelector(".room-main")) leaving = true;
   });
 
-  // The clock ring: count down to the server's deadline. Each clock carries the deadline
-  // and the server's "now" (epoch ms); their difference from this browser's clock when the
-  // fragment arrives corrects for a wrong clock here. The ring is a CSS animation started
-  // part-way through; the number is rewritten a few times a second.
+  // The clock ring: count down to the server's deadline. The turn fragment (#turn) says
+  // whose turn it is, the deadline and the server's "now" (epoch ms); their difference from
+  // this browser's clock when it arrives corrects for a wrong clock here. The ring is put
+  // round that seat's avatar (one at a time) as a CSS animation started part-way through;
+  // the number in it is rewritten a few times a second.
+  var running = null;  // {deadline, skew, clock}
+  var RING = '<svg class="ring" viewBox="0 0 44 44" aria-hidden="true"><circle class="ring-track" cx="22" cy="22" r="20" pathLength="100"/>' +
+    '<circle class="ring-left" cx="22" cy="22" r="20" pathLength="100"/></svg><span class="clock" role="timer" title="Seconds left"></span>';
   function startClocks() {
-    document.querySelectorAll(".clock[data-deadline]").forEach(function (c) {
-      if (c.dataset.skew) return;
-      var skew = parseInt(c.dataset.now, 10) - Date.now(), total = parseInt(c.dataset.seconds, 10) || 1;
-      c.dataset.skew = skew;
-      var left = (parseInt(c.dataset.deadline, 10) - (Date.now() + skew)) / 1000;
-      var ring = c.parentNode.querySelector(".ring-left");
-      if (ring) {
-        ring.style.animationDuration = total + "s";
-        ring.style.animationDelay = -Math.max(0, Math.min(total, total - left)) + "s";
-      }
+    var turn = document.getElementById("turn");
+    var deadline = turn && turn.dataset.deadline, plate = deadline && document.querySelector("#felt .plate.seat-" + turn.dataset.seat);
+    var box = plate && plate.querySelector(".avatar-box");
+    document.querySelectorAll("#felt .avatar-box").forEach(function (b) {
+      if (b !== box) b.querySelectorAll(".ring, .clock").forEach(function (el) { el.remove(); });
     });
+    if (!box) { running = null; return; }
+    var clock = box.querySelector(".clock");
+    if (running && running.deadline === deadline && running.clock === clock) return;
+    if (!clock) { box.insertAdjacentHTML("beforeend", RING); clock = box.querySelector(".clock"); }
+    var ring = box.querySelector(".ring-left");
+    var skew = parseInt(turn.dataset.now, 10) - Date.now(), total = parseInt(turn.dataset.seconds, 10) || 1;
+    running = { deadline: deadline, skew: skew, clock: clock };
+    var left = (parseInt(deadline, 10) - (Date.now() + skew)) / 1000;
+    ring.style.animation = "none";
+    void ring.getBoundingClientRect();  // the next turn's ring starts again from full
+    ring.style.animation = "";
+    ring.style.animationDuration = total + "s";
+    ring.style.animationDelay = -Math.max(0, Math.min(total, total - left)) + "s";
+    tickClocks();
   }
   function tickClocks() {
-    document.querySelectorAll(".clock[data-skew]").forEach(function (c) {
-      var left = Math.max(0, Math.ceil((parseInt(c.dataset.deadline, 10) - (Date.now() + parseInt(c.dataset.skew, 10))) / 1000));
-      if (c.textContent !== String(left)) c.textContent = left;
-      c.classList.toggle("low", left <= 5);
-    });
+    if (!running || !running.clock) return;
+    var c = running.clock;
+    var left = Math.max(0, Math.ceil((parseInt(running.deadline, 10) - (Date.now() + running.skew)) / 1000));
+    if (c.textContent !== String(left)) c.textContent = left;
+    c.classList.toggle("low", left <= 5);
   }
 
   // Your turn: the tab's title says so, and a short beep plays when the sound is on.
@@ -166,7 +223,7 @@
     } catch (e) { /* no sound here: the title still says it */ }
   }
   function turnChanged() {
-    var mine = !!document.querySelector("#status.my-turn");
+    var mine = !!document.querySelector("#told.my-turn");
     document.title = mine ? "\u25CF Your turn \u2014 " + baseTitle : baseTitle;
     if (mine && wasMine === false && soundOn()) beep();
     wasMine = mine;

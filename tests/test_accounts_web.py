@@ -52,7 +52,7 @@ def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, ser
     finally:
         close()
     page = client.get(f"/g/{code}").get_data(as_text=True)
-    assert 'class="plate-name">Annie (you)' in page and "🦊" in page
+    assert 'class="plate-name">Annie<span class="you-mark"> (you)</span>' in page and "🦊" in page
     assert save(client, "Annie", "🦊").status_code == 303  # nothing new: nothing to tell
     assert service.snapshot(code, None).names[0] == "Annie"
     members = service.room_snapshot(room, None).members

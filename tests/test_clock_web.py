@@ -10,7 +10,7 @@ from conftest import FakeClock, csrf_of, start_practice
 from watch import watch
 
 from spades.tables import EMOJIS, Player
-from spades.web.render import render_fragments, table_context
+from spades.web.render import render_public
 
 
 @pytest.fixture
@@ -59,15 +59,15 @@ def play_until(service, clock, code: str, done, time_out: tuple[int, ...] = (2,)
     raise AssertionError("it never happened")
 
 
-def test_the_fragment_carries_the_servers_deadline_and_now_on_the_plate_to_act(table, service, clock):
+def test_the_turn_fragment_carries_the_seat_to_act_and_the_servers_deadline_and_now(table, service, clock):
     code, host, ann = table
     play_until(service, clock, code, lambda: service.snapshot(code, None).view["to_act"] == 2, time_out=())
     html = host.get(f"/g/{code}").get_data(as_text=True)
-    plate = re.search(r'<div class="plate [^"]*" data-seat="2".*?</div>', html, re.S).group(0)
-    deadline, now, seconds = map(int, re.search(
-        r'data-deadline="(\d+)" data-now="(\d+)" data-seconds="(\d+)"', plate).groups())
-    assert (deadline - now, seconds) == (25_000, 25)  # a fast tempo's bid, in epoch milliseconds
-    assert html.count("data-deadline") == 1 and 'class="ring"' in plate
+    turn = re.search(r'<i id="turn"[^>]*>', html).group(0)
+    seat, deadline, now, seconds = map(int, re.search(
+        r'data-seat="(\d)" data-deadline="(\d+)" data-now="(\d+)" data-seconds="(\d+)"', turn).groups())
+    assert (seat, deadline - now, seconds) == (2, 25_000, 25)  # a fast tempo's bid, in epoch milliseconds
+    assert html.count("data-deadline") == 1  # the ring goes round seat 2's avatar (tests/test_browser_clock.py)
 
 
 def test_practice_pages_have_no_clock(client):
@@ -82,7 +82,7 @@ def test_a_timeout_is_told_and_three_put_ann_on_autopilot_until_she_takes_over(a
     autopilot = lambda: service.seat_clock(code, 2).autopilot  # noqa: E731
     play_until(service, clock, code, autopilot)
     with app.app_context():
-        told = [render_fragments(table_context(s, "t"), ("status",)) for s in pushed if s.event.by_clock]
+        told = [render_public(s).fill(("status",)) for s in pushed if s.event.by_clock]
     assert len(told) == 3
     assert "Ann&#39;s time ran out: the table bid " in told[0]
     assert "Ann&#39;s time ran out: the table played the " in told[1]

@@ -80,7 +80,8 @@ def test_one_address_past_the_cap_is_refused_and_the_site_stays_up(app, live_ser
     code = start_practice(client)
     sockets = [open_socket(live_server, code, visitor(app, code)) for _ in range(4)]
     for ws in sockets:
-        assert 'id="felt"' in ws.receive(timeout=5)  # spectators: the table, no hand
+        first = ws.receive(timeout=5)
+        assert 'id="trick"' in first and 'id="hand"' not in first  # spectators: the table, no hand
     extra = open_socket(live_server, code, visitor(app, code))
     assert refusal(extra) == "1008 Too many connections from your network. Try again later."
     assert client.get("/").status_code == 200

@@ -107,7 +107,7 @@ def seats_of(page: str) -> dict[int, dict]:
 
 def trick_of(page: str) -> dict[int, str]:
     """The card in each seat's slot of the trick in the middle."""
-    return {int(s): c for s, c in re.findall(r'class="rt-slot rt-\w+(?: won)?" data-seat="(\d)"><span class="face \w+" '
+    return {int(s): c for s, c in re.findall(r'class="rt-slot rt-\w+(?: won)?" data-seat="(\d)"><span class="face" '
                                              r'data-card="(\w+)"', page)}
 
 

@@ -46,10 +46,11 @@ def test_practice_starts_a_match_with_bea_across_and_rex_left(client, service):
     assert re.fullmatch(r"[A-Z2-9]{6}", code)
     service.wait_idle()
     html = client.get(f"/g/{code}").get_data(as_text=True)
-    plates = dict(re.findall(r'class="plate plate-(\w+)[^"]*" data-seat="(\d)"', html))
-    assert plates == {"bottom": "0", "left": "1", "top": "2", "right": "3"}
-    assert re.search(r'plate-top.*?Bea', html, re.S) and re.search(r'plate-left.*?Rex', html, re.S)
-    cards = re.findall(r'<button class="card [^"]*" name="action" value="(\w\w)"', html)
+    # the page is drawn from seat 0's side (its plate at the bottom, by CSS: tests/test_browser_seats.py)
+    assert 'class="table-main from-0 us-0"' in html
+    names = dict(re.findall(r'id="plate-(\d)".*?class="plate-name">(\w+)', html, re.S))
+    assert names == {"0": "Ann", "1": "Rex", "2": "Bea", "3": "Kit"}
+    cards = re.findall(r'<button class="card[^"]*" name="action" value="(\w\w)"', html)
     assert len(cards) == 13 and cards == view(client, code)["hand"]  # sorted by suit, as the view says
     assert 'ws-connect="/g/' + code + '/ws"' in html
 
@@ -232,9 +233,10 @@ def test_every_fragment_carries_the_stamp_that_orders_updates(client, service):
     v = view(client, code)
     r = move(client, code, "bid", v["version"], bid="3")
     now = view(client, code)["version"]
-    stamps = re.findall(r'id="(\w+)" data-v="(\d+)"', r.get_data(as_text=True))
-    names = {name for name, _ in stamps}  # the score sheet comes only outside play (it changes when a hand ends)
-    assert names - {"sheet"} == {"status", "scores", "felt", "hand", "panel", "lasttrick"}
+    stamps = re.findall(r'id="([\w-]+)" data-v="(\d+)"', r.get_data(as_text=True))
+    names = {name for name, _ in stamps}  # every fragment, public and this seat's own
+    assert names == {"turn", "status", "scores", "plate-0", "plate-1", "plate-2", "plate-3", "trick", "result",
+                     "lasttrick", "sheet", "told", "hand", "next"}
     # match 1: 100000 + the version the answer was drawn at (bots may have moved on since)
     assert all(100000 + v["version"] < int(stamp) <= 100000 + now for _, stamp in stamps)
 
@@ -275,8 +277,9 @@ def test_at_a_tourney_table_only_legal_cards_can_be_tapped(client, service, mode
         raise AssertionError("no turn with a card that cannot be played came up")
     page = client.get(f"/g/{code}").get_data(as_text=True)
     buttons = {c: re.search(rf'<button[^>]*data-card="{c}"[^>]*>', page).group(0) for c in v["hand"]}
-    assert all("disabled" not in buttons[c] for c in v["legal"])
-    assert all(("disabled" in buttons[c]) == (mode == "no_bidding") for c in illegal)
+    disabled = re.compile(r"\sdisabled(?=[\s>])")  # the attribute (not aria-disabled)
+    assert all(not disabled.search(buttons[c]) and "aria-disabled" not in buttons[c] for c in v["legal"])
+    assert all(bool(disabled.search(buttons[c])) == (mode == "no_bidding") for c in illegal)
     assert all('class="card' in buttons[c] and " dim" in buttons[c] for c in illegal)  # and still dimmed
 
 

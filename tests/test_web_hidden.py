@@ -19,7 +19,7 @@ from spades import bots
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, load_state
-from spades.web.render import render_fragments, table_context
+from spades.web.render import render_fragments
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
@@ -51,7 +51,7 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
     def listener_for(seat):
         def listen(snap):
             with app.app_context():
-                html = render_fragments(table_context(snap, "token"))
+                html = render_fragments(snap, "token")
             # called under the table lock, after the commit: the stored match is this very moment's
             match = load_state(service.store, code).match
             mine = {str(c) for c in match.cards(seat)} if seat is not None else set()
@@ -108,7 +108,7 @@ def test_a_practice_match_with_bots_never_pushes_their_cards(app, service):
     def listener_for(seat):
         def listen(snap):
             with app.app_context():
-                html = render_fragments(table_context(snap, "token"))
+                html = render_fragments(snap, "token")
             assert not (card_texts(html) & held_by_others(load_state(service.store, code).match, seat))
             checked.append(seat)
         return listen

@@ -35,7 +35,7 @@ def test_a_connection_gets_its_seats_snapshot_and_then_each_move(live_server, cl
     ws = connect(live_server, code, session_cookie(client), SAME_ORIGIN)
     try:
         snapshot = ws.receive(timeout=5)
-        for fragment in ("status", "scores", "felt", "hand", "panel", "announce"):
+        for fragment in ("turn", "status", "scores", "plate-0", "trick", "result", "told", "hand", "next", "announce"):
             assert re.search(rf'id="{fragment}"[^>]*hx-swap-oob=', snapshot), fragment
         mine = set(service.snapshot(code, _pid(service, code)).view["hand"])
         assert set(re.findall(r'data-card="(\w\w)"', snapshot)) == mine

@@ -32,7 +32,7 @@ import logging
 import queue
 import socket
 import threading
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +40,7 @@ from typing import Any
 from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
-from .render import render_fragments, render_picture, table_context
+from .render import PRIVATE, PUBLIC, Rendered, render_fragments, render_picture, render_private, render_public
 from .talk import MUTED_CHANNEL, hears, render_said
 
 log = logging.getLogger(__name__)
@@ -50,22 +50,98 @@ log = logging.getLogger(__name__)
 CSRF_MARK = "\x00csrf\x00"
 # a table loaded afresh (its count of connected people is empty): its sockets say so again
 REANNOUNCE = ("loaded", "resume")
+PUBLIC_KEY = "public"  # the public part's key among a change's renderings (seats are 0-3)
+ALWAYS = "turn"  # the fragment in every frame: whose turn, and the table's version and change number
+HISTORY = 64  # changes remembered per table with sockets here, for a socket back from a drop
+KEPT = 3  # changes whose renderings are kept (a frame is the difference from the one before)
 
 
 class Published:
     """A change on its way to the connections of its table, rendered at most once per
-    picture (a seat's, the watchers', a room member's)."""
+    part (the public part, each seat's private part; a room member's picture; a line said).
 
-    __slots__ = ("change", "_html", "_lock")
+    A playing table's change goes to a socket as a *frame*: the public fragments that
+    changed since the previous change (``prev``) and, for a seat, its own fragments that
+    changed, or every fragment when the socket did not apply the previous change (it just
+    connected, or fell behind). Frames are cached by (seat, whole or not)."""
+
+    __slots__ = ("change", "prev", "past", "_parts", "_frames", "_html", "_lock")
     ordered = True  # a socket never takes an older change after a newer one
 
     def __init__(self, change: Change) -> None:
         self.change = change
+        self.prev: Published | None = None  # the table's previous change, while the hub keeps it
+        self.past = Past(change.seq, change.persons)
+        self._parts: dict[Any, Rendered] = {}
+        self._frames: dict[tuple[Any, bool], str] = {}
         self._html: dict[Any, str] = {}
         self._lock = threading.Lock()
 
+    @property
+    def table(self) -> bool:
+        """A playing table's change (not a room's, not a line said)."""
+        return self.change.said is None and isinstance(self.change.snapshots.get(None), Snapshot)
+
+    def parts(self, app: Flask, key: Any) -> Rendered:
+        """The public fragments (``PUBLIC_KEY``) or a seat's own, rendered once, marked."""
+        rendered = self._parts.get(key)
+        if rendered is None:
+            with app.app_context():
+                rendered = render_public(self.change.snapshots[None]) if key == PUBLIC_KEY \
+                    else render_private(self.change.snapshots[key], CSRF_MARK)
+            self._parts[key] = rendered
+        return rendered
+
+    def frame(self, app: Flask, key: Any, whole: bool) -> str:
+        """The frame for a socket of seat ``key`` (None: a watcher): every fragment when
+        ``whole``, else those that changed since ``prev``; with the CSRF mark."""
+        with self._lock:
+            html = self._frames.get((key, whole))
+            if html is not None:
+                return html
+            public = self.parts(app, PUBLIC_KEY)
+            own = self.parts(app, key) if key is not None else None
+            prev = self.prev
+            changed = self._changed(app)
+            if whole or prev is None or changed is None:
+                html = public.fill() + (own.fill() if own is not None else "")
+            else:
+                html = public.fill(tuple(n for n in PUBLIC if n == ALWAYS or n in changed))
+                if own is not None:
+                    was = prev.parts(app, key).fragments if prev.change.persons[key] == self.change.persons[key] \
+                        else {}
+                    html += own.fill(tuple(n for n in PRIVATE if was.get(n) != own.fragments[n]))
+            self._frames[(key, whole)] = html
+            return html
+
+    def _changed(self, app: Flask) -> frozenset[str] | None:
+        """The public fragments this change changed (None without the one before); caller holds the lock."""
+        if self.past.public is None and self.prev is not None:
+            was = self.prev.parts(app, PUBLIC_KEY).fragments
+            self.past.public = frozenset(n for n, h in self.parts(app, PUBLIC_KEY).fragments.items() if was.get(n) != h)
+        return self.past.public
+
+    def since(self, app: Flask, key: Any, earlier: frozenset[str] | None) -> str:
+        """A socket back from a drop: the public fragments changed since its page's change
+        (``earlier``: by the changes before this one, which this one's own join; None: the
+        page is at this change) and all of its seat's own, in one frame; with the CSRF mark.
+        The whole picture when what changed is not known."""
+        with self._lock:
+            changed = frozenset() if earlier is None else self._changed(app)
+        if changed is None:
+            return self.frame(app, key, True)
+        with self._lock:
+            public = changed | (earlier or frozenset())
+            html = self.parts(app, PUBLIC_KEY).fill(tuple(n for n in PUBLIC if n == ALWAYS or n in public))
+            return html + (self.parts(app, key).fill() if key is not None else "")
+
+    def release(self) -> None:
+        """Forget the renderings and the change before this one (the hub keeps a few)."""
+        self.prev = None
+        self._parts = {}
+
     def html(self, app: Flask, player_id: str | None) -> str:
-        """This person's fragments (or the line said, as its sayer or anyone else gets
+        """A room member's picture, or the line said (as its sayer or anyone else gets
         it), with the CSRF mark."""
         change = self.change
         said = change.said
@@ -80,6 +156,33 @@ class Published:
                             else render_said(change.code, said, key[1], CSRF_MARK)
                     self._html[key] = html
         return html
+
+
+class Resumed:
+    """The latest change of a table for a socket back from a drop (``Hub._prime``): the
+    public fragments changed since its page's change (``public``, and the latest's own)
+    and its seat's own fragments, in one frame."""
+
+    __slots__ = ("item", "seat", "earlier")
+    ordered = True
+
+    def __init__(self, item: Published, seat: Any, earlier: frozenset[str] | None) -> None:
+        self.item, self.seat, self.earlier = item, seat, earlier
+
+    @property
+    def change(self) -> Change:
+        return self.item.change
+
+
+@dataclass(slots=True)
+class Past:
+    """What the hub remembers of a table's change once its renderings are gone: its
+    number, who held each seat, and the names of the public fragments it changed (None
+    until a socket's frame worked them out)."""
+
+    seq: int
+    persons: tuple[str | None, ...]
+    public: frozenset[str] | None = None
 
 
 class PagePush:
@@ -118,6 +221,9 @@ class Connection:
     seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
     muted: frozenset[str] = frozenset()  # the people whose chat lines this person does not get
     reason: str = ""
+    since: int | None = None  # a socket back from a drop: the last change its page applied
+    at: int = -1  # the last table change this socket sent (-1: none; a room's)
+    seat: Any = None  # the seat it was sent for (None: watching)
     queue: queue.Queue = field(init=False)  # changes to send; None: close with ``reason``
 
     def __post_init__(self) -> None:
@@ -173,6 +279,7 @@ class Hub:
         self._by_person: dict[str, set[Connection]] = defaultdict(set)
         self._by_address: dict[str, int] = defaultdict(int)
         self._latest: dict[str, Published] = {}  # each table's last change, for the mover's answer
+        self._history: dict[str, deque[Past]] = {}  # each table's last changes, for a socket back from a drop
         self._renderers: dict[str, Callable[[str | None], str]] = {}  # each page channel's drawing
         service.bus.subscribe(self._on_change)
         service.bus.listen_pages(self.page_changed)
@@ -183,8 +290,8 @@ class Hub:
         said = change.said
         with self._lock:
             conns = list(self._by_table.get(change.code, ()))
-            if conns and said is None:
-                self._latest[change.code] = item
+            if conns and item.table:
+                self._remember(item)
         if said is not None:  # a line said: to the people who hear it (see spades.web.talk)
             for conn in conns:
                 if conn.kind == "table" and hears(said.line, conn.player_id, change.key_of(conn.player_id) is not None,
@@ -201,6 +308,21 @@ class Hub:
         if change.command in REANNOUNCE and conns:
             threading.Thread(target=self._reannounce, args=(change.code, conns), daemon=True).start()
 
+    def _remember(self, item: Published) -> None:
+        """``item`` is its table's latest change (caller holds the lock): the one before
+        is what its frames differ from; older ones keep only their ``Past``."""
+        code = item.change.code
+        latest = self._latest.get(code)
+        if latest is not None:
+            if latest.prev is not None:
+                latest.prev.release()  # KEPT: this one, the one before, and the one before that
+            item.prev = latest
+        self._latest[code] = item
+        history = self._history.get(code)
+        if history is None:
+            history = self._history[code] = deque(maxlen=HISTORY)
+        history.append(item.past)
+
     def _reannounce(self, code: str, conns: list[Connection]) -> None:
         """The table was loaded afresh (a new owner, after another process died): its
         count of who is connected starts at nobody, so each of these sockets says so again."""
@@ -213,14 +335,39 @@ class Hub:
                     conn.kill("reconnect")
 
     def _prime(self, conn: Connection, change: Change) -> None:
-        """The table as it is when ``conn`` joins it (called under the table's lock)."""
+        """The table as it is when ``conn`` joins it (called under the table's lock). A
+        socket back from a drop whose change this hub still remembers gets what changed
+        since, in one frame; any other, the whole picture."""
         item = Published(change)
+        since, conn.since = conn.since, None
         with self._lock:
             latest = self._latest.get(change.code)
             if latest is not None and latest.change.seq == change.seq:
                 item = latest  # the same picture: share its renderings
+            elif item.table:
+                self._remember(item)
             self._by_table[conn.code].add(conn)
-        conn.offer(item)
+            missed = self._missed(change.code, since, conn.player_id) if since is not None else None
+        if missed is not None and item.table and item is self._latest.get(change.code):
+            conn.offer(Resumed(item, *missed))
+        else:
+            conn.offer(item)
+
+    def _missed(self, code: str, since: int, player_id: str) -> tuple[Any, frozenset[str] | None] | None:
+        """What changed in ``code`` after change ``since`` (caller holds the lock): the
+        seat the person held then and the public fragments changed, or None when this
+        hub does not remember it all."""
+        history = self._history.get(code, ())
+        found = [k for k, past in enumerate(history) if past.seq == since]
+        if not found:
+            return None
+        after = list(history)[found[0] + 1:-1]  # the latest's own changes are worked out with its frame
+        if any(past.public is None for past in after):
+            return None
+        seat = next((s for s, pid in enumerate(history[found[0]].persons) if pid == player_id), None)
+        if since == history[-1].seq:
+            return seat, None  # the page is up to date
+        return seat, frozenset().union(*(past.public for past in after))  # type: ignore[arg-type]
 
     # -- connections -----------------------------------------------------------------
     def _admit(self, conn: Connection, what: str) -> str | None:
@@ -298,6 +445,7 @@ class Hub:
                 if not table:
                     del self._by_table[conn.code]
                     self._latest.pop(conn.code, None)
+                    self._history.pop(conn.code, None)
                     self._renderers.pop(conn.code, None)
             person = self._by_person.get(conn.player_id)
             if person is not None and conn in person:
@@ -324,18 +472,34 @@ class Hub:
                 conn.player_id = new
             self._by_person[new] |= conns
 
-    def render(self, item: Published | PagePush, conn: Connection) -> str:
-        """The message for ``conn``: its person's fragments with its own CSRF token."""
-        return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
+    def render(self, item: Published | Resumed | PagePush, conn: Connection) -> str:
+        """The message for ``conn`` (in its own thread, in order): its frame of a table's
+        change (what changed since the change it sent before, or everything), a room's
+        picture, a line said or a page, with its own CSRF token."""
+        if isinstance(item, PagePush) or not (item.item if isinstance(item, Resumed) else item).table:
+            if isinstance(item, Published) and item.change.said is None:
+                conn.at = -1  # a room's picture: the table's first frame is whole
+            return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
+        change = item.change
+        key = change.key_of(conn.player_id)
+        if isinstance(item, Resumed):
+            html = item.item.since(self.app, key, item.earlier) if item.seat == key \
+                else item.item.frame(self.app, key, True)
+        else:
+            prev = item.prev
+            whole = prev is None or conn.at != prev.change.seq or conn.seat != key
+            html = item.frame(self.app, key, whole)
+        conn.at, conn.seat = change.seq, key
+        return html.replace(CSRF_MARK, conn.csrf)
 
     def fragments(self, snap: Snapshot, player_id: str | None, csrf: str) -> str:
-        """The table's fragments for this person's picture ``snap`` (a mover's answer):
-        the rendering the sockets got for the same change when there is one."""
+        """Every fragment of the table for this person's picture ``snap`` (a mover's
+        answer): the renderings the sockets got for the same change when there are some."""
         with self._lock:
             latest = self._latest.get(snap.code)
         if latest is not None and latest.change.seq == snap.seq and latest.change.key_of(player_id) == snap.seat:
-            return latest.html(self.app, player_id).replace(CSRF_MARK, csrf)
-        return render_fragments(table_context(snap, csrf))
+            return latest.frame(self.app, snap.seat, True).replace(CSRF_MARK, csrf)
+        return render_fragments(snap, csrf)
 
     def counts(self) -> dict[str, int]:
         """Open sockets: in all, tables with any, people with any (for tests and operators)."""

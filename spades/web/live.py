@@ -3,8 +3,9 @@
 The handshake checks the player's signed cookie and the ``Origin`` header before the
 upgrade. The connection then joins the socket hub (``spades.web.hub``), which may refuse
 it past the caps (per person, per address) with a reason. It gets the table as it is at
-once, then one message per change, each rendered for the seat its person holds at that
-change; while the table is still a room, the room's fragment after every join, leave,
+once (``?since=N``, the last change its page applied: only what changed since, when the
+hub still remembers), then one frame per change, made for the seat its person holds at
+that change: the fragments that changed; while the table is still a room, the room's fragment after every join, leave,
 partner choice and the start (which sends every page on to the table). Moves never come
 this way: they are HTTP posts; incoming messages are capped in size.
 
@@ -79,8 +80,10 @@ def socket(ws, code: str) -> None:
     code = normalize_code(code)
     app = current_app._get_current_object()
     hub: Hub = app.extensions["spades.hub"]
+    since = request.args.get("since", "")
     conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
-                      queue_size=app.config["SOCKET_QUEUE"], ws=ws)
+                      queue_size=app.config["SOCKET_QUEUE"], ws=ws,
+                      since=int(since) if since.isdigit() and len(since) < 20 else None)
     try:
         refusal = hub.open(conn)
     except TableNotFound:

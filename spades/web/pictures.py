@@ -2,19 +2,21 @@
 
 A seat's ``Picture`` of a table has two parts:
 
-- ``Public``: what everyone looking from this side of the table sees: the status line
-  (whose turn, the last move), the scores, the felt (plates with their chips, the
-  trick), a finished hand's result, the last trick, the score sheet, the top bar. It is
-  worded from the seat's side (its own plate at the bottom, "You", "Us" and "Them").
-- ``Private``: what this person alone gets: who they are (their seat, the CSRF token of
-  their forms), what they are told (your turn, messages, notices), their cards with the
-  bid box and the hint, and their buttons after a hand and after the match.
+- ``Public``: what everyone at the table and every watcher sees: the status line (whose
+  turn, the last move), the scores, each seat's plate with its chips, the trick, a
+  finished hand's result, the last trick, the score sheet, the top bar. It names seats by
+  name and number, never "you": the page places the seats from its own side (``You.side``).
+- ``Private``: what this person alone gets: who they are (their seat, their side, the
+  CSRF token of their forms), what they are told (your turn, messages, notices), their
+  cards with the bid box and the hint, and their buttons after a hand and after the match.
 
-Fragment by fragment (``templates/table/_name.html``): ``status`` lays out ``Status`` and
-``Told``, ``scores`` ``Scores``, ``felt`` ``Felt``, ``hand`` ``Hand``, ``panel``
-``Result``, ``Rematch`` and ``NextHand``, ``announce`` ``Told``, ``lasttrick``
-``LastTrick``, ``sheet`` ``Sheet``; the page around them ``Page`` and ``You``. A room
-waiting for its players is a ``Room`` (``room/_room.html``).
+Fragment by fragment (``templates/table/_name.html``): public ``status`` lays out
+``Status``, ``scores`` ``Scores``, ``plate`` a ``Plate`` and ``trick`` the ``Felt``'s
+trick, ``result`` ``Result``, ``lasttrick`` ``LastTrick``, ``sheet`` ``Sheet``, ``heard``
+the last move for a watcher's screen reader; private ``told`` lays out ``Told``, ``hand``
+``Hand``, ``next`` ``Rematch`` and ``NextHand``, ``announce`` ``Told``'s line; the page
+around them ``Page`` and ``You``. A room waiting for its players is a ``Room``
+(``room/_room.html``).
 
 Every value is frozen: what is shown or left out was decided when it was made, in
 Python, from the seat's view; the templates only lay it out.
@@ -98,8 +100,7 @@ class Team:
     """A team's score box."""
 
     team: int
-    label: str  # Us or Them for a player; the members' names for a watcher
-    members: str  # the names beside Us and Them ("" for a watcher)
+    label: str  # its members' names ("Ann & Bea"); each player's page says Us or Them beside (CSS)
     score: int
     bags: int
     progress: str | None  # "3 / 7 tricks" while the hand is played
@@ -107,7 +108,7 @@ class Team:
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """The score boxes, this seat's team first, and the hand number."""
+    """The score boxes, team 0 first (a player's page puts its own team first), and the hand number."""
 
     teams: tuple[Team, Team]
     hand_number: int
@@ -119,10 +120,8 @@ class Plate:
     """A seat's name plate on the felt, with its chips (the bid and the tricks won)."""
 
     seat: int
-    pos: str  # bottom, left, top or right, as this page places it
     name: str
     team: int
-    turn: bool
     dealer: bool
     host: bool
     emoji: str
@@ -131,14 +130,14 @@ class Plate:
     has_bid: bool
     bid: str  # the bid chip's words ("–" before the bid)
     taken: int
-    clock: Clock | None
+    clock: Clock | None  # a turn-based table's clock of the seat to act (its time left in words)
 
 
 @dataclass(frozen=True, slots=True)
 class Slot:
     """A seat's place in the middle of the felt, with the card it played to the trick."""
 
-    pos: str
+    seat: int
     card: CardFace | None
     won: bool
 
@@ -151,6 +150,13 @@ class Felt:
     trick: tuple[Slot, ...]
     trick_is_last: bool  # the trick shown was just taken: its fourth card stays in sight
     now_ms: int  # the server's now, for the clocks
+    turn: int | None = None  # the seat to act (its plate is lit, by CSS from the ``turn`` fragment)
+    clock: Clock | None = None  # its running clock (counted down on its plate's ring)
+
+    @property
+    def ringed(self) -> bool:
+        """A clock counts down in seconds (its ring goes round the avatar of the seat to act)."""
+        return self.clock is not None and not self.clock.words
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,16 +194,14 @@ def hand_score(r: dict, names: tuple[str, ...], first: int) -> HandScore:
 class Sheet:
     """The score sheet: every finished hand, drawn only where it is shown."""
 
-    columns: tuple[tuple[int, str], ...]  # (team, heading), this seat's team first
+    columns: tuple[tuple[int, str], ...]  # (team, heading), team 0 first
     results: Sequence[dict]
     names: tuple[str, ...]
-    first: int  # this seat's team
-    pushed: bool  # in the table's updates: not while a hand is played (the sheet changes when one ends)
     commitment: str = ""  # this hand's deal commitment (docs/fairness.md); "" for a match from before
 
     def rows(self) -> list[HandScore]:
         """Every finished hand's score table, in order."""
-        return [hand_score(r, self.names, self.first) for r in self.results]
+        return [hand_score(r, self.names, 0) for r in self.results]
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,11 +242,14 @@ class You:
 
     seat: int | None  # None: watching
     csrf: str
-    version: int  # the table's version the forms were made at
+    version: int | str  # the table's version the forms were made at (or its mark, ``render.VERSION``)
     watching: bool
     host: bool
     my_turn: bool
     can_leave: bool  # Leave for good, at a table of friends
+    side: str = "watching"  # the table root's classes: "from-2 us-0" (seat 2, team 0), or "watching"
+    between: bool = False  # a hand is over: its result is shown
+    finished: bool = False  # the match is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,11 +258,10 @@ class Told:
 
     turn: str | None  # "Your turn: …" (their status line's turn, over the public one)
     message: str | None  # the answer to their last post
-    last_move: str  # the commentary, unless the notice below tells this very move
     notice: str | None  # what the table did for them (their time ran out), until put away
     partner_left: str | None  # the partner's name, once they left for good
     autopilot: bool  # a bot plays for them: Take over
-    announce: str  # the screen readers' line: the last move, and "Your turn." when it is
+    announce: str  # the screen readers' line: the last move as they say it ("You bid 3."), and "Your turn."
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +278,7 @@ class Hand:
     bid_value: int | float  # the bid box's number: the hint, or the usual bid
     hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
     can_claim: bool = False  # Claim the rest: their side takes every trick left, whatever anyone plays
+    legal_suits: str = ""  # their turn to play: the suits they may play ("HD"; a legal play is a whole suit)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,26 @@
 """Rendering what a person sees: a seat's table (for the page, HTMX answers and WebSocket
 pushes) and a room waiting for its players.
 
-A seat's ``Snapshot`` (its seat view and the table around it) becomes its ``Picture``
-(``spades.web.pictures``), one small function per model: the public part, which everyone
-looking from this side sees, then this person's private part. What is shown or left out
-is decided here, in Python, from the view; the templates only lay the models out.
-``table_context`` hands the picture to the templates (both parts, and each model by its
-name: ``felt``, ``hand``, ...); ``render_fragments`` renders the table's fragments (each
-``templates/table/_name.html``, one root element with a stable id), with
-``hx-swap-oob`` for HTMX responses and WebSocket messages. ``room_context`` and
+A ``Snapshot`` (a seat view and the table around it) becomes a ``Picture``
+(``spades.web.pictures``), one small function per model, in two parts:
+
+- the *public part* (the status line, scores, each seat's plate, the trick, the result
+  between hands, the last trick, the score sheet) is the same for every player and
+  watcher: it names seats by name and number, never "you", so it is rendered once per
+  change (``render_public``). Each page places the seats around the felt from its own
+  side and marks its own plate and team with CSS, from a class on the table's root
+  (``You.side``: ``from-2 us-0``; ``watching``), so this works without JavaScript;
+- the *private part* (the person's turn and messages, their cards and bid box, Continue
+  or Rematch, the screen readers' line) is rendered per seat (``render_private``) and
+  only ever sent to that seat.
+
+What is shown or left out is decided here, in Python, from the view; the templates only
+lay the models out. ``table_context`` hands both parts to the page's template; each
+fragment (``templates/table/_name.html``) has one root element with a stable id and
+``hx-swap-oob`` for HTMX answers and WebSocket messages. A fragment's values that change
+with every move without changing what it shows (its stamp, the version its forms carry,
+the server's now for the clocks) are rendered as marks (``VOLATILE``) so that two
+renderings compare equal when nothing shown changed; ``fill`` puts the values in. ``room_context`` and
 ``render_room`` do the same for a room (``room/_room.html``). A card's markup is made
 once per card (template globals: this is the hot path, rendered for every seat after
 every move).
@@ -19,8 +31,10 @@ Imports: Flask (templates), ``spades.tables`` (the snapshot types), the bots' hi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import re
 from typing import Any
 
 from flask import Flask, render_template
@@ -64,8 +78,13 @@ from .pictures import (
     hand_score,
 )
 
-FRAGMENTS = ("status", "scores", "felt", "hand", "panel", "announce", "lasttrick", "sheet")
-POSITIONS = ("bottom", "left", "top", "right")  # seen from the viewer: seat+1 sits on the left
+# every fragment of each part, in the order of ``table/_public.html`` and ``_private.html``
+PUBLIC = ("turn", "status", "scores", "plate-0", "plate-1", "plate-2", "plate-3", "trick", "result", "lasttrick",
+          "sheet")
+PRIVATE = ("told", "hand", "next", "announce")
+SEP = "\x1e"  # between two fragments of one rendering (names cannot hold control characters)
+# the marks of the values that change with every move (see the docstring)
+STAMP, VERSION, NOW, SEQ = "\x1dS\x1d", "\x1dV\x1d", "\x1dN\x1d", "\x1dQ\x1d"
 # a seat's person, as every plate shows them (``Snapshot.presence``)
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
@@ -78,8 +97,7 @@ SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3:
 def picture_of(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> Picture:
     """This seat's picture of the table; ``csrf`` goes in its forms (passed in: WebSocket
     pushes are rendered outside any request)."""
-    public = public_part(snap)
-    return Picture(public, private_part(snap, csrf, message, hint, public.status))
+    return Picture(public_part(snap), private_part(snap, csrf, message, hint))
 
 
 # -- whose side ------------------------------------------------------------------------
@@ -102,7 +120,9 @@ def _my_turn(snap: Snapshot) -> bool:
 
 # -- building the public part ----------------------------------------------------------
 def public_part(snap: Snapshot) -> Public:
-    """What everyone looking from this seat's side sees."""
+    """What everyone at the table and every watcher sees (whatever seat ``snap`` is for)."""
+    if snap.seat is not None:
+        snap = dataclasses.replace(snap, seat=None)
     v = snap.view
     scores = scores_of(snap)
     return Public(stamp=snap.match_number * STAMP_MATCH + v["version"], page=page_of(snap), status=status_of(snap),
@@ -134,31 +154,22 @@ def status_of(snap: Snapshot) -> Status:
 
 def _match_result(snap: Snapshot) -> str:
     w = snap.view["winner"]
-    if w is None:
-        return "Draw."
-    if snap.seat is None:
-        return f"{snap.names[w]} & {snap.names[w + 2]} won."
-    return "You won the match!" if w == snap.seat % 2 else "Your team lost the match."
+    return "Draw." if w is None else f"{snap.names[w]} & {snap.names[w + 2]} won."
 
 
 def scores_of(snap: Snapshot) -> Scores:
-    """The score boxes, this seat's team first."""
-    mine = _my_team(snap)
-    return Scores(teams=(team_of(snap, mine), team_of(snap, 1 - mine)), hand_number=snap.view["hand_number"],
+    """The score boxes, team 0 first (each page puts its own first)."""
+    return Scores(teams=(team_of(snap, 0), team_of(snap, 1)), hand_number=snap.view["hand_number"],
                   watchers=snap.watchers)
 
 
 def team_of(snap: Snapshot, t: int) -> Team:
-    """Team ``t``'s score box, as this seat sees it."""
+    """Team ``t``'s score box: its members, score, bags and tricks against its contract."""
     v = snap.view
-    members = " & ".join(snap.names[s] for s in (t, t + 2))
     taken = v["taken"][t] + v["taken"][t + 2]
     contract = _contract(v["bids"], t)
     progress = f"{taken} / {contract} tricks" if contract is not None and v["phase"] == "playing" else None
-    if snap.seat is None:  # a watcher sees both teams by name
-        return Team(t, members, "", v["scores"][t], v["bags"][t], progress)
-    # a player sees Us and Them, with the names beside
-    return Team(t, "Us" if t == _my_team(snap) else "Them", members, v["scores"][t], v["bags"][t], progress)
+    return Team(t, " & ".join(snap.names[s] for s in (t, t + 2)), v["scores"][t], v["bags"][t], progress)
 
 
 def _contract(bids: list, team: int) -> int | None:
@@ -169,13 +180,15 @@ def _contract(bids: list, team: int) -> int | None:
 
 
 def felt_of(snap: Snapshot) -> Felt:
-    """The felt seen from this seat: its plate at the bottom, and the trick."""
-    base = _bottom(snap)
+    """The felt: each seat's plate and the trick, by seat (each page places them)."""
     clock = clock_of(snap)
-    plates = tuple(plate_of(snap, (base + i) % 4, pos, clock) for i, pos in enumerate(POSITIONS))
+    plates = tuple(plate_of(snap, s, clock) for s in range(4))
     cards, winner = _trick_shown(snap.view)
-    trick = tuple(Slot(pos=POSITIONS[(s - base) % 4], card=cards.get(s), won=s == winner) for s in range(4))
-    return Felt(plates=plates, trick=trick, trick_is_last=winner is not None, now_ms=int(snap.now * 1000))
+    trick = tuple(Slot(seat=s, card=cards.get(s), won=s == winner) for s in range(4))
+    v = snap.view
+    return Felt(plates=plates, trick=trick, trick_is_last=winner is not None, now_ms=int(snap.now * 1000),
+                turn=v["to_act"] if v["phase"] in ("bidding", "playing") and not v["finished"] else None,
+                clock=clock)
 
 
 def clock_of(snap: Snapshot) -> Clock | None:
@@ -189,19 +202,19 @@ def clock_of(snap: Snapshot) -> Clock | None:
                  words=time_left(deadline, snap.now) if seconds >= LONG_CLOCK_S else "")
 
 
-def plate_of(snap: Snapshot, s: int, pos: str, clock: Clock | None) -> Plate:
-    """Seat ``s``'s plate, at ``pos`` on this page, with its chips (and the clock when it is to act)."""
+def plate_of(snap: Snapshot, s: int, clock: Clock | None) -> Plate:
+    """Seat ``s``'s plate with its chips, the same whoever is to act (the ``turn`` fragment
+    lights the plate to act; a turn-based table's time left is said on it, in words)."""
     v = snap.view
     bid = v["bids"][s]
-    you = " (you)" if s == snap.seat and snap.names[s] != "You" else ""
     return Plate(
-        seat=s, pos=pos, name=snap.names[s] + you, team=s % 2, turn=v["to_act"] == s, dealer=v["dealer"] == s,
+        seat=s, name=snap.names[s], team=s % 2, dealer=v["dealer"] == s,
         # "host" is only worth saying at a table of several people that someone set up (a
         # tourney's tables are made by the tourney: nobody hosts them)
         host=snap.host_seat == s and snap.kinds.count("human") > 1 and not snap.tourney, emoji=snap.emojis[s],
         presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""), has_bid=bid is not None,
         bid=bid_words(bid, v["blind"][s]) if bid is not None else "–", taken=v["taken"][s],
-        clock=clock if clock is not None and clock.seat == s else None)
+        clock=clock if clock is not None and clock.seat == s and clock.words else None)
 
 
 def _trick_shown(v: dict) -> tuple[dict[int, CardFace], int | None]:
@@ -234,10 +247,9 @@ def last_trick_of(snap: Snapshot) -> LastTrick | None:
 
 def sheet_of(snap: Snapshot, teams: tuple[Team, Team]) -> Sheet:
     """The score sheet, headed by the score boxes' teams."""
-    columns = tuple((t.team, t.label if snap.seat is None else f"{t.label} ({t.members})") for t in teams)
     v = snap.view
-    return Sheet(columns=columns, results=v["results"], names=snap.names, first=_my_team(snap),
-                 pushed=v["phase"] != "playing", commitment=snap.deal_commitment)
+    return Sheet(columns=tuple((t.team, t.label) for t in teams), results=v["results"], names=snap.names,
+                 commitment=snap.deal_commitment)
 
 
 def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
@@ -246,20 +258,15 @@ def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
     if not v["results"] or v["phase"] not in ("hand_over", "match_over"):
         return None
     final = final_of(snap, teams) if v["finished"] else None
-    return Result(hand=hand_score(v["results"][-1], snap.names, _my_team(snap)), final=final)
+    return Result(hand=hand_score(v["results"][-1], snap.names, 0), final=final)
 
 
 def final_of(snap: Snapshot, teams: tuple[Team, Team]) -> Final:
     """Who won the match, the final scores and the chart of the score by hand."""
     w = snap.view["winner"]
-    if w is None:
-        headline = "A draw"
-    elif snap.seat is not None and w == _my_team(snap):
-        headline = "You won the match!"
-    else:
-        headline = f"{snap.names[w]} & {snap.names[w + 2]} won the match"
+    headline = "A draw" if w is None else f"{snap.names[w]} & {snap.names[w + 2]} won the match"
     line = " · ".join(f"{t.label} {t.score}" for t in teams)
-    return Final(headline=headline, score_line=line, chart=Markup(score_chart(snap.view["results"], _my_team(snap))))
+    return Final(headline=headline, score_line=line, chart=Markup(score_chart(snap.view["results"], 0)))
 
 
 # -- the commentary --------------------------------------------------------------------
@@ -342,19 +349,21 @@ def _timeout_text(e: Event, snap: Snapshot, who: str) -> str:
 
 
 # -- building the private part ---------------------------------------------------------
-def private_part(snap: Snapshot, csrf: str, message: str | None, hint: object, status: Status) -> Private:
-    """What this person alone gets (``status``: the public status line, for the commentary)."""
-    return Private(you=you_of(snap, csrf), told=told_of(snap, message, status), hand=hand_of(snap, hint),
+def private_part(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> Private:
+    """What this person alone gets."""
+    return Private(you=you_of(snap, csrf), told=told_of(snap, message), hand=hand_of(snap, hint),
                    rematch=rematch_of(snap), next_hand=next_hand_of(snap))
 
 
 def you_of(snap: Snapshot, csrf: str) -> You:
-    """Who is looking, and what their forms carry."""
+    """Who is looking, from which side, and what their forms carry."""
     v = snap.view
     me = snap.seat
     return You(seat=me, csrf=csrf, version=v["version"], watching=me is None,
                host=me is not None and snap.host_seat == me, my_turn=_my_turn(snap),
-               can_leave=snap.shared and me is not None and not v["finished"])
+               can_leave=snap.shared and me is not None and not v["finished"],
+               side="watching" if me is None else f"from-{me} us-{me % 2}",
+               between=v["phase"] in ("hand_over", "match_over") and bool(v["results"]), finished=v["finished"])
 
 
 def _notice(snap: Snapshot) -> Event | None:
@@ -369,24 +378,21 @@ def _notice(snap: Snapshot) -> Event | None:
     return e
 
 
-def told_of(snap: Snapshot, message: str | None, status: Status) -> Told:
-    """What this person is told in the status line and to screen readers."""
+def told_of(snap: Snapshot, message: str | None) -> Told:
+    """What this person is told over the public status line, and to screen readers (the
+    last move as they would say it: "You bid 3.")."""
     v = snap.view
     me = snap.seat
     notice = _notice(snap)
-    # the commentary, unless it is the very move the notice (or the Take over box) tells
-    # this person of
-    told = notice is not None and notice == snap.event
-    taken = snap.autopilot and snap.event.seat == me and snap.event.by_clock
-    last_move = "" if told or taken else status.last_move
+    # the commentary, unless it is the very move the notice tells this person of
+    last_move = "" if notice is not None and notice == snap.event else event_text(snap)
     prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
     # told to the partner as it happens (the commentary), and kept in their status line
     partner = (me + 2) % 4 if me is not None else None
-    return Told(turn=_your_turn(snap), message=message, last_move=last_move,
+    return Told(turn=_your_turn(snap), message=message,
                 notice=_timeout_text(notice, snap, "You") if notice is not None else None,
                 partner_left=snap.names[partner] if partner is not None and snap.presence[partner] == "left" else None,
-                autopilot=snap.autopilot,
-                announce=(status.last_move if taken else last_move) + (" Your turn." if prompt else ""))
+                autopilot=snap.autopilot, announce=last_move + (" Your turn." if prompt else ""))
 
 
 def _your_turn(snap: Snapshot) -> str | None:
@@ -413,7 +419,8 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         refusal=card_refusal(Card.parse(trick[0]).suit if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
-        hint=_hint_words(v["hand"], hint), can_claim=my_turn and snap.can_claim)
+        hint=_hint_words(v["hand"], hint), can_claim=my_turn and snap.can_claim,
+        legal_suits="".join(suit for suit in "SHDC" if any(t[1] == suit for t in legal if len(t) == 2)))
 
 
 def _hint_words(cards: list[str] | None, hint: object) -> str | None:
@@ -460,9 +467,8 @@ def _partners(snap: Snapshot) -> tuple[Partner, ...]:
 # -- markup and rendering ---------------------------------------------------------------
 @functools.cache
 def _face(text: str) -> Markup:
-    c = card(text)
-    return Markup(f'<span class="face {"red" if c.red else "black"}" data-card="{c.text}" aria-label="{c.label}" '
-                  f'role="img"><span class="rank">{c.rank}</span><span class="suit">{c.symbol}</span></span>')
+    c = card(text)  # drawn by CSS from data-card (its rank, suit and colour), as a card in the hand
+    return Markup(f'<span class="face" data-card="{c.text}" aria-label="{c.label}" role="img"></span>')
 
 
 def face(c: CardFace | str) -> Markup:
@@ -471,45 +477,95 @@ def face(c: CardFace | str) -> Markup:
 
 
 @functools.cache
-def card_button(text: str, legal: bool, playing: bool, strict: bool = False) -> Markup:
+def card_button(text: str, legal: bool = False, playing: bool = False, strict: bool = False) -> Markup:
     """A card in the hand as a button that plays it (a template global); ``playing``: it
     is this seat's turn to play, so a card that cannot be played now is dimmed and says
-    why when tapped, or, at a tourney table (``strict``: no bidding), cannot be tapped."""
+    why when tapped, or, at a tourney table (``strict``: no bidding), cannot be tapped.
+    Only the page draws a card so; in an update the hand is the same whoever is to play,
+    and the page marks it from the ``told`` fragment's playable suits (site.js)."""
     c = card(text)
     state = " legal" if legal else " dim" if playing else ""
-    label = c.label + (", not playable now" if playing and not legal else "")
-    off = " disabled" if strict and playing and not legal else ""
-    # the name is the words, not "A♠": the rank and suit seen are hidden from screen
-    # readers (an aria-label that differs from the visible text fails WCAG 2.5.3)
-    return Markup(f'<button class="card {"red" if c.red else "black"}{state}" name="action" value="{c.text}" '
-                  f'data-card="{c.text}"{off}><span class="rank" aria-hidden="true">{c.rank}</span>'
-                  f'<span class="suit" aria-hidden="true">{c.symbol}</span><span class="pip" aria-hidden="true">'
-                  f'{c.symbol}</span><span class="sr-only">{label}</span></button>')
+    off = (" disabled" if strict else ' aria-disabled="true"') if playing and not legal else ""
+    # the name is the words, not "A♠": the rank and suit seen are drawn by CSS from
+    # data-card, hidden from screen readers (an aria-label that differs from the visible
+    # text fails WCAG 2.5.3); drawn that way, a hand of 13 is about 1.4 KB
+    return Markup(f'<button class="card{state}" name="action" value="{c.text}" '
+                  f'data-card="{c.text}"{off}><span class="sr-only">{c.label}</span></button>')
 
 
-def hidden(version: int, csrf: str) -> Markup:
-    """The hidden fields every table form carries (a template global)."""
+def hidden(version: int | str, csrf: str) -> Markup:
+    """The hidden fields every table form carries (a template global); ``version`` may be
+    its mark (``VERSION``)."""
     return Markup(f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
-                  f'<input type="hidden" name="version" value="{int(version)}">')
+                  f'<input type="hidden" name="version" value="{escape(version)}">')
 
 
 def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> dict[str, Any]:
-    """Everything the table templates show for this seat: its picture's two parts, and
-    each of their models by name; ``csrf`` goes in its forms (passed in, as WebSocket
-    pushes render outside any request)."""
+    """Everything the table page shows this person: its picture's two parts, and each of
+    their models by name; ``csrf`` goes in its forms."""
     both = picture_of(snap, csrf, message, hint)
     public, private = both.public, both.private
-    return {"public": public, "private": private,
-            **{name: getattr(public, name) for name in public.__slots__},
+    return {"public": public, "private": private, "now_ms": public.felt.now_ms, "version": private.you.version,
+            "seq": snap.seq, **{name: getattr(public, name) for name in public.__slots__},
             **{name: getattr(private, name) for name in private.__slots__}}
 
 
-def render_fragments(ctx: dict[str, Any], names: tuple[str, ...] = FRAGMENTS, oob: bool = True) -> str:
-    """The named fragments of the table, joined; ``oob`` marks each for an out-of-band swap.
-    All of them come from one template render (``table/_fragments.html``, in this order)."""
-    if names == FRAGMENTS:
-        return render_template("table/_fragments.html", oob=oob, **ctx)
-    return "\n".join(render_template(f"table/_{name}.html", oob=oob, **ctx) for name in names)
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rendered:
+    """One part's fragments, by id, with the marks of ``VOLATILE`` in place of the values
+    that change with every move (so two renderings compare equal when nothing shown
+    changed), and the values to put in (``fill``)."""
+
+    fragments: dict[str, str]
+    values: tuple[tuple[str, str], ...]
+
+    def fill(self, names: tuple[str, ...] | None = None) -> str:
+        """The named fragments (all by default), joined, with the values put in."""
+        html = "".join(self.fragments.values() if names is None else (self.fragments[n] for n in names))
+        for mark, value in self.values:
+            html = html.replace(mark, value)
+        return html
+
+
+def _values(snap: Snapshot) -> tuple[tuple[str, str], ...]:
+    v = snap.view
+    return ((STAMP, str(snap.match_number * STAMP_MATCH + v["version"])), (VERSION, str(v["version"])),
+            (NOW, str(int(snap.now * 1000))), (SEQ, str(snap.seq)))
+
+
+def _parted(template: str, names: tuple[str, ...], ctx: dict[str, Any]) -> dict[str, str]:
+    """The fragments of one rendering, by name, without the templates' indentation (a
+    line break and the spaces around it are one space; none between two tags)."""
+    html = render_template(template, oob=True, sep=SEP, stamp=STAMP, now_ms=NOW, version=VERSION, seq=SEQ, **ctx)
+    html = _BETWEEN_TAGS.sub("><", _LINE_BREAKS.sub("\n", html))
+    return dict(zip(names, html.split(SEP), strict=True))
+
+
+_LINE_BREAKS = re.compile(r"\s*\n\s*")
+_BETWEEN_TAGS = re.compile(r">\n<")
+
+
+def render_public(snap: Snapshot) -> Rendered:
+    """The public fragments of the table (the same whatever seat ``snap`` is for), once
+    for everyone: out of band, marked."""
+    public = public_part(snap)
+    ctx = {name: getattr(public, name) for name in public.__slots__ if name != "stamp"}
+    return Rendered(_parted("table/_public.html", PUBLIC, ctx), _values(snap))
+
+
+def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> Rendered:
+    """This seat's own fragments (a watcher has none but the answer to their post): out of band, marked."""
+    if snap.seat is None and message is None:
+        return Rendered({}, ())
+    private = private_part(snap, csrf, message, hint)
+    private = dataclasses.replace(private, you=dataclasses.replace(private.you, version=VERSION))
+    ctx = {"page": page_of(snap), **{name: getattr(private, name) for name in private.__slots__}}
+    return Rendered(_parted("table/_private.html", PRIVATE, ctx), _values(snap))
+
+
+def render_fragments(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> str:
+    """Every fragment of this seat's table, out of band (an HTMX answer; a socket's full picture)."""
+    return render_public(snap).fill() + render_private(snap, csrf, message, hint).fill()
 
 
 # -- a room ----------------------------------------------------------------------------
@@ -565,10 +621,10 @@ def render_room(ctx: dict[str, Any], oob: bool = True) -> str:
 
 def render_picture(picture: Snapshot | RoomSnapshot, csrf: str) -> str:
     """One picture of a change as the fragments a socket gets, out of band: a playing
-    table's, or its room's while it waits."""
+    table's (all of them), or its room's while it waits."""
     if isinstance(picture, RoomSnapshot):
         return render_room(room_context(picture, csrf))
-    return render_fragments(table_context(picture, csrf))
+    return render_fragments(picture, csrf)
 
 
 def init_app(app: Flask) -> None:

@@ -107,7 +107,8 @@ def page(code: str):
         session["last_table"] = code
     messages = get_flashed_messages()
     ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
-    return render_template("table/table.html", oob=False, talk=talk_of(snap, player_id(), csrf_token()), **ctx)
+    return render_template("table/table.html", oob=False, marked=True, talk=talk_of(snap, player_id(), csrf_token()),
+                           **ctx)
 
 
 @bp.get("/g/<code>/watch")
@@ -123,7 +124,7 @@ def _answer(code: str, message: str | None, status: int, hint: object = None, sn
         if snap is not None and message is None and hint is None:
             body = hub().fragments(snap, player_id(), csrf_token())  # what this seat's sockets got
         else:
-            body = render_fragments(table_context(_snapshot(code), csrf_token(), message=message, hint=hint))
+            body = render_fragments(_snapshot(code), csrf_token(), message=message, hint=hint)
         return Response(body, status=status, mimetype="text/html")
     if message:
         flash(message)
