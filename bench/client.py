@@ -219,6 +219,9 @@ class Table:
         self.changed = asyncio.Event()
         self.frames = 0
         self.frame_bytes = 0
+        self.frame_sizes: list[int] = []  # each frame's bytes, while ``sizing``
+        self.sizing = False
+        self.read_view = False  # the mover reads its seat view (view.json) before each move, as bots do
         self.reconnects = 0
 
     @property
@@ -245,8 +248,11 @@ class Table:
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     now = time.perf_counter()
                     data = msg.data
+                    size = len(data.encode())
                     self.frames += 1
-                    self.frame_bytes += len(data.encode())
+                    self.frame_bytes += size
+                    if self.sizing:
+                        self.frame_sizes.append(size)
                     stamp = self.absorb(person, data)
                     if stamp > sock.stamp:
                         sock.stamp = stamp
@@ -343,6 +349,8 @@ class Table:
                 tally.errors += 1
                 return
         person, path, form = decision
+        if self.read_view and not await self.view(person, tally):
+            return
         for s in self.socks:
             s.arrivals.clear()
         sent = time.perf_counter()
@@ -372,6 +380,11 @@ class Table:
             tally.done_at.append(arrived)
 
 
+    async def view(self, person: Person, tally: Tally) -> bool:
+        """Read the mover's seat view first (a bot's way); False if that failed."""
+        return True
+
+
 class SiteTable(Table):
     """A table of the site: moves are read off each person's own fragments."""
 
@@ -385,6 +398,18 @@ class SiteTable(Table):
 
     def post_headers(self, person: Person) -> dict[str, str]:
         return {"HX-Request": "true", "X-CSRF-Token": person.csrf}
+
+    async def view(self, person: Person, tally: Tally) -> bool:
+        try:
+            async with person.session.get(f"{self.base}/g/{self.code}/view.json") as r:
+                await r.read()
+                ok = r.status == 200
+        except (TimeoutError, aiohttp.ClientError):
+            ok = False
+        if not ok:
+            tally.errors += 1
+            tally.statuses["view.json failed"] += 1
+        return ok
 
     def decide(self) -> tuple[Person, str, dict[str, str]] | None:
         act = f"/g/{self.code}/act"

@@ -17,7 +17,13 @@ stamp (``data-v``: match number * 100000 + version) is at least the move's new s
 that does not reach all four within 10 s is lost. Phases, each ``--seconds`` long:
 
 - ``closed``: each table moves again as soon as its last move has reached all four;
-- ``paced``: each table moves every 2 s (starts staggered), offering tables/2 moves a second.
+- ``paced``: each table moves every 2 s (starts staggered), offering tables/2 moves a second;
+- ``paced_view`` (site only): paced again, each mover first reading its seat view
+  (``view.json``) as a bot does;
+- ``paced_big`` (site only): ``--big-tables`` tables (600: 400 more are seeded), paced.
+
+Frames are measured in the closed phase: their mean and 95th percentile bytes (as sent,
+before per-message compression) and every byte a socket got per move.
 
 The same phases then run against ``bench.barews`` (a bare flask-sock fan-out with the
 same server settings) with frames and answers of the site's average sizes, so ``ratio``
@@ -57,13 +63,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from .client import BareTable, SiteTable, Table, log, ms, percentile
+from .client import BareTable, SiteTable, Table, Tally, log, ms, percentile
 from .phases import (
     PACE_S,
     close_all,
     gather_limited,
     idle_phase,
     move_phases,
+    paced_run,
     seed_bare_table,
     seed_site_table,
     unless_failed,
@@ -80,7 +87,15 @@ async def run_site(server: Server, args: argparse.Namespace, idle: bool = True) 
                                         for i in range(args.tables)], 16)
         tables = unless_failed(results, SiteTable, "tables")
         log(f"site: {len(tables)} tables seeded, {4 * len(tables)} sockets open in {time.perf_counter() - t:.1f} s")
-        moves = await move_phases(tables, args.seconds, "site")
+        moves = await move_phases(tables, args.seconds, "site", view=True)
+        if args.big_tables > args.tables:
+            t = time.perf_counter()
+            results += await gather_limited([seed_site_table(server.base, i, args.deflate)
+                                             for i in range(args.tables, args.big_tables)], 16)
+            more = unless_failed(results, SiteTable, "tables")
+            log(f"site: {len(more)} tables, {4 * len(more)} sockets open in {time.perf_counter() - t:.1f} s")
+            big, b0, b1 = await paced_run(more, args.seconds, f"site paced, {len(more)} tables")
+            moves.update(big=big, big_per_s=big.delivered_per_s(b0, b1))
         idle_line = None if args.skip_idle or not idle else await idle_phase(server, [t.code for t in tables], args)
         return moves, idle_line
     finally:
@@ -107,7 +122,8 @@ def moves_line(args: argparse.Namespace, site: dict, bare: dict | None, workers:
     return {
         "bench": "load", "tables": args.tables, "workers": workers,
         "seconds": int(args.seconds) if float(args.seconds).is_integer() else args.seconds,
-        "frame_bytes": site["frame_bytes"],
+        "frame_bytes": site["frame_bytes"], "frame_p95_bytes": site["frame_p95_bytes"],
+        "bytes_per_move_per_socket": site["bytes_per_move_per_socket"],
         "answer_bytes": site["answer_bytes"], "deflate": args.deflate,
         "closed": {
             "site_moves_per_s": round(site["closed_per_s"], 1),
@@ -129,7 +145,20 @@ def moves_line(args: argparse.Namespace, site: dict, bare: dict | None, workers:
             "bare_p99_ms": ms(percentile(bp.latencies, 99)) if bp else None,
             "bare_errors": bp.errors if bp else None, "bare_lost": bp.lost if bp else None,
         },
+        "paced_view": _paced(args.tables, site.get("paced_view"), site.get("paced_view_per_s")),
+        "paced_big": _paced(args.big_tables, site.get("big"), site.get("big_per_s")),
     }
+
+
+def _paced(tables: int, tally: Tally | None, rate: float | None) -> dict | None:
+    """A further paced phase of the site: ``paced_view`` (each mover reads view.json first),
+    ``paced_big`` (``--big-tables`` tables)."""
+    if tally is None or rate is None:
+        return None
+    return {"tables": tables, "offered_per_s": round(tables / PACE_S, 1), "site_delivered_per_s": round(rate, 1),
+            "site_p50_ms": ms(percentile(tally.latencies, 50)), "site_p99_ms": ms(percentile(tally.latencies, 99)),
+            "site_max_ms": ms(max(tally.latencies)) if tally.latencies else None,
+            "errors": tally.errors, "lost": tally.lost, "reconnects": tally.reconnects}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -139,6 +168,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--idle-sockets", type=int, default=2000, help="idle spectator sockets (default 2000)")
     parser.add_argument("--one-address", type=int, default=300,
                         help="visitors opening a socket from one address (default 300)")
+    parser.add_argument("--big-tables", type=int, default=600,
+                        help="tables of the last paced phase of the site (default 600; not above --tables: none)")
     parser.add_argument("--skip-bare", action="store_true", help="do not run the bare WebSocket app")
     parser.add_argument("--skip-idle", action="store_true", help="do not run the idle-socket phase")
     parser.add_argument("--no-deflate", dest="deflate", action="store_false",

@@ -146,6 +146,15 @@ def frame_stats(tables: list[Table]) -> tuple[int, int]:
     return sum(t.frames for t in tables), sum(t.frame_bytes for t in tables)
 
 
+def sizing(tables: list[Table], on: bool) -> list[int]:
+    """Start or stop keeping each frame's size; the sizes kept so far."""
+    sizes = []
+    for t in tables:
+        t.sizing = on
+        sizes += t.frame_sizes
+    return sizes
+
+
 def client_cpu_s() -> float:
     """CPU seconds this client process has used (it shares the machine with the server)."""
     r = resource.getrusage(resource.RUSAGE_SELF)
@@ -159,24 +168,44 @@ def phase_note(label: str, tally: Tally, cpu: float, seconds: float) -> str:
     return note + (f"; answers {dict(tally.statuses)}" if tally.errors else "")
 
 
-async def move_phases(tables: list[Table], seconds: float, label: str) -> dict:
-    """Both phases on one server's tables; figures plus the closed phase's average sizes."""
+async def move_phases(tables: list[Table], seconds: float, label: str, view: bool = False) -> dict:
+    """The phases on one server's tables: closed, paced and, with ``view``, paced again with
+    each mover reading its seat view first; figures plus the closed phase's frame sizes."""
     frames0, bytes0 = frame_stats(tables)
+    sizing(tables, True)
     cpu, rejoined = client_cpu_s(), sum(t.reconnects for t in tables)
     closed, c0, c1 = await closed_phase(tables, seconds)
     frames1, bytes1 = frame_stats(tables)
+    sizes = sorted(sizing(tables, False))
     closed.reconnects = sum(t.reconnects for t in tables) - rejoined
     log(phase_note(f"{label} closed", closed, client_cpu_s() - cpu, time.perf_counter() - c0))
-    cpu, rejoined = client_cpu_s(), sum(t.reconnects for t in tables)
-    paced, p0, p1 = await paced_phase(tables, seconds)
-    paced.reconnects = sum(t.reconnects for t in tables) - rejoined
-    log(phase_note(f"{label} paced", paced, client_cpu_s() - cpu, time.perf_counter() - p0))
-    return {
+    paced, p0, p1 = await paced_run(tables, seconds, f"{label} paced")
+    out = {
         "closed_per_s": closed.delivered_per_s(c0, c1), "closed": closed,
         "paced_per_s": paced.delivered_per_s(p0, p1), "paced": paced,
         "frame_bytes": (bytes1 - bytes0) // max(1, frames1 - frames0),
+        "frame_p95_bytes": sizes[min(len(sizes) - 1, int(0.95 * len(sizes)))] if sizes else 0,
+        # every byte the sockets got in the closed phase, per move and per socket
+        "bytes_per_move_per_socket": round((bytes1 - bytes0) / max(1, len(closed.latencies) * 4)),
         "answer_bytes": closed.answer_bytes // max(1, closed.answers),
     }
+    if view:
+        for t in tables:
+            t.read_view = True
+        viewed, v0, v1 = await paced_run(tables, seconds, f"{label} paced, reading view.json")
+        for t in tables:
+            t.read_view = False
+        out.update(paced_view_per_s=viewed.delivered_per_s(v0, v1), paced_view=viewed)
+    return out
+
+
+async def paced_run(tables: list[Table], seconds: float, label: str) -> tuple[Tally, float, float]:
+    """One paced phase, its progress logged."""
+    cpu, rejoined = client_cpu_s(), sum(t.reconnects for t in tables)
+    paced, p0, p1 = await paced_phase(tables, seconds)
+    paced.reconnects = sum(t.reconnects for t in tables) - rejoined
+    log(phase_note(label, paced, client_cpu_s() - cpu, time.perf_counter() - p0))
+    return paced, p0, p1
 
 
 async def close_all(people: list[Person], timeout: float = 15.0) -> None:

@@ -17,8 +17,10 @@
   // refused with the same words).
   document.addEventListener("click", function (e) {
     var card = e.target.closest && e.target.closest("#hand .fan.playable .card.dim");
-    var fan = card && card.closest(".fan"), news = document.querySelector("#told .news") || document.querySelector("#status .news");
-    if (!card || !fan.dataset.refusal || !news) return;
+    var fan = card && card.closest(".fan"), told = document.getElementById("told");
+    if (!card || !fan.dataset.refusal || !told) return;
+    var news = told.querySelector(".news");  // over the public news line, in its place
+    if (!news) { news = document.createElement("div"); news.className = "news"; told.appendChild(news); }
     e.preventDefault();
     e.stopPropagation();
     var told = document.createElement("p");
@@ -31,6 +33,7 @@
   // The hand in an update is the same whoever is to play: on this seat's turn the page
   // marks the cards it may play from #told (its playable suits, and why the others are
   // not), as the page drawn by the site does.
+  var NOT_NOW = ", not playable now";
   function markHand() {
     var told = document.getElementById("told"), fan = document.querySelector("#hand .fan");
     if (!told || !fan) return;
@@ -42,7 +45,8 @@
       c.classList.toggle("legal", legal);
       c.classList.toggle("dim", dim);
       c.disabled = dim && strict;
-      if (dim && !strict) c.setAttribute("aria-disabled", "true"); else c.removeAttribute("aria-disabled");
+      var words = c.querySelector(".sr-only");  // "king of spades, not playable now"
+      if (words) words.textContent = words.textContent.replace(NOT_NOW, "") + (dim ? NOT_NOW : "");
     });
   }
   document.addEventListener("htmx:oobAfterSwap", function (e) {

@@ -30,6 +30,18 @@ def pytest_collection_modifyitems(config, items):
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
+def _placed(offset: int) -> str:
+    """The plate ``offset`` seats on from the page's own (the CSS of static/site.css)."""
+    return ".plate:is(" + ", ".join([f".table-main:has(#told.from-{m}) .seat-{(m + offset) % 4}" for m in range(4)]
+                                     + [f".table-main:has(#told.watching) .seat-{offset}"]) + ")"
+
+
+# Where each page draws each plate (bottom: its own seat's; a watcher's: seat 0's), and the
+# result between hands while it is open
+PLATE = {pos: _placed(k) for k, pos in enumerate(("bottom", "left", "top", "right"))}
+OPEN_PANEL = "#panel:has(#result > *)"
+
+
 class FakeClock:
     """Epoch seconds that move only when the test advances them."""
 

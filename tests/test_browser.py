@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import OPEN_PANEL, PLATE
 from playwright.sync_api import Page, expect
 
 MY_TURN_OR_HAND_OVER = """(prev) => {
-  const v = document.querySelector('#hand input[name=version], #panel input[name=version]');
-  if (!v || v.value === prev) return false;
-  return !!(document.querySelector('.fan.playable') || document.querySelector('#panel.open')
+  const v = document.getElementById('turn');  // the table's version the page shows
+  if (!v || v.dataset.version === prev) return false;
+  return !!(document.querySelector('.fan.playable') || document.querySelector('#result > *')
             || document.querySelector('.bidbox'));
 }"""
 
@@ -22,11 +23,26 @@ FELT = "() => { const r = document.getElementById('felt').getBoundingClientRect(
 
 
 def version(page: Page) -> str:
-    return page.locator("#hand input[name=version], #panel input[name=version]").first.input_value()
+    return page.locator("#turn").get_attribute("data-version")
 
 
 def wait_for_me(page: Page, prev: str) -> None:
     page.wait_for_function(MY_TURN_OR_HAND_OVER, arg=prev, timeout=15000)
+
+
+def plates_around_the_felt(page: Page) -> dict[str, str]:
+    """Where each seat's plate is drawn, from the middle of the felt (the page's CSS)."""
+    return page.evaluate("""() => {
+        const f = document.getElementById('felt').getBoundingClientRect(), out = {};
+        document.querySelectorAll('#felt .plate').forEach(p => {
+            const r = p.getBoundingClientRect();
+            const dx = r.left + r.width / 2 - (f.left + f.width / 2);
+            const dy = r.top + r.height / 2 - (f.top + f.height / 2);
+            out[p.dataset.seat] = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'left' : 'right')
+                                                              : (dy < 0 ? 'top' : 'bottom');
+        });
+        return out;
+    }""")
 
 
 def test_practice_hand_in_chromium(live_server, page: Page):
@@ -37,9 +53,10 @@ def test_practice_hand_in_chromium(live_server, page: Page):
     page.get_by_role("button", name="Practice", exact=True).click()
     page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
     expect(page.locator("body.live")).to_have_count(1, timeout=10000)  # the WebSocket is up
-    expect(page.locator(".plate-top")).to_contain_text("Bea")
-    expect(page.locator(".plate-left")).to_contain_text("Rex")
-    expect(page.locator(".plate-right")).to_contain_text("Kit")
+    expect(page.locator(PLATE["top"])).to_contain_text("Bea")
+    expect(page.locator(PLATE["left"])).to_contain_text("Rex")
+    expect(page.locator(PLATE["right"])).to_contain_text("Kit")
+    assert plates_around_the_felt(page) == {"0": "bottom", "1": "left", "2": "top", "3": "right"}
 
     # bid: wait for our turn to bid, use + once, and Bid
     expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
@@ -47,21 +64,21 @@ def test_practice_hand_in_chromium(live_server, page: Page):
     expect(page.locator("#bid-value")).to_have_value("4")
     before = version(page)
     page.get_by_role("button", name="Bid", exact=True).click()
-    expect(page.locator(".plate-bottom .chip-bid")).to_have_text("bid 4", timeout=15000)
+    expect(page.locator(PLATE["bottom"] + " .chip-bid")).to_have_text("bid 4", timeout=15000)
     expect(page.locator("#announce")).to_contain_text(re.compile(r"(bid|played the) "))  # screen readers hear moves
 
     saw_illegal = reloaded = False
     prev = before
     for _ in range(13):
         wait_for_me(page, prev)
-        if page.locator("#panel.open").count():
+        if page.locator(OPEN_PANEL).count():
             break
         prev = version(page)
         dim = page.locator(".fan.playable .card.dim")
         if not saw_illegal and dim.count():
             felt = page.evaluate(FELT)
             dim.first.click()
-            expect(page.locator("#status .message")).to_contain_text(
+            expect(page.locator("#told .message")).to_contain_text(
                 re.compile(r"You must follow suit|Spades are not broken yet"))
             assert version(page) == prev  # refused: nothing changed
             assert page.evaluate(FELT) == felt  # ... and nothing moved
@@ -80,13 +97,13 @@ def test_practice_hand_in_chromium(live_server, page: Page):
         page.locator(".fan.playable .card.legal").first.click()
         expect(page.locator("#hand .card")).to_have_count(cards_before - 1)
     wait_for_me(page, prev)
-    panel = page.locator("#panel.open")
+    panel = page.locator(OPEN_PANEL)
     expect(panel).to_be_visible()
     for text in ("Hand 1", "Contract", "Tricks", "Bags", "Nil", "Bag penalty", "Total"):
         expect(panel).to_contain_text(text)
     assert reloaded  # seat 0 followed to at least one trick among 13
     page.get_by_role("button", name="Continue").click()
-    expect(page.locator("#panel.open")).to_have_count(0)
+    expect(page.locator(OPEN_PANEL)).to_have_count(0)
     expect(page.locator(".hand-no")).to_have_text("Hand 2")
     assert saw_illegal  # the seeded deal offers an illegal card on some turn
     assert errors == [], errors  # an illegal card is told on the page, not refused over HTTP
@@ -143,7 +160,7 @@ def test_practice_and_friends_start_from_the_first_screen(live_server, browser, 
         hard.click()  # Hard bots without a scroll
         page.get_by_role("button", name="Practice now").click()
         page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
-        expect(page.locator(".plate-top")).to_contain_text("Bea")
+        expect(page.locator(PLATE["top"])).to_contain_text("Bea")
         expect(page.locator(".table-info")).to_contain_text("Hard bots")
     finally:
         context.close()
@@ -230,7 +247,7 @@ def test_the_turn_takes_the_focus_and_the_live_region_tells_each_move_once(live_
                            timeout=5000)
     page.keyboard.press("Enter")  # the focused bid box: bid 3
     page.wait_for_function("() => window.told.some(t => t.startsWith('You bid 3.'))", timeout=10000)
-    page.wait_for_function("() => document.querySelector('#status.my-turn') && "
+    page.wait_for_function("() => document.querySelector('#told.my-turn') && "
                            "document.querySelector('#hand .fan.playable')", timeout=20000)
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('#hand .card.legal')",
                            timeout=5000)
@@ -328,7 +345,7 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
         expect(dim).to_be_visible(timeout=10000)
         felt = page.evaluate(FELT)
         dim.click()
-        expect(page.locator("#status .message")).to_contain_text(re.compile("follow suit|not broken"))
+        expect(page.locator("#told .message")).to_contain_text(re.compile("follow suit|not broken"))
         assert page.evaluate(FELT) == felt
         assert errors == [], errors
     finally:

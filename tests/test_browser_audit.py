@@ -8,6 +8,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+from conftest import OPEN_PANEL
 from playwright.sync_api import Page, expect
 from test_replay import finished_practice
 
@@ -90,7 +91,7 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         expect(page.locator(".fan.playable")).to_be_visible(timeout=10000)
         felt = page.evaluate(FELT)
         page.locator("#hand .card.dim").first.click()  # refused on the page: nothing moves, nothing is logged
-        expect(page.locator("#status .message")).to_contain_text(re.compile("follow suit|not broken"))
+        expect(page.locator("#told .message")).to_contain_text(re.compile("follow suit|not broken"))
         assert page.evaluate(FELT) == felt
         page.locator("#last-trick-box summary").click()  # the last trick opens on the first screen
         faces = page.locator("#lasttrick .face")
@@ -102,7 +103,7 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         page.locator("#sheet-box summary").click()
         found += audit(page, "table, playing, the score sheet open")
         play_until(service, "AUDIT1", people, lambda v: v["phase"] == "hand_over")
-        expect(page.locator("#panel.open")).to_be_visible(timeout=10000)
+        expect(page.locator(OPEN_PANEL)).to_be_visible(timeout=10000)
         found += audit(page, "table, hand over")
         page.goto(live_server + "/new")
         page.get_by_role("button", name=re.compile("Create")).click()

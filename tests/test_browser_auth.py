@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from conftest import PLATE
 from playwright.sync_api import Page, expect
 from servers import smtp  # noqa: F401 - the fixture
 
@@ -58,14 +59,14 @@ def test_sign_in_on_two_devices_and_rejoin_the_same_seat(live_server, browser, a
         phone.wait_for_url(re.compile(f"/g/{code}$"))
         expect(phone.locator("#hand .card")).to_have_count(13, timeout=15000)
         assert cards(phone) == hand
-        expect(phone.locator(".plate-top")).to_contain_text("Bea")
+        expect(phone.locator(PLATE["top"])).to_contain_text("Bea")
 
         # sign out on every device, from the phone: the laptop is a visitor again
         phone.goto(live_server + "/me")
         phone.get_by_role("button", name="Sign out on every device").click()
         phone.wait_for_url(re.compile(r"/$"))
         laptop.goto(live_server + f"/g/{code}")
-        expect(laptop.locator(".plate-top")).to_contain_text("Bea")
+        expect(laptop.locator(PLATE["top"])).to_contain_text("Bea")
         expect(laptop.locator("#hand .card")).to_have_count(0)
         laptop.goto(live_server + "/me")
         expect(laptop.locator("#account")).to_contain_text("Not signed in")

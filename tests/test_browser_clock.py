@@ -9,6 +9,7 @@ import re
 import time
 
 import pytest
+from conftest import PLATE
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -61,24 +62,24 @@ def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server
         seat = host.locator(".plate:has(.clock)").get_attribute("data-seat")
         mine, other = (host, ann) if seat == "0" else (ann, host)
         expect(other.locator(f'.plate[data-seat="{seat}"] .clock')).to_have_count(1)
-        expect(mine.locator("#status.my-turn")).to_have_count(1)
+        expect(mine.locator("#told.my-turn")).to_have_count(1)
         expect(mine).to_have_title(re.compile(r"^● Your turn — "))
         expect(other).not_to_have_title(re.compile(r"^●"))
-        ring = mine.locator(".plate-bottom .ring-left")
+        ring = mine.locator(PLATE["bottom"] + " .ring-left")
         assert ring.evaluate("r => getComputedStyle(r).animationName") == "ring-run"
         assert ring.evaluate("r => r.style.animationDuration") == "4s"
         seen = countdown(mine, seat)
         assert len(seen) == 2 and seen[0] <= 4 and seen[1] < seen[0], seen  # counting down
 
         # nobody clicks: when the time is up the table bids for that seat
-        bid = mine.locator(".plate-bottom .chip-bid")
+        bid = mine.locator(PLATE["bottom"] + " .chip-bid")
         expect(bid).to_have_text("bid –")
         expect(bid).not_to_have_text("bid –", timeout=10000)
         expect(other.locator(f'.plate[data-seat="{seat}"] .chip-bid')).not_to_have_text("bid –")
 
         # two more run out (two cards): a bot plays for the seat, told once, in one box with
         # Take over, and the cards stay on the phone's screen
-        box = mine.locator("#status .autopilot")
+        box = mine.locator("#told .autopilot")
         deadline = time.monotonic() + 60
         while not box.count():  # the other person moves on their turns: the hand waits for them
             assert time.monotonic() < deadline, "no autopilot"
@@ -91,8 +92,8 @@ def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server
             mine.wait_for_timeout(200)
         expect(box).to_be_visible()
         expect(box).to_contain_text("Your time ran out three times in a row")
-        expect(mine.locator("#status .notice")).to_have_count(0)
-        expect(mine.locator("#status")).not_to_contain_text("Three in a row")
+        expect(mine.locator(".status .notice")).to_have_count(0)
+        expect(mine.locator(".status")).not_to_contain_text("Three in a row")
         bottoms = mine.evaluate("() => [...document.querySelectorAll('#hand .card')]"
                                 ".map(c => c.getBoundingClientRect().bottom)")
         assert bottoms and max(bottoms) <= 844, bottoms

@@ -40,8 +40,8 @@ app.run(host="127.0.0.1", port=int(sys.argv[1]), threaded=True, use_reloader=Fal
 """
 
 VERSION_AT_LEAST = """v => {
-  const input = document.querySelector('#hand input[name=version], #panel input[name=version]');
-  return !!input && Number(input.value) >= v;
+  const turn = document.getElementById('turn');  // the table's version the page shows
+  return !!turn && Number(turn.dataset.version) >= v;
 }"""
 
 
@@ -78,7 +78,7 @@ class Node:
 
 
 def version(page: Page) -> int:
-    return int(page.locator("#hand input[name=version], #panel input[name=version]").first.input_value())
+    return int(page.locator("#turn").get_attribute("data-version"))
 
 
 def act(page: Page) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 
+from conftest import OPEN_PANEL, PLATE
 from playwright.sync_api import Page, expect
 
 EMOJI = {"Hana": "🦊", "Ann": "🐼", "Bob": "🐨"}
@@ -25,7 +26,7 @@ def play_until_hand_over(pages: list[Page], timeout: float = 90) -> None:
     while True:
         done = 0
         for p in pages:
-            if p.locator("#panel.open").count():
+            if p.locator(OPEN_PANEL).count():
                 done += 1
             elif p.locator(".bidbox").count():
                 p.get_by_role("button", name="Bid", exact=True).click()
@@ -97,11 +98,11 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         host.get_by_role("button", name="Start the game").click()
         for p in (host, ann, bob):
             expect(p.locator("#felt")).to_be_visible(timeout=10000)
-        expect(host.locator(".plate-top")).to_contain_text("Bob")  # the partner across
-        expect(host.locator(".plate-left")).to_contain_text("Ann")  # the other team...
-        expect(host.locator(".plate-right")).to_contain_text("Kit")  # ...beside a bot
-        expect(ann.locator(".plate-bottom")).to_contain_text("Ann")
-        expect(ann.locator(".plate-bottom .avatar")).to_have_text(EMOJI["Ann"])
+        expect(host.locator(PLATE["top"])).to_contain_text("Bob")  # the partner across
+        expect(host.locator(PLATE["left"])).to_contain_text("Ann")  # the other team...
+        expect(host.locator(PLATE["right"])).to_contain_text("Kit")  # ...beside a bot
+        expect(ann.locator(PLATE["bottom"])).to_contain_text("Ann")
+        expect(ann.locator(PLATE["bottom"] + " .avatar")).to_have_text(EMOJI["Ann"])
         for p in (host, ann, bob):
             expect(p.locator("body.live")).to_have_count(1, timeout=10000)
             expect(p.locator("#hand .card")).to_have_count(13)
@@ -111,7 +112,7 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         pages = [host, ann, bob]
         play_until_hand_over(pages)
         for p in pages:
-            expect(p.locator("#panel.open")).to_contain_text("Hand 1")
+            expect(p.locator(OPEN_PANEL)).to_contain_text("Hand 1")
 
         # Continue: the hand waits for everyone, and shows who is still reading
         host.get_by_role("button", name="Continue").click()
@@ -120,11 +121,11 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         ann.get_by_role("button", name="Continue").click()
         expect(bob.locator("#panel .reading")).to_contain_text("You")
         expect(host.locator("#panel .reading")).to_have_text(re.compile(r"Still reading: Bob$"))
-        expect(bob.locator("#panel.open")).to_be_visible()
+        expect(bob.locator(OPEN_PANEL)).to_be_visible()
         bob.get_by_role("button", name="Continue").click()
         for p in pages:
             expect(p.locator(".hand-no")).to_have_text("Hand 2")
-            expect(p.locator("#panel.open")).to_have_count(0)
+            expect(p.locator(OPEN_PANEL)).to_have_count(0)
 
         # the next hand: the host deals without waiting for the others
         play_until_hand_over(pages)
@@ -132,7 +133,7 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         host.get_by_role("button", name="Deal now").click()
         for p in pages:
             expect(p.locator(".hand-no")).to_have_text("Hand 3")
-            expect(p.locator("#panel.open")).to_have_count(0)
+            expect(p.locator(OPEN_PANEL)).to_have_count(0)
     finally:
         for c in contexts:
             c.close()

@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Callable
 
+from conftest import OPEN_PANEL, PLATE
 from playwright.sync_api import APIRequestContext, Page, expect
 
 EMOJI = {"Hana": "🦊", "Ari": "🐼", "Bo": "🐨"}
@@ -113,10 +114,11 @@ def check_page_follows_seat(person: Person, view: dict) -> list[str]:
     problems = []
     page = person.page
     try:
-        expect(page.locator(".plate-bottom .plate-name")).to_contain_text(f"{person.name} (you)", timeout=SETTLE_MS)
+        expect(page.locator(PLATE["bottom"] + " .plate-name")).to_contain_text(f"{person.name} (you)",
+                                                                               timeout=SETTLE_MS)
     except AssertionError:
         problems.append(f"{person.name}'s bottom plate reads "
-                        f"{page.locator('.plate-bottom .plate-name').inner_text()!r}, not '{person.name} (you)'")
+                        f"{page.locator(PLATE['bottom'] + ' .plate-name').inner_text()!r}, not '{person.name} (you)'")
     others = [t for t in page.locator(".plate-name").all_inner_texts()
               if "(you)" in t and not t.startswith(f"{person.name} (you)")]
     if others:
@@ -164,7 +166,7 @@ def test_rematch_with_a_new_partner_moves_every_open_page_to_its_new_seat(live_s
         for p in people:
             expect(p.page.locator("#felt")).to_be_visible(timeout=10000)
             expect(p.page.locator("body.live")).to_have_count(1, timeout=10000)
-            expect(p.page.locator(".plate-bottom .plate-name")).to_contain_text(f"{p.name} (you)")
+            expect(p.page.locator(PLATE["bottom"] + " .plate-name")).to_contain_text(f"{p.name} (you)")
             p.code = code
             p.csrf = p.page.locator("input[name=csrf]").first.input_value()
         seats = {p.name: p.view()["seat"] for p in people}
@@ -175,7 +177,7 @@ def test_rematch_with_a_new_partner_moves_every_open_page_to_its_new_seat(live_s
         counts = play_match(people)
         played_in = time.monotonic() - started
         assert counts["deals"] >= 4, counts
-        panel = hana.page.locator("#panel.open form.rematch")
+        panel = hana.page.locator(OPEN_PANEL + " form.rematch")
         # the match was played by requests as fast as the server takes them; each page
         # applies every change's fragments in turn, and a slow machine's pages lag behind
         expect(panel).to_be_visible(timeout=40000)
@@ -211,12 +213,12 @@ def test_rematch_with_a_new_partner_moves_every_open_page_to_its_new_seat(live_s
 
         first = wait_for("a person's turn", someone_to_act)
         page = {p.name: p.page for p in people}[first]
-        mine = page.locator(".bidbox").or_(page.locator("#status .turn", has_text="Your turn"))
+        mine = page.locator(".bidbox").or_(page.locator("#told .turn", has_text="Your turn"))
         try:
             expect(mine.first).to_be_visible(timeout=SETTLE_MS)
         except AssertionError:
             problems.append(f"it is {first}'s turn (seat {new_seats[first]}), but {first}'s page says "
-                            f"{page.locator('#status .turn').inner_text()!r} and shows no bid box")
+                            f"{page.locator('.status').inner_text()!r} and shows no bid box")
 
         assert not problems, "after the rematch, without a reload:\n" + "\n".join(problems)
         print(f"match played in {played_in:.1f} s: {counts}")

@@ -10,6 +10,7 @@ import re
 import time
 
 import pytest
+from conftest import PLATE
 from playwright.sync_api import Page, expect
 from test_browser_friends import play_until_hand_over
 
@@ -81,9 +82,9 @@ def test_four_people_a_bot_team_a_knockout_round_and_live_standings(live_server,
             p = people[name]
             p.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"), timeout=15000)
             expect(p.locator("body.live")).to_have_count(1, timeout=10000)
-            expect(p.locator(".plate-bottom")).to_contain_text(name)  # in their own seat
+            expect(p.locator(PLATE["bottom"])).to_contain_text(name)  # in their own seat
             partner = {"Ann": "Bo", "Bo": "Ann", "Cy": "Di", "Di": "Cy"}[name]
-            expect(p.locator(".plate-top")).to_contain_text(partner)  # their own partner across
+            expect(p.locator(PLATE["top"])).to_contain_text(partner)  # their own partner across
             expect(p.locator(".record-link", has_text="Tourney")).to_have_attribute("href", f"/t/{code}")
         tables = {people[n].url for n in playing}
         assert len(tables) == 1  # the two human teams at one table, or one team with the bots

@@ -24,7 +24,7 @@ def held_now(service, code: str) -> set[str]:
 def caught_up(page: Page, client, code: str) -> None:
     """The watcher's page shows the table's latest version."""
     stamp = 100000 + view(client, code)["version"]
-    page.wait_for_function("(s) => +document.getElementById('felt').dataset.v >= s", arg=stamp, timeout=10000)
+    page.wait_for_function("(s) => +document.getElementById('turn').dataset.v >= s", arg=stamp, timeout=10000)
 
 
 def test_a_watcher_never_receives_a_held_card_and_looks_back(live_server, client, service, page: Page):
@@ -44,10 +44,10 @@ def test_a_watcher_never_receives_a_held_card_and_looks_back(live_server, client
     page.on("websocket", lambda ws: ws.on("framereceived", scan))
     page.goto(f"{live_server}/g/{code}/watch")
     expect(page.locator("body.live")).to_have_count(1, timeout=10000)
-    expect(page.locator("#status")).to_contain_text("Watching")
+    expect(page.locator(".status")).to_contain_text("Watching")
     assert set(SHOWN.findall(page.content())) & held_now(service, code) == set()
-    expect(page.locator(".team-label")).to_have_count(2)
-    assert all(" & " in t for t in page.locator(".team-label").all_inner_texts())
+    expect(page.locator(".team-members")).to_have_count(2)
+    assert all(" & " in t for t in page.locator(".team-members").all_inner_texts())
 
     rng = random.Random(11)
     looked_back = False

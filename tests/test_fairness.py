@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import csrf_of
+from conftest import OPEN_PANEL, csrf_of
 from pools import ManualPool
 from simple_websocket import Client
 from sqlite_utils import Database
@@ -502,9 +502,9 @@ def test_the_exact_probabilities():
 
 
 MY_TURN_OR_HAND_OVER = """(prev) => {
-  const v = document.querySelector('#hand input[name=version], #panel input[name=version]');
-  if (!v || v.value === prev) return false;
-  return !!(document.querySelector('.fan.playable') || document.querySelector('#panel.open')
+  const v = document.getElementById('turn');  // the table's version the page shows
+  if (!v || v.dataset.version === prev) return false;
+  return !!(document.querySelector('.fan.playable') || document.querySelector('#result > *')
             || document.querySelector('.bidbox'));
 }"""
 
@@ -532,13 +532,13 @@ def test_the_page_sends_fresh_random_contributions_with_practice_and_continue(li
         assert re.fullmatch(r"[0-9a-f]{32}", first)
         expect(page.locator("#sheet .fair-deal code")).to_have_text(service.snapshot(code, None).deal_commitment)
         expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
-        version = page.locator("#hand input[name=version]").first.input_value()
+        version = page.locator("#turn").get_attribute("data-version")
         page.get_by_role("button", name="Bid", exact=True).click()
         for _ in range(14):
             page.wait_for_function(MY_TURN_OR_HAND_OVER, arg=version, timeout=15000)
-            if page.locator("#panel.open").count():
+            if page.locator(OPEN_PANEL).count():
                 break
-            version = page.locator("#hand input[name=version]").first.input_value()
+            version = page.locator("#turn").get_attribute("data-version")
             page.locator(".fan.playable .card.legal").first.click()
         upcoming = service.snapshot(code, None).next_commitment
         expect(page.locator("#panel .fair-deal code")).to_have_text(upcoming)

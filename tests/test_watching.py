@@ -25,7 +25,7 @@ def test_a_watcher_sees_both_teams_by_name_and_nothing_to_play_with(app, client,
     service.wait_idle()
     page = watcher_page(app.test_client(), code)
     assert "<strong>Watching</strong>" in page
-    assert 'class="table-main watching"' in page  # drawn from seat 0's side, with no seat marked as its own
+    assert 'class="status-private watching' in page  # drawn from seat 0's side, with no seat marked as its own
     labels = re.findall(r'class="team-members">([^<]+)<', page)
     assert len(labels) == 2 and labels[0].endswith(" &amp; Bea") and labels[1] == "Rex &amp; Kit"
     hand = page.split('id="hand"')[1].split("</section>")[0]
@@ -33,7 +33,7 @@ def test_a_watcher_sees_both_teams_by_name_and_nothing_to_play_with(app, client,
     assert "Watching on: turn off" not in page  # only the host has that switch
     mine = client.get(f"/g/{code}").get_data(as_text=True)
     assert "<strong>Watching</strong>" not in mine
-    assert 'class="table-main from-0 us-0"' in mine  # its own team is Us (CSS), the other Them
+    assert 'class="status-private from-0 us-0' in mine  # its own team is Us (CSS), the other Them
 
 
 def test_the_players_see_how_many_are_watching(app, client, service):

@@ -125,3 +125,66 @@ def test_a_practice_match_with_bots_never_pushes_their_cards(app, service):
         elif v["to_act"] == 0:
             service.act(code, Player("me"), bots.choose(v, "normal", v["version"]), v["version"])
     assert checked.count(0) > 100 and checked.count(None) > 100
+
+
+def test_the_frames_each_socket_is_sent_never_hold_another_seats_cards(app, service):
+    """Four people and a watcher, each with a connection in the socket hub, through two
+    hands and a rematch in which two of them swap seats: every frame each connection is
+    sent (only the fragments that changed) is checked as it is made, under the table's
+    lock, against the cards the other seats hold at that very moment."""
+    from spades.tables.commands.host import Rematch
+    from spades.web.hub import Connection
+
+    hub = app.extensions["spades.hub"]
+    code = "HIDFRM"
+    players = [f"f{s}" for s in range(4)]
+    service.store.create_table(code, players[0], {"level": "easy"},
+                               [SeatRow(s, "human", players[s], f"F{s}") for s in range(4)],
+                               "frames", dataclasses.asdict(Rules(end="hands", hands=2)))
+    conns = {who: Connection(code, who, "127.0.0.1", "token", queue_size=10_000) for who in [*players, ""]}
+    for conn in conns.values():
+        assert hub.open(conn) is None
+    frames: dict[str, list[str]] = {who: [] for who in conns}
+
+    def check(change) -> None:  # a bus listener after the hub's: the frames this change made
+        if change.code != code:
+            return
+        match = load_state(service.store, code).match
+        for who, conn in conns.items():
+            while not conn.queue.empty():
+                frame = hub.render(conn.queue.get_nowait(), conn)
+                seat = change.key_of(who) if who else None
+                assert not (card_texts(frame) & held_by_others(match, seat)), (who, seat)
+                frames[who].append(frame)
+
+    service.bus.subscribe(check)
+    rng = random.Random(5)
+
+    def play_out() -> None:
+        while True:
+            v = service.snapshot(code, players[0]).view
+            if v["finished"]:
+                return
+            if v["phase"] == "hand_over":
+                for p in players:
+                    service.act(code, Player(p), "deal", v["version"])
+                continue
+            person = load_state(service.store, code).persons()[v["to_act"]]
+            sv = service.snapshot(code, person).view
+            service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
+
+    play_out()
+    v = service.snapshot(code, players[0]).view
+    service.handle(code, Player(players[0]), Rematch(v["version"], 1))  # f1 comes across, f2 goes to seat 1
+    assert service.snapshot(code, players[1]).seat == 2
+    for _ in range(12):  # the new match's bids and a trick: f1 and f2 in their new seats
+        v = service.snapshot(code, None).view
+        person = load_state(service.store, code).persons()[v["to_act"]]
+        sv = service.snapshot(code, person).view
+        service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
+    for who in conns:
+        assert len(frames[who]) > 100
+        # after the first (whole) frame, a frame is the fragments that changed
+        assert sum(map(len, frames[who][1:])) / (len(frames[who]) - 1) < len(frames[who][0]) / 2
+    assert not any('id="hand"' in f for f in frames[""])  # a watcher's frames carry no private part
+    assert all(any(shown_cards(f) for f in frames[p]) for p in players)  # each person's own cards did come

@@ -89,6 +89,7 @@ STAMP, VERSION, NOW, SEQ = "\x1dS\x1d", "\x1dV\x1d", "\x1dN\x1d", "\x1dQ\x1d"
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
 SUGGESTED_BID = 3  # the bid box's number when there is no hint
+NOT_NOW = ", not playable now"  # a dimmed card's words for screen readers (site.js says the same)
 LONG_CLOCK_S = 3600  # a move this long (a turn-based table) is shown as the time left in words
 SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
 
@@ -485,12 +486,13 @@ def card_button(text: str, legal: bool = False, playing: bool = False, strict: b
     and the page marks it from the ``told`` fragment's playable suits (site.js)."""
     c = card(text)
     state = " legal" if legal else " dim" if playing else ""
-    off = (" disabled" if strict else ' aria-disabled="true"') if playing and not legal else ""
+    label = c.label + (NOT_NOW if playing and not legal else "")
+    off = " disabled" if strict and playing and not legal else ""
     # the name is the words, not "A♠": the rank and suit seen are drawn by CSS from
     # data-card, hidden from screen readers (an aria-label that differs from the visible
     # text fails WCAG 2.5.3); drawn that way, a hand of 13 is about 1.4 KB
     return Markup(f'<button class="card{state}" name="action" value="{c.text}" '
-                  f'data-card="{c.text}"{off}><span class="sr-only">{c.label}</span></button>')
+                  f'data-card="{c.text}"{off}><span class="sr-only">{label}</span></button>')
 
 
 def hidden(version: int | str, csrf: str) -> Markup:

@@ -1,0 +1,106 @@
+"""A socket back from a drop: the page sends the last change it applied and gets what
+changed since, in one frame, when the hub still remembers that change; otherwise the
+whole table. Either way the page ends up as a fresh one would be."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+from spades import bots
+from spades.rules_config import Rules
+from spades.storage import SeatRow
+from spades.tables import Player, load_state
+from spades.web.hub import Connection
+
+FRAGMENT = re.compile(r'<(\w+) id="([\w-]+)"[^>]*hx-swap-oob="[^"]*">.*?</\1>(?=<\w+ id="[\w-]+"[^>]*hx-swap-oob|$)',
+                      re.S)
+PLAYERS = [f"r{s}" for s in range(4)]
+
+
+def table(service, code: str) -> None:
+    service.store.create_table(code, PLAYERS[0], {"level": "easy"},
+                               [SeatRow(s, "human", PLAYERS[s], f"R{s}") for s in range(4)],
+                               "resume", dataclasses.asdict(Rules()))
+
+
+def moves(service, code: str, n: int, rng: random.Random, pump=lambda: None) -> None:
+    """``n`` moves; ``pump`` after each (the other sockets at the table send their frames)."""
+    for _ in range(n):
+        pump()
+        v = service.snapshot(code, None).view
+        person = load_state(service.store, code).persons()[v["to_act"]]
+        sv = service.snapshot(code, person).view
+        service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
+    pump()
+
+
+def frames(hub, conn: Connection) -> list[str]:
+    out = []
+    while not conn.queue.empty():
+        out.append(hub.render(conn.queue.get_nowait(), conn))
+    return out
+
+
+def apply(page: dict[str, str], frame: str) -> dict[str, str]:
+    """A page's fragments after an update (each replaced whole, by id)."""
+    found = {m.group(2): m.group(0) for m in FRAGMENT.finditer(frame)}
+    assert found, frame[:200]
+    return {**page, **found}
+
+
+def unstamped(page: dict[str, str]) -> dict[str, str]:
+    return {k: re.sub(r' data-v="\d+"', "", v) for k, v in page.items()}
+
+
+def seq_of(page: dict[str, str]) -> int:
+    return int(re.search(r'data-seq="(\d+)"', page["turn"]).group(1))
+
+
+def test_a_socket_back_from_a_drop_gets_what_changed_since_its_change_in_one_frame(app, service):
+    hub = app.extensions["spades.hub"]
+    code = "RESUM1"
+    table(service, code)
+    watcher = Connection(code, "", "127.0.0.1", "t")  # someone else stays at the table meanwhile
+    first = Connection(code, PLAYERS[1], "127.0.0.1", "t")
+    assert hub.open(watcher) is None and hub.open(first) is None
+    rng = random.Random(3)
+    moves(service, code, 6, rng)
+    page: dict[str, str] = {}
+    for frame in frames(hub, first):
+        page = apply(page, frame)
+    hub.close(first)  # the network drops
+    moves(service, code, 7, rng, lambda: frames(hub, watcher))  # bids and cards meanwhile
+
+    back = Connection(code, PLAYERS[1], "127.0.0.1", "t", since=seq_of(page))
+    assert hub.open(back) is None
+    (caught_up,) = frames(hub, back)
+    page = apply(page, caught_up)
+    fresh = Connection(code, PLAYERS[1], "127.0.0.1", "t")
+    assert hub.open(fresh) is None
+    whole = apply({}, frames(hub, fresh)[0])
+    # the page is as a fresh one (a fragment that did not change keeps its older stamp)
+    assert unstamped(page) == unstamped(whole)
+    assert len(caught_up) < len("".join(whole.values()))
+    assert 'id="sheet"' not in caught_up and 'id="hand"' in caught_up  # the sheet did not change; its own part comes
+
+    # a page that is up to date gets its own part and nothing public but the turn
+    again = Connection(code, PLAYERS[1], "127.0.0.1", "t", since=seq_of(page))
+    assert hub.open(again) is None
+    (same,) = frames(hub, again)
+    assert re.findall(r'<\w+ id="([\w-]+)"', same) == ["turn", "told", "hand", "next", "announce"]
+
+
+def test_a_change_the_hub_no_longer_remembers_gets_the_whole_table(app, service):
+    hub = app.extensions["spades.hub"]
+    code = "RESUM2"
+    table(service, code)
+    watcher = Connection(code, "", "127.0.0.1", "t")
+    assert hub.open(watcher) is None
+    moves(service, code, 3, random.Random(4))
+    back = Connection(code, PLAYERS[2], "127.0.0.1", "t", since=1)  # older than anything remembered
+    assert hub.open(back) is None
+    (whole,) = frames(hub, back)
+    ids = set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob', whole))
+    assert {"turn", "status", "scores", "plate-0", "plate-3", "trick", "sheet", "told", "hand"} <= ids
