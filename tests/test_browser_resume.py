@@ -1,0 +1,143 @@
+"""A page whose connection drops for 5 s mid-hand, in real Chromium: when the socket is
+back it asks for the changes after the last one it applied (``?since=``) and catches up
+from there, in one frame of what changed, without loading the page again.
+
+Each person reaches the site through a TCP relay of their own on loopback; Ann's is cut
+(every connection reset, new ones refused) for 5 s, as a lost network is."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from urllib.parse import urlsplit
+
+from playwright.sync_api import expect
+
+from spades.tables import EMOJIS
+
+
+class Relay:
+    """A TCP relay from a loopback port to the site that can be cut and restored."""
+
+    def __init__(self, target: str) -> None:
+        parts = urlsplit(target)
+        self.upstream = (parts.hostname, parts.port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.cut = False
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.cut:
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                client.close()  # refused: a reset
+                continue
+            server = socket.create_connection(self.upstream)
+            with self.lock:
+                self.open |= {client, server}
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def drop(self) -> None:
+        """Reset every connection and refuse new ones, until ``restore``."""
+        self.cut = True
+        with self.lock:
+            for s in self.open:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            self.open.clear()
+
+    def restore(self) -> None:
+        self.cut = False
+
+    def close(self) -> None:
+        self.drop()
+        self.listener.close()
+
+
+def test_a_page_dropped_for_five_seconds_catches_up_from_its_version(live_server, browser):
+    hers, annes = Relay(live_server), Relay(live_server)
+    contexts = [browser.new_context() for _ in range(2)]
+    host, ann = (c.new_page() for c in contexts)
+    try:
+        host.goto(hers.base + "/new")
+        host.get_by_label("Your name").fill("Hana")
+        host.locator("label:has(input[name=humans][value='2'])").click()
+        host.get_by_role("button", name="Create the table").click()
+        host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        code = host.url.rsplit("/", 1)[1]
+        ann.goto(annes.base + urlsplit(host.locator(".join-link input").input_value()).path)
+        ann.get_by_label("Your name").fill("Ann")
+        ann.locator(f"label:has(input[name=emoji][value='{EMOJIS[1]}'])").click()
+        ann.get_by_role("button", name="Join").click()
+        expect(host.locator("#room")).to_contain_text("Ann")
+        host.get_by_role("button", name="Start the game").click()
+        for p in (host, ann):
+            expect(p.locator("body.live")).to_have_count(1, timeout=10000)
+            expect(p.locator("#turn[data-version]")).to_have_count(1, timeout=10000)
+
+        urls: list[str] = []
+        frames: list[str] = []
+        ann.on("websocket", lambda ws: (urls.append(ws.url), ws.on("framereceived", lambda f: frames.append(
+            f if isinstance(f, str) else f.decode("utf-8", "replace")))))
+        ann.evaluate("window.samePage = true")  # gone if the page were loaded again
+        seen = ann.locator("#turn").get_attribute("data-seq")
+
+        annes.drop()  # Ann's network goes for 5 s; Hana (and the bots) play on
+        expect(ann.locator("#offline")).to_be_visible(timeout=10000)
+        moved = 0
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            v = host.request.get(f"{hers.base}/g/{code}/view.json").json()
+            if v["to_act"] == v["seat"] and v["phase"] in ("bidding", "playing"):
+                action = "3" if v["phase"] == "bidding" else v["legal"][0]
+                form = {"csrf": host.locator("main").get_attribute("data-csrf"), "version": str(v["version"])}
+                form.update({"action": "bid", "bid": "3"} if v["phase"] == "bidding" else {"action": action})
+                assert host.request.post(f"{hers.base}/g/{code}/act", form=form).ok
+                moved += 1
+            host.wait_for_timeout(300)
+        assert moved, "Hana never had a turn while Ann was away"
+        now = host.request.get(f"{hers.base}/g/{code}/view.json").json()["version"]
+        annes.restore()
+
+        expect(ann.locator("#offline")).to_be_hidden(timeout=30000)  # the socket retries by itself
+        ann.wait_for_function("(v) => +document.getElementById('turn').dataset.version >= v", arg=now, timeout=10000)
+        assert ann.evaluate("window.samePage") is True  # caught up without a page load
+        assert any(u.endswith(f"/g/{code}/ws?since={seen}") for u in urls), urls
+        first = frames[0]
+        assert 'id="hand"' in first and 'id="sheet"' not in first  # what changed (the sheet did not), not all
+        expect(ann.locator("#told.my-turn, .status .turn")).not_to_have_count(0)
+        # the page shows what a fresh one shows
+        fresh = contexts[1].new_page()
+        fresh.goto(f"{annes.base}/g/{code}")
+        expect(fresh.locator("body.live")).to_have_count(1, timeout=10000)
+        for part in ("#scores", "#trick", "#hand .fan"):
+            assert ann.locator(part).inner_text() == fresh.locator(part).inner_text(), part
+    finally:
+        for c in contexts:
+            c.close()
+        hers.close()
+        annes.close()
