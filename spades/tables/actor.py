@@ -168,6 +168,9 @@ class TableActor:
             if change is not None:
                 self.bus.publish(change)
             self.scheduler.plan(self.code, self.timers())
+            if change is not None and change.snapshots and decision.seat in change.snapshots \
+                    and isinstance(self.state, TableState):
+                return change.snapshots[decision.seat]  # the seat's picture in the change just published
             return self._picture(who, decision, now)
 
     def begin(self) -> None:

@@ -86,9 +86,11 @@ class Published:
         """The public fragments (``PUBLIC_KEY``) or a seat's own, rendered once, marked."""
         rendered = self._parts.get(key)
         if rendered is None:
+            # the fragments drawn from the same as at the change before are taken from it
+            before = self.prev._parts.get(key) if self.prev is not None else None
             with app.app_context():
-                rendered = render_public(self.change.snapshots[None]) if key == PUBLIC_KEY \
-                    else render_private(self.change.snapshots[key], CSRF_MARK)
+                rendered = render_public(self.change.snapshots[None], before) if key == PUBLIC_KEY \
+                    else render_private(self.change.snapshots[key], CSRF_MARK, before=before)
             self._parts[key] = rendered
         return rendered
 

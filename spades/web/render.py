@@ -37,7 +37,7 @@ import math
 import re
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, current_app, render_template
 from markupsafe import Markup, escape
 
 from ..bots.reasons import explain
@@ -78,11 +78,10 @@ from .pictures import (
     hand_score,
 )
 
-# every fragment of each part, in the order of ``table/_public.html`` and ``_private.html``
+# every fragment of each part, in the order they are sent
 PUBLIC = ("turn", "status", "scores", "plate-0", "plate-1", "plate-2", "plate-3", "trick", "result", "lasttrick",
           "sheet")
 PRIVATE = ("told", "hand", "next", "announce")
-SEP = "\x1e"  # between two fragments of one rendering (names cannot hold control characters)
 # the marks of the values that change with every move (see the docstring)
 STAMP, VERSION, NOW, SEQ = "\x1dS\x1d", "\x1dV\x1d", "\x1dN\x1d", "\x1dQ\x1d"
 # a seat's person, as every plate shows them (``Snapshot.presence``)
@@ -134,9 +133,14 @@ def public_part(snap: Snapshot) -> Public:
 def page_of(snap: Snapshot) -> Page:
     """The top bar: the table code, its options in a line, its tourney, the Watch link."""
     rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
-    return Page(code=snap.code, rules_line=rules_line(rules, snap.level), tourney=snap.tourney,
-                watchable=snap.watchable, bidding=rules.get("mode") != "no_bidding",
-                rules_url=rules_url(rules, snap.level))
+    return _page(snap.code, tuple(sorted(rules.items())), snap.level, snap.tourney, snap.watchable)
+
+
+@functools.lru_cache(maxsize=4096)  # worded once per table and options, not at every change
+def _page(code: str, rules: tuple[tuple[str, Any], ...], level: str, tourney: str | None, watchable: bool) -> Page:
+    options = dict(rules)
+    return Page(code=code, rules_line=rules_line(options, level), tourney=tourney, watchable=watchable,
+                bidding=options.get("mode") != "no_bidding", rules_url=rules_url(options, level))
 
 
 def status_of(snap: Snapshot) -> Status:
@@ -514,12 +518,14 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rendered:
-    """One part's fragments, by id, with the marks of ``VOLATILE`` in place of the values
-    that change with every move (so two renderings compare equal when nothing shown
-    changed), and the values to put in (``fill``)."""
+    """One part's fragments, by id, with marks in place of the values that change with
+    every move (so two renderings compare equal when nothing shown changed), the values
+    to put in (``fill``), and what each fragment was drawn from (``keys``: a fragment
+    whose key equals the one before is not drawn again)."""
 
     fragments: dict[str, str]
     values: tuple[tuple[str, str], ...]
+    keys: dict[str, object] = dataclasses.field(default_factory=dict)
 
     def fill(self, names: tuple[str, ...] | None = None) -> str:
         """The named fragments (all by default), joined, with the values put in."""
@@ -529,40 +535,79 @@ class Rendered:
         return html
 
 
+# a fragment to draw: its template, what the template is given, and what it is drawn from
+Piece = tuple[str, dict[str, Any], object]
+
+
 def _values(snap: Snapshot) -> tuple[tuple[str, str], ...]:
     v = snap.view
     return ((STAMP, str(snap.match_number * STAMP_MATCH + v["version"])), (VERSION, str(v["version"])),
             (NOW, str(int(snap.now * 1000))), (SEQ, str(snap.seq)))
 
 
-def _parted(template: str, names: tuple[str, ...], ctx: dict[str, Any]) -> dict[str, str]:
-    """The fragments of one rendering, by name, without the templates' indentation (a
-    line break and the spaces around it are one space; none between two tags)."""
-    html = render_template(template, oob=True, sep=SEP, stamp=STAMP, now_ms=NOW, version=VERSION, seq=SEQ, **ctx)
-    html = _BETWEEN_TAGS.sub("><", _LINE_BREAKS.sub("\n", html))
-    return dict(zip(names, html.split(SEP), strict=True))
+def _drawn(pieces: dict[str, Piece], before: Rendered | None, snap: Snapshot) -> Rendered:
+    """Each piece's fragment, out of band and marked, without the templates' indentation
+    (a line break and the spaces around it are one space; none between two tags); a
+    fragment drawn from the same as ``before``'s is taken from it."""
+    env = current_app.jinja_env
+    fragments: dict[str, str] = {}
+    keys: dict[str, object] = {}
+    for name, (template, ctx, key) in pieces.items():
+        keys[name] = key
+        if before is not None and name in before.keys and before.keys[name] == key:
+            fragments[name] = before.fragments[name]
+            continue
+        html = env.get_template(template).render(oob=True, stamp=STAMP, now_ms=NOW, version=VERSION, seq=SEQ, **ctx)
+        fragments[name] = _BETWEEN_TAGS.sub("><", _LINE_BREAKS.sub("\n", html.strip()))
+    return Rendered(fragments, _values(snap), keys)
 
 
 _LINE_BREAKS = re.compile(r"\s*\n\s*")
 _BETWEEN_TAGS = re.compile(r">\n<")
 
 
-def render_public(snap: Snapshot) -> Rendered:
+def render_public(snap: Snapshot, before: Rendered | None = None) -> Rendered:
     """The public fragments of the table (the same whatever seat ``snap`` is for), once
-    for everyone: out of band, marked."""
+    for everyone: out of band, marked; those that did not change since ``before`` (the
+    table's previous change) are taken from it."""
     public = public_part(snap)
-    ctx = {name: getattr(public, name) for name in public.__slots__ if name != "stamp"}
-    return Rendered(_parted("table/_public.html", PUBLIC, ctx), _values(snap))
+    felt, page = public.felt, public.page
+    pieces: dict[str, Piece] = {
+        "turn": ("table/_turn.html", {"felt": felt}, (felt.turn, felt.clock)),
+        "status": ("table/_status.html", {"status": public.status}, public.status),
+        "scores": ("table/_scores.html", {"scores": public.scores, "page": page}, (public.scores, page.bidding)),
+    }
+    for p in felt.plates:
+        pieces[f"plate-{p.seat}"] = ("table/_plate.html", {"p": p, "page": page}, (p, page.bidding))
+    pieces.update({
+        "trick": ("table/_trick.html", {"felt": felt}, (felt.trick, felt.trick_is_last)),
+        "result": ("table/_result.html", {"result": public.result, "page": page},
+                   (public.result, page.code, page.bidding)),
+        "lasttrick": ("table/_lasttrick.html", {"last_trick": public.last_trick}, public.last_trick),
+        "sheet": ("table/_sheet.html", {"sheet": public.sheet, "page": page}, (public.sheet, page.bidding)),
+    })
+    return _drawn(pieces, before, snap)
 
 
-def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> Rendered:
-    """This seat's own fragments (a watcher has none but the answer to their post): out of band, marked."""
+def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None,
+                   before: Rendered | None = None) -> Rendered:
+    """This seat's own fragments (a watcher has none but the answer to their post): out
+    of band, marked; those that did not change since ``before`` are taken from it."""
     if snap.seat is None and message is None:
         return Rendered({}, ())
     private = private_part(snap, csrf, message, hint)
-    private = dataclasses.replace(private, you=dataclasses.replace(private.you, version=VERSION))
-    ctx = {"page": page_of(snap), **{name: getattr(private, name) for name in private.__slots__}}
-    return Rendered(_parted("table/_private.html", PRIVATE, ctx), _values(snap))
+    you, told, hand = dataclasses.replace(private.you, version=VERSION), private.told, private.hand
+    page = page_of(snap)
+    pieces: dict[str, Piece] = {
+        "told": ("table/_told.html", {"you": you, "told": told, "hand": hand, "page": page},
+                 (you, told, hand.playing, hand.legal_suits, hand.refusal, hand.strict, page.code)),
+        "hand": ("table/_hand.html", {"you": you, "hand": hand, "page": page, "marked": False},
+                 (hand, you.csrf, page.code)),
+        "next": ("table/_next.html", {"you": you, "rematch": private.rematch, "next_hand": private.next_hand,
+                                      "page": page}, (you, private.rematch, private.next_hand, page.code)),
+        "announce": ("table/_announce.html", {"told": told}, told.announce),
+    }
+    return _drawn(pieces, before, snap)
 
 
 def render_fragments(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> str:
