@@ -328,3 +328,16 @@ def test_reads_the_score(opponent_bids: tuple[int, int], bags: tuple[int, int], 
     bids = [2, opponent_bids[0], 1, opponent_bids[1]]
     v = view(0, SCORE_HAND, bids, tricks=SCORE_TRICKS, trick=(1, "7H 8H 9H"), dealer=3, bags=bags)
     assert choose(v, "normal", 0) == expected
+
+
+def test_a_card_on_the_trick_keeps_the_cards_around_it_apart_in_hards_search():
+    """Holding K and J of hearts with the queen played to this trick, the king wins the
+    trick and the jack does not: Hard weighs both, not one for the two."""
+    from spades.bots.search import _candidates, apart
+
+    hand = ["KH", "JH", "4H", "2C", "3C", "5D", "6D", "7D", "8D", "9D", "TD", "2S", "3S"]
+    known = knowledge.read({"seat": 1, "dealer": 3, "hand": hand, "bids": [3, 3, 3, 3], "tricks": [],
+                            "trick": {"leader": 0, "cards": ["QH"]}, "legal": ["KH", "JH", "4H"]})
+    legal = legal_mask(known.hand, known.trick, known.broken)
+    shown = {str(Card(c)) for c in _candidates(legal, apart(known, known.hand))}
+    assert {"KH", "JH"} <= shown  # the queen between them is on the trick, not gone for this trick's sake

@@ -141,3 +141,35 @@ def test_a_page_dropped_for_five_seconds_catches_up_from_its_version(live_server
             c.close()
         hers.close()
         annes.close()
+
+
+def test_without_javascript_each_page_draws_the_table_from_its_own_seat(live_server, browser):
+    """Plain forms and the page as the site draws it: Ann, in seat 2, sees her plate at the
+    bottom (marked as hers) and Hana's across, and her own cards."""
+    contexts = [browser.new_context(java_script_enabled=False) for _ in range(2)]
+    host, ann = (c.new_page() for c in contexts)
+    try:
+        host.goto(live_server + "/new")
+        host.get_by_label("Your name").fill("Hana")
+        host.locator("label:has(input[name=humans][value='2'])").click()
+        host.get_by_role("button", name="Create the table").click()
+        host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        code = host.url.rsplit("/", 1)[1]
+        ann.goto(f"{live_server}/j/{code}")
+        ann.get_by_label("Your name").fill("Ann")
+        ann.get_by_role("button", name="Join").click()
+        host.reload()
+        host.get_by_role("button", name="Start the game").click()
+        ann.goto(f"{live_server}/g/{code}")
+        v = ann.request.get(f"{live_server}/g/{code}/view.json").json()
+        assert v["seat"] == 2
+        felt = ann.locator("#felt").bounding_box()
+        mine, hers = (ann.locator(f"#plate-{s}").bounding_box() for s in (2, 0))
+        assert mine["y"] > felt["y"] + felt["height"] / 2 > hers["y"] + hers["height"]  # Ann below, Hana across
+        expect(ann.locator("#plate-2 .you-mark")).to_be_visible()
+        expect(ann.locator("#plate-0 .you-mark")).to_be_hidden()
+        cards = ann.locator("#hand .card")
+        assert sorted(cards.nth(i).get_attribute("data-card") for i in range(cards.count())) == sorted(v["hand"])
+    finally:
+        for c in contexts:
+            c.close()

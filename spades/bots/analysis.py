@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..cards import CARDS, FULL_MASK, Card, mask_of
+from ..cards import CARDS, FULL_MASK, Card
 from ..records import from_record
 from ..rules import BIDS, BLIND_NIL, LOOK, Match, legal_mask
 from ..scoring import score_hand
@@ -40,7 +40,7 @@ from ..views import seat_view
 from . import bidmodel, knowledge
 from .bidmodel import Situation
 from .policy import HandCtx, play_card, trick_winner
-from .search import BID_TIE, CARD_TIE, MODEL_BID_WORK, PLAYS_PER_SECOND, Sampler, Tally, draw, playout
+from .search import BID_TIE, CARD_TIE, MODEL_BID_WORK, PLAYS_PER_SECOND, Sampler, Tally, apart, draw, playout
 from .solver import Position, Solver, equivalents
 
 # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND): more than Hard's 0.5
@@ -95,7 +95,7 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
     legal = legal_mask(hand, known.trick, known.broken)
     default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken, known.broken, known.voids)
     unseen = FULL_MASK & ~known.gone & ~hand
-    reps = equivalents(legal, unseen | mask_of(known.trick))
+    reps = equivalents(legal, apart(known, hand))
     cands = sorted(set(reps.values()))
     tally = Tally(cands)
     if len(cands) == 1:

@@ -35,7 +35,7 @@ import math
 import random
 import time
 
-from ..cards import SUIT_MASKS, cards_of
+from ..cards import SUIT_MASKS, cards_of, mask_of
 from ..rules import legal_mask
 from ..scoring import score_hand
 from . import bidmodel
@@ -247,8 +247,15 @@ class Tally:
         return best if m > DEVIATE_Z * se else default
 
 
+def apart(known: Known, hand: int) -> int:
+    """The cards that keep two of the hand's cards from being equivalent: those another
+    seat may hold, and those on the trick (holding K and J with the Q played to this
+    trick, the king wins it and the jack does not, although the queen is gone)."""
+    return (((1 << 52) - 1) & ~known.gone & ~hand) | mask_of(known.trick)
+
+
 def _candidates(legal: int, others: int) -> list[int]:
-    """One card of each run of equivalent legal cards (no other seat's card between them)."""
+    """One card of each run of equivalent legal cards (none of ``others`` between them)."""
     out = []
     for s in range(4):
         part = legal & SUIT_MASKS[s]
@@ -274,7 +281,8 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken,
                         known.broken, known.voids)
     others = ((1 << 52) - 1) & ~known.gone & ~hand
-    cands = _candidates(legal, others)
+    kept_apart = apart(known, hand)
+    cands = _candidates(legal, kept_apart)
     if len(cands) == 1:
         return default
     counts = [known.held_count(s) for s in range(4)]
@@ -310,7 +318,7 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
         tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break
-    rep = _rep(default, cands, others)
+    rep = _rep(default, cands, kept_apart)
     best = tally.pick(rep, CARD_TIE)
     return default if best == rep else best
 
