@@ -23,16 +23,14 @@ def bid_json(value: int | None) -> int | str | None:
 
 def seat_view(match: Match, seat: int | None) -> dict:
     """What ``seat`` (0-3, or None for a spectator) may see of the match, as JSON."""
-    sees_cards = seat is not None and match.looked[seat]
-    hand = [str(c) for c in display_order(match.cards(seat))] if seat is not None and sees_cards else None
-    legal = [_action_json(a) for a in match.legal_actions(seat)]  # empty for a spectator
     in_play = match.phase == PLAYING
+    own = own_view(match, seat)
     return {
         "seat": seat,
         "rules": match.rules.to_dict(),
         "hand_number": match.hand_number,
         "dealer": match.dealer,
-        "hand": hand,
+        "hand": own["hand"],
         "bids": [bid_json(b) for b in match.bids],
         "blind": list(match.blind),
         "tricks": [{"leader": leader, "cards": [str(c) for c in cards], "winner": winner}
@@ -43,13 +41,25 @@ def seat_view(match: Match, seat: int | None) -> dict:
         "scores": list(match.scores),
         "bags": list(match.bags),
         "to_act": match.to_act,
-        "legal": legal,
+        "legal": own["legal"],
         "phase": match.phase,
-        "can_look": seat is not None and match.can_look(seat),
+        "can_look": own["can_look"],
         "version": match.version,
         "results": [result_json(r) for r in match.results],
         "finished": match.finished,
         "winner": match.winner,
+    }
+
+
+def own_view(match: Match, seat: int | None) -> dict:
+    """The part of ``seat_view`` that is the seat's own: its cards (once looked at), its
+    legal actions, whether it may still look; a spectator's has none of them. The rest is
+    the same for every seat (``spades.tables.state.snapshots`` makes it once)."""
+    return {
+        "seat": seat,
+        "hand": [str(c) for c in display_order(match.cards(seat))] if seat is not None and match.looked[seat] else None,
+        "legal": [_action_json(a) for a in match.legal_actions(seat)],  # empty for a spectator
+        "can_look": seat is not None and match.can_look(seat),
     }
 
 

@@ -38,7 +38,7 @@ from .errors import NotSaved, NotStarted, Stale, TableNotFound
 from .registry import Command, command_name
 from .rooms import RoomState
 from .scheduler import Scheduler
-from .state import Plan, Settings, TableState, plan, presence, snapshot, waiting_on
+from .state import Plan, Settings, TableState, plan, snapshot, snapshots, waiting_on
 from .values import NO_TABLE, Change, Server, Who
 
 log = logging.getLogger(__name__)
@@ -268,9 +268,7 @@ class TableActor:
         state = state or self.state
         if isinstance(state, RoomState):
             return Change(self.code, state.seq, command, dict(state.pictures()))
-        shown = presence(state)
-        snaps = {seat: snapshot(state, seat, now, self.settings, shown) for seat in (0, 1, 2, 3, None)}
-        return Change(self.code, state.seq, command, dict(snaps), state.persons())
+        return Change(self.code, state.seq, command, snapshots(state, now, self.settings), state.persons())
 
     def _recover(self) -> None:
         """A change was not stored: the table as stored (another writer's move, say) is

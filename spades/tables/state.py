@@ -13,6 +13,7 @@ other ``spades.tables`` value modules.
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from dataclasses import dataclass, field
 
@@ -24,7 +25,7 @@ from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..rules_config import UNTIMED
 from ..storage import TableRow, Waiting
-from ..views import seat_view
+from ..views import own_view, seat_view
 from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
 
 
@@ -249,10 +250,8 @@ def presence(state: TableState) -> tuple[str, ...]:
     return tuple(out)
 
 
-def snapshot(state: TableState, seat: int | None, now: float, settings: Settings,
-             shown: tuple[str, ...] | None = None) -> Snapshot:
-    """What ``seat`` (None: a spectator) sees of the table now. ``shown``: the presence,
-    when the caller has it already (it is the same for every seat)."""
+def snapshot(state: TableState, seat: int | None, now: float, settings: Settings) -> Snapshot:
+    """What ``seat`` (None: a spectator) sees of the table now."""
     seats = state.row.seats
     match = state.match
     ready = state.ready_now()
@@ -269,11 +268,26 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
     return Snapshot(state.code, seat, seat_view(match, seat), tuple(s.name for s in seats),
                     tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", DEFAULT_LEVEL),
                     match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
-                    match.rules.tempo, shown if shown is not None else presence(state), clock, now, autopilot,
+                    match.rules.tempo, presence(state), clock, now, autopilot,
                     state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
                     state.watchers(), state.watchable(), state.row.options.get("tourney"),
                     *commitments(state), state.chat_mode(), bool(state.row.options.get("filter")),
                     can_claim=claimable(state, seat))
+
+
+def snapshots(state: TableState, now: float, settings: Settings) -> dict[int | None, Snapshot]:
+    """Every seat's snapshot and a spectator's (None), as ``snapshot`` makes each: what is
+    the same for all is made once, and each seat adds its own (its cards, legal actions,
+    autopilot, notice, claim)."""
+    watcher = snapshot(state, None, now, settings)
+    out: dict[int | None, Snapshot] = {None: watcher}
+    match = state.match
+    for seat in range(4):
+        out[seat] = dataclasses.replace(
+            watcher, seat=seat, view={**watcher.view, **own_view(match, seat)},
+            autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot, notice=state.notices.get(seat),
+            can_claim=claimable(state, seat))
+    return out
 
 
 CLAIM_TRICKS = 5  # a claim is looked for only with this many tricks left, or fewer
