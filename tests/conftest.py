@@ -30,6 +30,28 @@ def pytest_collection_modifyitems(config, items):
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
+def two_friends(host, ann, base: str, ann_base: str = "", live: bool = True) -> str:
+    """In two browsers: Hana creates a table for two people, Ann (🐼) joins by its link and
+    Hana starts the game (``live``: her room shows Ann by itself; else she reloads it);
+    each reaches the site at their own base address. The table's code."""
+    host.goto(base + "/new")
+    host.get_by_label("Your name").fill("Hana")
+    host.locator("label:has(input[name=humans][value='2'])").click()
+    host.get_by_role("button", name="Create the table").click()
+    host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+    code = host.url.rsplit("/", 1)[1]
+    ann.goto(f"{ann_base or base}/j/{code}")
+    ann.get_by_label("Your name").fill("Ann")
+    ann.locator("label:has(input[name=emoji][value='🐼'])").click()
+    ann.get_by_role("button", name="Join").click()
+    if live:
+        host.locator("#room", has_text="Ann").wait_for()
+    else:
+        host.reload()
+    host.get_by_role("button", name="Start the game").click()
+    return code
+
+
 def _placed(offset: int) -> str:
     """The plate ``offset`` seats on from the page's own (the CSS of static/site.css)."""
     return ".plate:is(" + ", ".join([f".table-main:has(#told.from-{m}) .seat-{(m + offset) % 4}" for m in range(4)]

@@ -9,11 +9,9 @@ import re
 import time
 
 import pytest
-from conftest import PLATE
+from conftest import PLATE, two_friends
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from spades.tables import EMOJIS
 
 
 @pytest.fixture
@@ -41,18 +39,7 @@ def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server
     contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
     host, ann = (c.new_page() for c in contexts)
     try:
-        host.goto(live_server + "/new")
-        host.get_by_label("Your name").fill("Hana")
-        host.locator("label:has(input[name=humans][value='2'])").click()
-        host.get_by_role("button", name="Create the table").click()
-        host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
-        link = host.locator(".join-link input").input_value()
-        ann.goto(link)
-        ann.get_by_label("Your name").fill("Ann")
-        ann.locator(f"label:has(input[name=emoji][value='{EMOJIS[1]}'])").click()
-        ann.get_by_role("button", name="Join").click()
-        expect(host.locator("#room")).to_contain_text("Ann")
-        host.get_by_role("button", name="Start the game").click()
+        two_friends(host, ann, live_server)
         for p in (host, ann):
             expect(p.locator("#felt")).to_be_visible(timeout=10000)
             expect(p.locator("body.live")).to_have_count(1, timeout=10000)

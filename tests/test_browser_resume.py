@@ -7,15 +7,13 @@ Each person reaches the site through a TCP relay of their own on loopback; Ann's
 
 from __future__ import annotations
 
-import re
 import socket
 import threading
 import time
 from urllib.parse import urlsplit
 
+from conftest import two_friends
 from playwright.sync_api import expect
-
-from spades.tables import EMOJIS
 
 
 class Relay:
@@ -83,18 +81,7 @@ def test_a_page_dropped_for_five_seconds_catches_up_from_its_version(live_server
     contexts = [browser.new_context() for _ in range(2)]
     host, ann = (c.new_page() for c in contexts)
     try:
-        host.goto(hers.base + "/new")
-        host.get_by_label("Your name").fill("Hana")
-        host.locator("label:has(input[name=humans][value='2'])").click()
-        host.get_by_role("button", name="Create the table").click()
-        host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
-        code = host.url.rsplit("/", 1)[1]
-        ann.goto(annes.base + urlsplit(host.locator(".join-link input").input_value()).path)
-        ann.get_by_label("Your name").fill("Ann")
-        ann.locator(f"label:has(input[name=emoji][value='{EMOJIS[1]}'])").click()
-        ann.get_by_role("button", name="Join").click()
-        expect(host.locator("#room")).to_contain_text("Ann")
-        host.get_by_role("button", name="Start the game").click()
+        code = two_friends(host, ann, hers.base, annes.base)
         for p in (host, ann):
             expect(p.locator("body.live")).to_have_count(1, timeout=10000)
             expect(p.locator("#turn[data-version]")).to_have_count(1, timeout=10000)
@@ -149,17 +136,7 @@ def test_without_javascript_each_page_draws_the_table_from_its_own_seat(live_ser
     contexts = [browser.new_context(java_script_enabled=False) for _ in range(2)]
     host, ann = (c.new_page() for c in contexts)
     try:
-        host.goto(live_server + "/new")
-        host.get_by_label("Your name").fill("Hana")
-        host.locator("label:has(input[name=humans][value='2'])").click()
-        host.get_by_role("button", name="Create the table").click()
-        host.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
-        code = host.url.rsplit("/", 1)[1]
-        ann.goto(f"{live_server}/j/{code}")
-        ann.get_by_label("Your name").fill("Ann")
-        ann.get_by_role("button", name="Join").click()
-        host.reload()
-        host.get_by_role("button", name="Start the game").click()
+        code = two_friends(host, ann, live_server, live=False)
         ann.goto(f"{live_server}/g/{code}")
         v = ann.request.get(f"{live_server}/g/{code}/view.json").json()
         assert v["seat"] == 2
