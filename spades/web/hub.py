@@ -5,9 +5,17 @@ the hub only takes note: it wraps the change once (``Published``) and offers it 
 bounded queue of every connection at that table. Each connection's own greenlet (or
 thread) then renders and sends: the change says which seat each person holds at that very
 version, so a seat that changed hands (a rematch swap, a seat left to a bot, a sign-in)
-reaches the right page at once. A seat's fragments are rendered once per change, outside
-every lock, and shared by every connection of that seat (and one rendering for all
-spectators); each connection puts its own CSRF token in at the last step.
+reaches the right page at once. The public part of a change is rendered once for
+everyone and each seat's own part once for that seat, outside every lock (a fragment
+drawn from the same as at the change before is reused); a connection is sent a *frame*:
+the fragments that changed since the change it sent before, or all of them when it did
+not send that one. Each connection puts its own CSRF token in at the last step.
+
+The hub remembers the last ``HISTORY`` changes of a table with sockets here (their
+number and the public fragments each changed): a socket back from a drop names the last
+change its page applied (``Connection.since``) and gets, in one frame, every public
+fragment changed since and its seat's own fragments (the page ends up as a fresh one
+would); a change no longer remembered gets the whole table.
 
 Pages that are not tables (a tourney's page) open a *page channel*: ``open_page`` with a
 render function of the person, and ``page_changed`` pushes a fresh rendering, made once
@@ -53,7 +61,6 @@ REANNOUNCE = ("loaded", "resume")
 PUBLIC_KEY = "public"  # the public part's key among a change's renderings (seats are 0-3)
 ALWAYS = "turn"  # the fragment in every frame: whose turn, and the table's version and change number
 HISTORY = 64  # changes remembered per table with sockets here, for a socket back from a drop
-KEPT = 3  # changes whose renderings are kept (a frame is the difference from the one before)
 
 
 class Published:
@@ -317,7 +324,7 @@ class Hub:
         latest = self._latest.get(code)
         if latest is not None:
             if latest.prev is not None:
-                latest.prev.release()  # KEPT: this one, the one before, and the one before that
+                latest.prev.release()  # renderings kept: this change's, and the two before it
             item.prev = latest
         self._latest[code] = item
         history = self._history.get(code)
