@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent  # where ``python -m bench.load`` 
 
 def test_the_load_benchmark_plays_both_phases_and_holds_idle_sockets():
     # its own process, as it is run: the benchmark's client has an event loop of its own
-    out = subprocess.run([sys.executable, "-m", "bench.load", "--tables", "2", "--seconds", "2",
+    out = subprocess.run([sys.executable, "-m", "bench.load", "--tables", "2", "--seconds", "2", "--big-tables", "3",
                           "--idle-sockets", "20", "--one-address", "5"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
@@ -33,6 +33,10 @@ def test_the_load_benchmark_plays_both_phases_and_holds_idle_sockets():
     assert (closed["site_errors"], closed["site_lost"], closed["bare_errors"], closed["bare_lost"]) == (0, 0, 0, 0)
     assert paced["site_delivered_per_s"] > 0 and paced["bare_delivered_per_s"] > 0
     assert (paced["errors"], paced["lost"], paced["bare_errors"], paced["bare_lost"]) == (0, 0, 0, 0)
+    assert moves["frame_p95_bytes"] >= moves["frame_bytes"] > 0 and moves["bytes_per_move_per_socket"] > 0
+    for phase, tables in (("paced_view", 2), ("paced_big", 3)):  # each mover reads view.json; more tables
+        assert moves[phase]["tables"] == tables and moves[phase]["site_delivered_per_s"] > 0, moves[phase]
+        assert (moves[phase]["errors"], moves[phase]["lost"]) == (0, 0)
 
     assert idle["bench"] == "idle" and idle["sockets"] == 20 and idle["held"] == 20
     assert idle["home_p50_ms"] is not None and idle["home_failed"] == 0 and idle["worker_rss_mb"] > 0
