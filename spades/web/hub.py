@@ -117,8 +117,7 @@ class Published:
             else:
                 html = public.fill(tuple(n for n in PUBLIC if n == ALWAYS or n in changed))
                 if own is not None:
-                    was = prev.parts(app, key).fragments if prev.change.persons[key] == self.change.persons[key] \
-                        else {}
+                    was = prev.parts(app, key).fragments
                     html += own.fill(tuple(n for n in PRIVATE if was.get(n) != own.fragments[n]))
             self._frames[(key, whole)] = html
             return html
@@ -169,8 +168,9 @@ class Published:
 
 class Resumed:
     """The latest change of a table for a socket back from a drop (``Hub._prime``): the
-    public fragments changed since its page's change (``public``, and the latest's own)
-    and its seat's own fragments, in one frame."""
+    public fragments changed since its page's change (``earlier``, by the changes before
+    the latest, and the latest's own) and its seat's own fragments, in one frame; ``seat``
+    is the seat its person held at that change (another seat now: the whole table)."""
 
     __slots__ = ("item", "seat", "earlier")
     ordered = True
