@@ -39,8 +39,19 @@ from ..scoring import score_hand
 from ..views import seat_view
 from . import bidmodel, knowledge
 from .bidmodel import Situation
-from .policy import HandCtx, play_card, trick_winner
-from .search import BID_TIE, CARD_TIE, MODEL_BID_WORK, PLAYS_PER_SECOND, Sampler, Tally, apart, draw, playout
+from .policy import HandCtx, play_card
+from .search import (
+    BID_TIE,
+    CARD_TIE,
+    MODEL_BID_WORK,
+    PLAYS_PER_SECOND,
+    Sampler,
+    Tally,
+    apart,
+    draw,
+    play_out_after,
+    playout,
+)
 from .solver import Position, Solver, equivalents
 
 # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND): more than Hard's 0.5
@@ -109,19 +120,7 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
         work += drawn
         values = {}
         for c in cands:
-            hands = sampled[:]
-            hands[me] &= ~(1 << c)
-            trick = known.trick + [c]
-            taken = known.taken[:]
-            leader = known.leader
-            broken = known.broken
-            if len(trick) == 4:
-                winner = (leader + trick_winner(trick)) & 3
-                taken[winner] += 1
-                broken = broken or any(x < 13 for x in trick)
-                trick = []
-                leader = winner
-            result, plays = playout(ctx, hands, trick, leader, known.gone | 1 << c, taken, broken)
+            result, plays = play_out_after(known, ctx, sampled, c)
             work += plays + 1
             values[c] = _points(ctx.bidding, known, ctx, result, team)
         tally.add(w, values)

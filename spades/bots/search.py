@@ -247,6 +247,24 @@ class Tally:
         return best if m > DEVIATE_Z * se else default
 
 
+def play_out_after(known: Known, ctx: HandCtx, sampled: list[int], card: int) -> tuple[list[int], int]:
+    """The seat to act plays ``card`` in the sampled deal and everyone plays the hand out
+    (``playout``): the tricks each seat took, and the cards played after ``card``."""
+    hands = sampled[:]
+    hands[known.seat] &= ~(1 << card)
+    trick = known.trick + [card]
+    taken = known.taken[:]
+    leader = known.leader
+    broken = known.broken
+    if len(trick) == 4:
+        winner = (leader + trick_winner(trick)) & 3
+        taken[winner] += 1
+        broken = broken or any(x < 13 for x in trick)
+        trick = []
+        leader = winner
+    return playout(ctx, hands, trick, leader, known.gone | 1 << card, taken, broken)
+
+
 def apart(known: Known, hand: int) -> int:
     """The cards that keep two of the hand's cards from being equivalent: those another
     seat may hold, and those on the trick (holding K and J with the Q played to this
@@ -298,21 +316,7 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
         work += drawn
         values = {}
         for c in cands:
-            hands = sampled[:]
-            hands[me] &= ~(1 << c)
-            trick = known.trick + [c]
-            taken = known.taken[:]
-            leader = known.leader
-            broken = known.broken
-            gone = known.gone | 1 << c
-            if len(trick) == 4:
-                winner = (leader + trick_winner(trick)) & 3
-                taken[winner] += 1
-                if not broken and any(x < 13 for x in trick):
-                    broken = True
-                trick = []
-                leader = winner
-            result, plays = playout(ctx, hands, trick, leader, gone, taken, broken)
+            result, plays = play_out_after(known, ctx, sampled, c)
             work += plays + 1
             values[c] = hand_value(known, ctx, result, team, final_hand)
         tally.add(w, values)
