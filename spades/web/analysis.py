@@ -38,9 +38,8 @@ from ..cards import Card, display_order
 from ..replays import bid_words, team_names
 from ..tables import Busy
 from ..tables.analyses import AnalysisQueue, Progress, analysis_channel
-from .hub import Connection, Hub
-from .identity import csrf_token, player_id
-from .live import close_with, origin_allowed, pump, sock
+from .identity import player_id
+from .live import origin_allowed, serve_page, sock
 from .replay import BadQuery, Refused, Shown, query_number, shown_match
 from .services import service
 from .table import normalize_code, unknown_codes_limit
@@ -298,17 +297,9 @@ def _socket_handshake() -> None:
 @sock.route("/g/<code>/analysis/ws", bp=bp)
 def socket(ws, code: str) -> None:
     code = normalize_code(code)
-    app = current_app._get_current_object()
-    hub: Hub = app.extensions["spades.hub"]
     number = _shown(code).number
     go = url_for("analysis.page", code=code, match=number if request.args.get("match") else None)
-    conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
-                      queue_size=app.config["SOCKET_QUEUE"], ws=ws)
-    refusal = hub.open_page(conn, analysis_channel(code, number), lambda pid: progress_html(code, number, go))
-    if refusal:
-        close_with(ws, refusal)
-        return
-    pump(ws, conn, app, hub)
+    serve_page(ws, code, analysis_channel(code, number), lambda pid: progress_html(code, number, go))
 
 
 def init_app(app: Flask) -> None:

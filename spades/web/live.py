@@ -18,6 +18,7 @@ import functools
 import logging
 import queue
 import time
+from collections.abc import Callable
 from socket import SHUT_WR
 from urllib.parse import urlsplit
 
@@ -92,6 +93,20 @@ def socket(ws, code: str) -> None:
         refusal = str(e)
     if refusal:
         close_with(ws, refusal, ended=refusal == WATCHING_OFF)
+        return
+    pump(ws, conn, app, hub)
+
+
+def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str]) -> None:
+    """A page that is not a table (a tourney's, an analysis's): its socket on ``channel``,
+    each push drawn by ``render(person)``, until it closes."""
+    app = current_app._get_current_object()
+    hub: Hub = app.extensions["spades.hub"]
+    conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
+                      queue_size=app.config["SOCKET_QUEUE"], ws=ws)
+    refusal = hub.open_page(conn, channel, render)
+    if refusal:
+        close_with(ws, refusal)
         return
     pump(ws, conn, app, hub)
 

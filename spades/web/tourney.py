@@ -40,10 +40,10 @@ from ..tourney.errors import TourneyError, TourneyNotFound
 from ..tourney.service import LIST_PAGE, TourneyService
 from ..tourney.views import TourneyView, page_channel
 from .auth import signed_in
-from .hub import CSRF_MARK, Connection, Hub
+from .hub import CSRF_MARK
 from .identity import csrf_token, player_id
 from .limits import making
-from .live import close_with, origin_allowed, pump, sock
+from .live import origin_allowed, serve_page, sock
 from .lobby import public_url
 from .services import service
 from .table import CODE_RE
@@ -299,15 +299,7 @@ def _socket_handshake() -> None:
 @sock.route("/t/<code>/ws", bp=bp)
 def socket(ws, code: str) -> None:
     code = code.upper()
-    app = current_app._get_current_object()
-    hub: Hub = app.extensions["spades.hub"]
-    conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
-                      queue_size=app.config["SOCKET_QUEUE"], ws=ws)
-    refusal = hub.open_page(conn, page_channel(code), lambda pid: live_html(code, pid, CSRF_MARK))
-    if refusal:
-        close_with(ws, refusal)
-        return
-    pump(ws, conn, app, hub)
+    serve_page(ws, code, page_channel(code), lambda pid: live_html(code, pid, CSRF_MARK))
 
 
 def init_app(app: Flask) -> None:
