@@ -38,6 +38,7 @@ import re
 from typing import Any
 
 from flask import Flask, current_app, render_template
+from jinja2 import Template
 from markupsafe import Markup, escape
 
 from ..bots.reasons import explain
@@ -549,7 +550,6 @@ def _drawn(pieces: dict[str, Piece], before: Rendered | None, snap: Snapshot) ->
     """Each piece's fragment, out of band and marked, without the templates' indentation
     (a line break and the spaces around it are one space; none between two tags); a
     fragment drawn from the same as ``before``'s is taken from it."""
-    env = current_app.jinja_env
     fragments: dict[str, str] = {}
     keys: dict[str, object] = {}
     for name, (template, ctx, key) in pieces.items():
@@ -557,9 +557,31 @@ def _drawn(pieces: dict[str, Piece], before: Rendered | None, snap: Snapshot) ->
         if before is not None and name in before.keys and before.keys[name] == key:
             fragments[name] = before.fragments[name]
             continue
-        html = env.get_template(template).render(oob=True, stamp=STAMP, now_ms=NOW, version=VERSION, seq=SEQ, **ctx)
+        html = _draw(template, ctx)
         fragments[name] = _BETWEEN_TAGS.sub("><", _LINE_BREAKS.sub("\n", html.strip()))
     return Rendered(fragments, _values(snap), keys)
+
+
+def _draw(name: str, ctx: dict[str, Any]) -> str:
+    """A fragment's template rendered out of band with its marks and ``ctx``. The hot path:
+    each template is looked up once per app with the environment's globals copied out
+    once (``Template.render`` copies every global into each call's context), unless the
+    templates reload when changed (debug)."""
+    env = current_app.jinja_env
+    drawers: dict[str, tuple[Template, dict[str, Any]]] = current_app.extensions.setdefault("spades.fragments", {})
+    found = drawers.get(name)
+    if found is None:
+        template = env.get_template(name)
+        found = (template, dict(template.globals))
+        if not env.auto_reload:
+            drawers[name] = found
+    template, globals_ = found
+    context = template.new_context({**globals_, "oob": True, "stamp": STAMP, "now_ms": NOW, "version": VERSION,
+                                    "seq": SEQ, **ctx}, shared=True)
+    try:
+        return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+    except Exception:
+        return env.handle_exception()
 
 
 _LINE_BREAKS = re.compile(r"\s*\n\s*")
@@ -598,13 +620,20 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
     private = private_part(snap, csrf, message, hint)
     you, told, hand = dataclasses.replace(private.you, version=VERSION), private.told, private.hand
     page = page_of(snap)
+    # each key is what its template shows: the screen readers' line changes with every
+    # move, the cards' playability is the page's to mark (from #told), so neither redraws
+    # the other fragments
     pieces: dict[str, Piece] = {
         "told": ("table/_told.html", {"you": you, "told": told, "hand": hand, "page": page},
-                 (you, told, hand.playing, hand.legal_suits, hand.refusal, hand.strict, page.code)),
+                 (you.side, you.my_turn, you.csrf, told.turn, told.message, told.notice,
+                  told.partner_left, told.autopilot,
+                  hand.playing and (hand.legal_suits, hand.refusal, hand.strict), page.code)),
         "hand": ("table/_hand.html", {"you": you, "hand": hand, "page": page, "marked": False},
-                 (hand, you.csrf, page.code)),
+                 (tuple(c.text for c in hand.cards), hand.choose_blind, hand.blind_now, hand.bidding, hand.bid_value,
+                  hand.hint, hand.can_claim, you.csrf, page.code)),
         "next": ("table/_next.html", {"you": you, "rematch": private.rematch, "next_hand": private.next_hand,
-                                      "page": page}, (you, private.rematch, private.next_hand, page.code)),
+                                      "page": page},
+                 (you.finished, you.between, you.csrf, private.rematch, private.next_hand, page.code)),
         "announce": ("table/_announce.html", {"told": told}, told.announce),
     }
     return _drawn(pieces, before, snap)
