@@ -5,6 +5,7 @@ whole table. Either way the page ends up as a fresh one would be."""
 from __future__ import annotations
 
 import dataclasses
+import queue
 import random
 import re
 
@@ -12,6 +13,7 @@ from spades import bots
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, load_state
+from spades.tables.commands.talk import Say
 from spades.web.hub import Connection
 
 FRAGMENT = re.compile(r'<(\w+) id="([\w-]+)"[^>]*hx-swap-oob="[^"]*">.*?</\1>(?=<\w+ id="[\w-]+"[^>]*hx-swap-oob|$)',
@@ -104,3 +106,40 @@ def test_a_change_the_hub_no_longer_remembers_gets_the_whole_table(app, service)
     (whole,) = frames(hub, back)
     ids = set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob', whole))
     assert {"turn", "status", "scores", "plate-0", "plate-3", "trick", "sheet", "told", "hand"} <= ids
+
+
+def sent_by(hub, conn: Connection) -> list[str]:
+    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.live.pump``)."""
+    out = []
+    while True:
+        try:
+            item = conn.take(0)
+        except queue.Empty:
+            return out
+        out.append(hub.render(item, conn))
+
+
+def test_a_socket_that_fell_behind_sends_one_frame_of_the_newest_change_and_every_line_said(app, service):
+    hub = app.extensions["spades.hub"]
+    code = "RESUM3"
+    table(service, code)
+    slow = Connection(code, PLAYERS[0], "127.0.0.1", "t")
+    assert hub.open(slow) is None
+    rng = random.Random(5)
+    moves(service, code, 5, rng)  # it sends nothing meanwhile: a slow reader
+    service.handle(code, Player(PLAYERS[2]), Say("well played"))
+    moves(service, code, 4, rng)
+    assert slow.queue.qsize() >= 10
+
+    first, line, last = sent_by(hub, slow)  # the changes before the line, the line, the changes after
+    assert "well played" in line and "well played" not in first + last
+    page = apply(apply({}, first), last)
+    fresh = Connection(code, PLAYERS[0], "127.0.0.1", "t")
+    assert hub.open(fresh) is None
+    whole = apply({}, sent_by(hub, fresh)[0])
+    assert unstamped(page) == unstamped(whole) and seq_of(page) == seq_of(whole)
+    # the next frame holds only what the next move changed
+    moves(service, code, 1, rng)
+    (frame,) = sent_by(hub, slow)
+    assert 0 < len(frame) < len("".join(whole.values())) / 2
+    assert unstamped(apply(page, frame)) == unstamped(apply(whole, sent_by(hub, fresh)[0]))

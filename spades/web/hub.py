@@ -6,10 +6,12 @@ bounded queue of every connection at that table. Each connection's own greenlet 
 thread) then renders and sends: the change says which seat each person holds at that very
 version, so a seat that changed hands (a rematch swap, a seat left to a bot, a sign-in)
 reaches the right page at once. The public part of a change is rendered once for
-everyone and each seat's own part once for that seat, outside every lock (a fragment
-drawn from the same as at the change before is reused); a connection is sent a *frame*:
-the fragments that changed since the change it sent before, or all of them when it did
-not send that one. Each connection puts its own CSRF token in at the last step.
+everyone and each seat's own part once for that seat, outside every table's lock (a
+fragment drawn from the same as in the table's latest drawing is reused); a connection
+is sent a *frame*: the fragments that differ from what it sent before (all of them at
+first). A connection that fell behind skips to the newest change of its queue, so it
+sends one frame, not one per change missed. Each connection puts its own CSRF token in
+at the last step.
 
 The hub remembers the last ``HISTORY`` changes of a table with sockets here (their
 number and the public fragments each changed): a socket back from a drop names the last
@@ -48,7 +50,7 @@ from typing import Any
 from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
-from .render import PRIVATE, PUBLIC, Rendered, render_fragments, render_picture, render_private, render_public
+from .render import PUBLIC, Rendered, render_fragments, render_picture, render_private, render_public
 from .talk import MUTED_CHANNEL, hears, render_said
 
 log = logging.getLogger(__name__)
@@ -61,26 +63,28 @@ REANNOUNCE = ("loaded", "resume")
 PUBLIC_KEY = "public"  # the public part's key among a change's renderings (seats are 0-3)
 ALWAYS = "turn"  # the fragment in every frame: whose turn, and the table's version and change number
 HISTORY = 64  # changes remembered per table with sockets here, for a socket back from a drop
+_NOTHING = object()  # a connection holds nothing taken from its queue
 
 
 class Published:
     """A change on its way to the connections of its table, rendered at most once per
     part (the public part, each seat's private part; a room member's picture; a line said).
 
-    A playing table's change goes to a socket as a *frame*: the public fragments that
-    changed since the previous change (``prev``) and, for a seat, its own fragments that
-    changed, or every fragment when the socket did not apply the previous change (it just
-    connected, or fell behind). Frames are cached by (seat, whole or not)."""
+    A part is drawn from the table's latest drawing of the same part (``drawn``, shared
+    by the table's changes in this hub): a fragment drawn from the same as there is
+    reused, so what a change costs does not depend on how far behind a socket is. A
+    playing table's change goes to a socket as a *frame* (``frame``): the fragments that
+    differ from what that socket last sent."""
 
-    __slots__ = ("change", "prev", "past", "_parts", "_frames", "_html", "_lock")
+    __slots__ = ("change", "prev", "past", "drawn", "_parts", "_html", "_lock")
     ordered = True  # a socket never takes an older change after a newer one
 
-    def __init__(self, change: Change) -> None:
+    def __init__(self, change: Change, drawn: dict[Any, Rendered] | None = None) -> None:
         self.change = change
         self.prev: Published | None = None  # the table's previous change, while the hub keeps it
         self.past = Past(change.seq, change.persons)
+        self.drawn = {} if drawn is None else drawn
         self._parts: dict[Any, Rendered] = {}
-        self._frames: dict[tuple[Any, bool], str] = {}
         self._html: dict[Any, str] = {}
         self._lock = threading.Lock()
 
@@ -91,57 +95,51 @@ class Published:
 
     def parts(self, app: Flask, key: Any) -> Rendered:
         """The public fragments (``PUBLIC_KEY``) or a seat's own, rendered once, marked."""
-        rendered = self._parts.get(key)
-        if rendered is None:
-            # the fragments drawn from the same as at the change before are taken from it
-            before = self.prev._parts.get(key) if self.prev is not None else None
-            with app.app_context():
-                rendered = render_public(self.change.snapshots[None], before) if key == PUBLIC_KEY \
-                    else render_private(self.change.snapshots[key], CSRF_MARK, before=before)
-            self._parts[key] = rendered
-        return rendered
-
-    def frame(self, app: Flask, key: Any, whole: bool) -> str:
-        """The frame for a socket of seat ``key`` (None: a watcher): every fragment when
-        ``whole``, else those that changed since ``prev``; with the CSRF mark."""
         with self._lock:
-            html = self._frames.get((key, whole))
-            if html is not None:
-                return html
-            public = self.parts(app, PUBLIC_KEY)
-            own = self.parts(app, key) if key is not None else None
-            prev = self.prev
-            changed = self._changed(app)
-            if whole or prev is None or changed is None:
-                html = public.fill() + (own.fill() if own is not None else "")
-            else:
-                html = public.fill(tuple(n for n in PUBLIC if n == ALWAYS or n in changed))
-                if own is not None:
-                    was = prev.parts(app, key).fragments
-                    html += own.fill(tuple(n for n in PRIVATE if was.get(n) != own.fragments[n]))
-            self._frames[(key, whole)] = html
-            return html
+            rendered = self._parts.get(key)
+            if rendered is None:
+                before = self.drawn.get(key)
+                with app.app_context():
+                    rendered = render_public(self.change.snapshots[None], before) if key == PUBLIC_KEY \
+                        else render_private(self.change.snapshots[key], CSRF_MARK, before=before)
+                self._parts[key] = self.drawn[key] = rendered
+                if key == PUBLIC_KEY and self.prev is not None:
+                    # which public fragments this change changed, for a socket back from a
+                    # drop (the change before is drawn too if no socket sent it)
+                    was = self.prev.parts(app, PUBLIC_KEY).fragments
+                    self.past.public = frozenset(n for n, h in rendered.fragments.items() if was.get(n) != h)
+            return rendered
 
-    def _changed(self, app: Flask) -> frozenset[str] | None:
-        """The public fragments this change changed (None without the one before); caller holds the lock."""
-        if self.past.public is None and self.prev is not None:
-            was = self.prev.parts(app, PUBLIC_KEY).fragments
-            self.past.public = frozenset(n for n, h in self.parts(app, PUBLIC_KEY).fragments.items() if was.get(n) != h)
-        return self.past.public
+    def frame(self, app: Flask, key: Any, sent: dict[str, str]) -> str:
+        """The frame for a socket of seat ``key`` (None: a watcher) that last sent
+        ``sent`` (by fragment name; updated here): the fragments that differ from it and
+        ``ALWAYS``; every one for a socket that sent none. With the CSRF mark."""
+        html = ""
+        for rendered in (self.parts(app, PUBLIC_KEY), self.parts(app, key) if key is not None else None):
+            if rendered is None:
+                continue
+            names = tuple(n for n, h in rendered.fragments.items()
+                          if n == ALWAYS or (was := sent.get(n)) is not h and was != h)
+            sent.update((n, rendered.fragments[n]) for n in names)
+            html += rendered.fill(names)
+        return html
 
-    def since(self, app: Flask, key: Any, earlier: frozenset[str] | None) -> str:
+    def whole(self, app: Flask, key: Any) -> str:
+        """Every fragment for seat ``key`` (None: a watcher), with the CSRF mark."""
+        return self.parts(app, PUBLIC_KEY).fill() + (self.parts(app, key).fill() if key is not None else "")
+
+    def since(self, app: Flask, key: Any, earlier: frozenset[str] | None) -> str | None:
         """A socket back from a drop: the public fragments changed since its page's change
         (``earlier``: by the changes before this one, which this one's own join; None: the
         page is at this change) and all of its seat's own, in one frame; with the CSRF mark.
-        The whole picture when what changed is not known."""
-        with self._lock:
-            changed = frozenset() if earlier is None else self._changed(app)
+        None when what changed is not known."""
+        public = self.parts(app, PUBLIC_KEY)
+        changed = frozenset() if earlier is None else self.past.public
         if changed is None:
-            return self.frame(app, key, True)
-        with self._lock:
-            public = changed | (earlier or frozenset())
-            html = self.parts(app, PUBLIC_KEY).fill(tuple(n for n in PUBLIC if n == ALWAYS or n in public))
-            return html + (self.parts(app, key).fill() if key is not None else "")
+            return None
+        names = changed | (earlier or frozenset())
+        html = public.fill(tuple(n for n in PUBLIC if n == ALWAYS or n in names))
+        return html + (self.parts(app, key).fill() if key is not None else "")
 
     def release(self) -> None:
         """Forget the renderings and the change before this one (the hub keeps a few)."""
@@ -231,12 +229,31 @@ class Connection:
     muted: frozenset[str] = frozenset()  # the people whose chat lines this person does not get
     reason: str = ""
     since: int | None = None  # a socket back from a drop: the last change its page applied
-    at: int = -1  # the last table change this socket sent (-1: none; a room's)
-    seat: Any = None  # the seat it was sent for (None: watching)
+    sent: dict[str, str] = field(default_factory=dict)  # the table's fragments as this socket last sent them
     queue: queue.Queue = field(init=False)  # changes to send; None: close with ``reason``
+    _held: Any = field(default=_NOTHING, init=False)  # taken from the queue behind a change, sent next
 
     def __post_init__(self) -> None:
         self.queue = queue.Queue(maxsize=self.queue_size)
+
+    def take(self, timeout: float) -> Any:
+        """The next thing to send (raises ``queue.Empty`` after ``timeout``). A table's
+        change with newer ones of the same table right behind it is skipped for the
+        newest: a socket that fell behind sends one frame of what changed since it last
+        sent, not every change in turn."""
+        item, self._held = self._held, _NOTHING
+        if item is _NOTHING:
+            item = self.queue.get(timeout=timeout)
+        while _is_table_change(item):
+            try:
+                later = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if not _is_table_change(later):
+                self._held = later
+                break
+            item = later
+        return item
 
     def offer(self, item: Published) -> None:
         """Queue a change for this socket; never blocks (called under a table's lock)."""
@@ -273,6 +290,10 @@ class Connection:
                 pass
 
 
+def _is_table_change(item: Any) -> bool:
+    return type(item) is Published and item.table
+
+
 class Hub:
     """Every WebSocket of this process, by table, by person and by address."""
 
@@ -288,6 +309,7 @@ class Hub:
         self._by_person: dict[str, set[Connection]] = defaultdict(set)
         self._by_address: dict[str, int] = defaultdict(int)
         self._latest: dict[str, Published] = {}  # each table's last change, for the mover's answer
+        self._drawn: dict[str, dict[Any, Rendered]] = {}  # each table's latest drawing of each part
         self._history: dict[str, deque[Past]] = {}  # each table's last changes, for a socket back from a drop
         self._renderers: dict[str, Callable[[str | None], str]] = {}  # each page channel's drawing
         service.bus.subscribe(self._on_change)
@@ -295,9 +317,9 @@ class Hub:
 
     # -- the bus ---------------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
-        item = Published(change)
         said = change.said
         with self._lock:
+            item = Published(change, self._drawn.get(change.code))
             conns = list(self._by_table.get(change.code, ()))
             if conns and item.table:
                 self._remember(item)
@@ -327,6 +349,7 @@ class Hub:
                 latest.prev.release()  # renderings kept: this change's, and the two before it
             item.prev = latest
         self._latest[code] = item
+        self._drawn.setdefault(code, item.drawn)
         history = self._history.get(code)
         if history is None:
             history = self._history[code] = deque(maxlen=HISTORY)
@@ -347,9 +370,9 @@ class Hub:
         """The table as it is when ``conn`` joins it (called under the table's lock). A
         socket back from a drop whose change this hub still remembers gets what changed
         since, in one frame; any other, the whole picture."""
-        item = Published(change)
         since, conn.since = conn.since, None
         with self._lock:
+            item = Published(change, self._drawn.get(change.code))
             latest = self._latest.get(change.code)
             if latest is not None and latest.change.seq == change.seq:
                 item = latest  # the same picture: share its renderings
@@ -454,6 +477,7 @@ class Hub:
                 if not table:
                     del self._by_table[conn.code]
                     self._latest.pop(conn.code, None)
+                    self._drawn.pop(conn.code, None)
                     self._history.pop(conn.code, None)
                     self._renderers.pop(conn.code, None)
             person = self._by_person.get(conn.player_id)
@@ -483,22 +507,23 @@ class Hub:
 
     def render(self, item: Published | Resumed | PagePush, conn: Connection) -> str:
         """The message for ``conn`` (in its own thread, in order): its frame of a table's
-        change (what changed since the change it sent before, or everything), a room's
-        picture, a line said or a page, with its own CSRF token."""
+        change (what differs from what it sent before), a room's picture, a line said or
+        a page, with its own CSRF token."""
         if isinstance(item, PagePush) or not (item.item if isinstance(item, Resumed) else item).table:
             if isinstance(item, Published) and item.change.said is None:
-                conn.at = -1  # a room's picture: the table's first frame is whole
+                conn.sent.clear()  # a room's picture: the table's first frame is whole
             return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
-        change = item.change
-        key = change.key_of(conn.player_id)
+        key = item.change.key_of(conn.player_id)
         if isinstance(item, Resumed):
-            html = item.item.since(self.app, key, item.earlier) if item.seat == key \
-                else item.item.frame(self.app, key, True)
+            latest = item.item
+            html = latest.since(self.app, key, item.earlier) if item.seat == key else None
+            if html is None:
+                html = latest.whole(self.app, key)
+            # the page is now as the latest change shows it
+            conn.sent = {**latest.parts(self.app, PUBLIC_KEY).fragments,
+                         **(latest.parts(self.app, key).fragments if key is not None else {})}
         else:
-            prev = item.prev
-            whole = prev is None or conn.at != prev.change.seq or conn.seat != key
-            html = item.frame(self.app, key, whole)
-        conn.at, conn.seat = change.seq, key
+            html = item.frame(self.app, key, conn.sent)
         return html.replace(CSRF_MARK, conn.csrf)
 
     def fragments(self, snap: Snapshot, player_id: str | None, csrf: str) -> str:
@@ -507,7 +532,7 @@ class Hub:
         with self._lock:
             latest = self._latest.get(snap.code)
         if latest is not None and latest.change.seq == snap.seq and latest.change.key_of(player_id) == snap.seat:
-            return latest.frame(self.app, snap.seat, True).replace(CSRF_MARK, csrf)
+            return latest.whole(self.app, snap.seat).replace(CSRF_MARK, csrf)
         return render_fragments(snap, csrf)
 
     def counts(self) -> dict[str, int]:

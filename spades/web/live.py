@@ -120,7 +120,7 @@ def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
     try:
         while ws.connected and conn.alive:
             try:
-                item = conn.queue.get(timeout=IDLE_CHECK_S)
+                item = conn.take(IDLE_CHECK_S)
             except queue.Empty:
                 if uid and time.monotonic() - checked >= check_every:
                     checked = time.monotonic()
