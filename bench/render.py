@@ -4,7 +4,8 @@
 
 A table with four people is played on a temporary database through the real app (Flask
 test clients, the table service, SQLite). Each seat has a live subscriber rendering its
-fragments exactly as the WebSocket would. Printed, as medians in milliseconds:
+frame as the socket hub does (the fragments that changed, drawn from the table's latest
+drawing). Printed, as medians in milliseconds:
 - ``page``: GET /g/<CODE> for a seated player;
 - ``round trip``: one move's POST (htmx) until its response AND every seat's fragments
   are rendered (publishing happens before the POST returns, after the move is committed).
@@ -54,11 +55,13 @@ def main(argv: list[str] | None = None) -> None:
                 session["pid"], session["csrf"] = pid, "bench-token"
             clients.append(client)
         rendered = [0]
+        drawn: dict = {}  # the table's latest drawing of each part, as the hub keeps it
+        sent: dict = {}  # what each seat's socket last sent
 
-        def listen(change):  # as the socket hub does: each seat's fragments, once
-            item = Published(change)
-            for pid in players:
-                item.html(app, pid)
+        def listen(change):  # as the socket hub does: each seat's frame of the change
+            item = Published(change, drawn)
+            for seat in range(4):
+                item.frame(app, seat, sent.setdefault(seat, {}))
             rendered[0] += len(players)
 
         service.bus.subscribe(listen)
