@@ -26,11 +26,25 @@
     }
   });
 
-  // back after the socket was away: the lines said meanwhile
+  // back after the socket was away: the lines said meanwhile. A line the socket brings
+  // while they are on their way lands in the log being replaced: it is kept when the
+  // fetched log ends before it.
+  function number(li) { var m = /^line-(\d+)$/.exec(li.id || ""); return m ? Number(m[1]) : -1; }
   var opened = false;
   document.addEventListener("htmx:wsOpen", function () {
     var l = log();
-    if (opened && l && window.htmx) htmx.ajax("GET", l.dataset.src, { target: "#chat-log", swap: "outerHTML" }).then(toBottom);
+    if (opened && l && window.htmx) {
+      htmx.ajax("GET", l.dataset.src, { target: "#chat-log", swap: "outerHTML" }).then(function () {
+        var fresh = log();
+        if (fresh && fresh !== l) {
+          var last = fresh.lastElementChild ? number(fresh.lastElementChild) : -1;
+          Array.prototype.slice.call(l.children).forEach(function (li) {
+            if (number(li) > last) fresh.appendChild(li);
+          });
+        }
+        toBottom();
+      });
+    }
     opened = true;
   });
 

@@ -3,7 +3,8 @@ back it asks for the changes after the last one it applied (``?since=``) and cat
 from there, in one frame of what changed, without loading the page again.
 
 Each person reaches the site through a TCP relay of their own on loopback; Ann's is cut
-(every connection reset, new ones refused) for 5 s, as a lost network is."""
+(every connection reset, new ones refused) for 5 s, as a lost network is. A line said
+while she is away reaches her page, and so does one said while the page is fetching those."""
 
 from __future__ import annotations
 
@@ -108,11 +109,26 @@ def test_a_page_dropped_for_five_seconds_catches_up_from_its_version(live_server
             host.wait_for_timeout(300)
         assert moved, "Hana never had a turn while Ann was away"
         now = host.request.get(f"{hers.base}/g/{code}/view.json").json()["version"]
+        csrf = host.locator("main").get_attribute("data-csrf")
+        assert host.request.post(f"{hers.base}/g/{code}/chat", form={"csrf": csrf, "text": "are you there"}).ok
+
+        def late_line(route) -> None:
+            """Ann's page asks for the lines said while it was away; one more is said before
+            the answer reaches it (it comes over the socket meanwhile)."""
+            answer = route.fetch()
+            assert host.request.post(f"{hers.base}/g/{code}/chat", form={"csrf": csrf, "text": "still here?"}).ok
+            time.sleep(1)
+            route.fulfill(response=answer)
+
+        ann.route(f"**/g/{code}/chat", late_line)
         annes.restore()
 
         expect(ann.locator("#offline")).to_be_hidden(timeout=30000)  # the socket retries by itself
         ann.wait_for_function("(v) => +document.getElementById('turn').dataset.version >= v", arg=now, timeout=10000)
         assert ann.evaluate("window.samePage") is True  # caught up without a page load
+        # the line said while away and the one said while those were on their way, once each
+        expect(ann.locator("#chat-log li", has_text="are you there")).to_have_count(1)
+        expect(ann.locator("#chat-log li", has_text="still here?")).to_have_count(1)
         assert any(u.endswith(f"/g/{code}/ws?since={seen}") for u in urls), urls
         first = frames[0]
         assert 'id="hand"' in first and 'id="sheet"' not in first  # what changed (the sheet did not), not all
