@@ -66,10 +66,30 @@ def on_starting(server) -> None:
 
 
 def post_worker_init(worker) -> None:
-    """Cap each client address's open connections in this worker, before a byte is read."""
+    """Cap each client address's open connections in this worker, before a byte is read;
+    and keep the garbage collector's pauses short (``FULL_COLLECTION_EVERY``)."""
     from spades.web.guard import ConnectionCap
 
     ConnectionCap(connections_per_address, worker.cfg.forwarded_allow_ips).install(worker)
+    keep_collections_short()
+
+
+# A collection of every generation stops the worker (every socket, every table) for as long
+# as it takes to look at every live object: 250 ms under 200 busy tables. The app as
+# loaded (code, templates, settings) never becomes garbage, so it is moved out of the
+# collector's sight (``gc.freeze``); and a full collection waits for 100 collections of
+# the middle generation instead of 10 (Python's default), so it comes about ten times
+# less often. Objects are still freed as soon as nothing refers to them; only garbage in
+# reference cycles waits longer.
+FULL_COLLECTION_EVERY = 100
+
+
+def keep_collections_short() -> None:
+    import gc
+
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
 
 
 def pre_request(worker, req) -> None:
