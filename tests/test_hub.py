@@ -17,7 +17,7 @@ from simple_websocket import Client, ConnectionClosed
 
 from spades.rules_config import Rules
 from spades.storage import SaveMove, SeatRow
-from spades.tables import EMOJIS, Player
+from spades.tables import EMOJIS, NotSaved, Player
 
 ORIGIN = "http://127.0.0.1"  # simple_websocket's client sends Host without the port
 
@@ -200,3 +200,27 @@ def test_a_failed_save_answers_503_and_a_lost_race_409_and_the_page_stays_live(a
         if got >= stamp:
             break
     ws.close()
+
+
+def test_a_table_that_could_not_be_loaded_just_now_lets_the_page_connect_again(app, live_server, client, service,
+                                                                                  monkeypatch):
+    code = start_practice(client)
+    cookie = client.get_cookie("session").value
+    connect = service.connect
+
+    def not_now(*args, **kwargs):
+        raise NotSaved("The table could not be loaded just now. Try again.")
+
+    monkeypatch.setattr(service, "connect", not_now)
+    ws = open_socket(live_server, code, cookie)
+    banner = ws.receive(timeout=5)
+    assert "could not be loaded just now" in banner and "data-final" not in banner  # the page's banner may go
+    with pytest.raises(ConnectionClosed) as e:
+        ws.receive(timeout=5)
+    assert e.value.reason == 1013  # try again later: the page connects again by itself
+    monkeypatch.setattr(service, "connect", connect)
+    again = open_socket(live_server, code, cookie)
+    try:
+        assert 'id="hand"' in again.receive(timeout=5)
+    finally:
+        again.close()

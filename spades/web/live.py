@@ -29,7 +29,7 @@ from simple_websocket import ConnectionClosed
 from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
-from ..tables import NO_TABLE, WATCHING_OFF, Refused, TableNotFound
+from ..tables import NO_TABLE, WATCHING_OFF, NotSaved, Refused, TableNotFound
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .limits import hit_shared
@@ -43,6 +43,7 @@ sock = Sock()
 IDLE_CHECK_S = 1.0  # how soon a closed socket is noticed (its seat's hold starts then)
 SESSION_CHECK_S = 10.0  # how soon "sign out on every device" closes an open socket
 POLICY_VIOLATION = 1008  # the WebSocket close code for a refusal
+TRY_AGAIN_LATER = 1013  # the close code for a table that could not be loaded just now: the page connects again
 PAGE_CLOSE_WAIT_S = 2.0  # how long a page told it may not watch has to close its socket
 
 
@@ -89,7 +90,10 @@ def socket(ws, code: str) -> None:
         refusal = hub.open(conn)
     except TableNotFound:
         refusal = "no such table"
-    except Refused as e:  # the table could not be loaded just now: the page tries again
+    except NotSaved as e:  # the table could not be loaded just now: the page tries again
+        close_with(ws, str(e), again=True)
+        return
+    except Refused as e:
         refusal = str(e)
     if refusal:
         close_with(ws, refusal, ended=refusal == WATCHING_OFF)
@@ -147,15 +151,17 @@ def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
                 pass
 
 
-def close_with(ws, reason: str, ended: bool = False) -> None:
+def close_with(ws, reason: str, ended: bool = False, again: bool = False) -> None:
     """Close the socket as refused, with ``reason``, said first as the page's banner (a
     development server's close can reach the browser as an abnormal one, without it).
     ``ended``: this page may not see the table any more (watching was turned off), so the
     reason takes the place of the whole board, and with the board goes the element that
     holds the socket: the page neither shows a table that no longer changes nor tries to
-    connect again."""
+    connect again. ``again``: a passing failure (the table could not be loaded just now):
+    the banner says so until the page, which connects again by itself, is back."""
     oob = "" if ended else ' hx-swap-oob="true"'
-    banner = f'<div id="offline" class="offline-banner" role="alert" data-final="1"{oob}>{escape(reason)}</div>'
+    final = "" if again else ' data-final="1"'
+    banner = f'<div id="offline" class="offline-banner" role="alert"{final}{oob}>{escape(reason)}</div>'
     if ended:
         banner = (f'<main id="table-main" class="table-main ended" hx-swap-oob="true"><h1 class="sr-only">The table'
                   f'</h1>{banner}<p class="actions"><a class="btn primary" href="/">Home</a></p></main>'
@@ -172,7 +178,7 @@ def close_with(ws, reason: str, ended: bool = False) -> None:
         except ConnectionClosed:
             pass
     if ws.connected:
-        ws.close(reason=POLICY_VIOLATION, message=reason)
+        ws.close(reason=TRY_AGAIN_LATER if again else POLICY_VIOLATION, message=reason)
     end_stream(ws)
 
 
