@@ -71,15 +71,16 @@ class Published:
     part (the public part, each seat's private part; a room member's picture; a line said).
 
     A part is drawn from the table's latest drawing of the same part (``drawn``, shared
-    by the table's changes in this hub): a fragment drawn from the same as there is
-    reused, so what a change costs does not depend on how far behind a socket is. A
+    by the table's changes in this hub, by part: the change's number and its drawing): a
+    fragment drawn from the same as there is reused, so what a change costs does not
+    depend on how far behind a socket is. A
     playing table's change goes to a socket as a *frame* (``frame``): the fragments that
     differ from what that socket last sent."""
 
     __slots__ = ("change", "prev", "past", "drawn", "_parts", "_html", "_lock")
     ordered = True  # a socket never takes an older change after a newer one
 
-    def __init__(self, change: Change, drawn: dict[Any, Rendered] | None = None) -> None:
+    def __init__(self, change: Change, drawn: dict[Any, tuple[int, Rendered]] | None = None) -> None:
         self.change = change
         self.prev: Published | None = None  # the table's previous change, while the hub keeps it
         self.past = Past(change.seq, change.persons)
@@ -98,11 +99,13 @@ class Published:
         with self._lock:
             rendered = self._parts.get(key)
             if rendered is None:
-                before = self.drawn.get(key)
+                seq, before = self.drawn.get(key, (-1, None))
                 with app.app_context():
                     rendered = render_public(self.change.snapshots[None], before) if key == PUBLIC_KEY \
                         else render_private(self.change.snapshots[key], CSRF_MARK, before=before)
-                self._parts[key] = self.drawn[key] = rendered
+                self._parts[key] = rendered
+                if self.change.seq > seq:
+                    self.drawn[key] = (self.change.seq, rendered)
                 if key == PUBLIC_KEY and self.prev is not None:
                     # which public fragments this change changed, for a socket back from a
                     # drop (the change before is drawn too if no socket sent it)
@@ -309,7 +312,7 @@ class Hub:
         self._by_person: dict[str, set[Connection]] = defaultdict(set)
         self._by_address: dict[str, int] = defaultdict(int)
         self._latest: dict[str, Published] = {}  # each table's last change, for the mover's answer
-        self._drawn: dict[str, dict[Any, Rendered]] = {}  # each table's latest drawing of each part
+        self._drawn: dict[str, dict[Any, tuple[int, Rendered]]] = {}  # each table's latest drawing of each part
         self._history: dict[str, deque[Past]] = {}  # each table's last changes, for a socket back from a drop
         self._renderers: dict[str, Callable[[str | None], str]] = {}  # each page channel's drawing
         service.bus.subscribe(self._on_change)
