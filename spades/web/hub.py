@@ -50,7 +50,8 @@ from typing import Any
 from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
-from .render import PUBLIC, Rendered, render_fragments, render_picture, render_private, render_public
+from .fragments import Rendered
+from .render import PUBLIC, render_fragments, render_picture, render_private, render_public
 from .talk import MUTED_CHANNEL, hears, render_said
 
 log = logging.getLogger(__name__)
@@ -73,9 +74,8 @@ class Published:
     A part is drawn from the table's latest drawing of the same part (``drawn``, shared
     by the table's changes in this hub, by part: the change's number and its drawing): a
     fragment drawn from the same as there is reused, so what a change costs does not
-    depend on how far behind a socket is. A
-    playing table's change goes to a socket as a *frame* (``frame``): the fragments that
-    differ from what that socket last sent."""
+    depend on how far behind a socket is. A playing table's change goes to a socket as a
+    *frame* (``frame``): the fragments that differ from what that socket last sent."""
 
     __slots__ = ("change", "prev", "past", "drawn", "_parts", "_html", "_lock")
     ordered = True  # a socket never takes an older change after a newer one
@@ -349,7 +349,7 @@ class Hub:
         latest = self._latest.get(code)
         if latest is not None:
             if latest.prev is not None:
-                latest.prev.release()  # renderings kept: this change's, and the two before it
+                latest.prev.release()  # renderings kept: this change's and the one before it
             item.prev = latest
         self._latest[code] = item
         self._drawn.setdefault(code, item.drawn)

@@ -242,7 +242,7 @@ class You:
 
     seat: int | None  # None: watching
     csrf: str
-    version: int | str  # the table's version the forms were made at (or its mark, ``render.VERSION``)
+    version: int | str  # the table's version the forms were made at (or its mark, ``fragments.VERSION``)
     watching: bool
     host: bool
     my_turn: bool

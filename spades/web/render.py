@@ -17,16 +17,14 @@ A ``Snapshot`` (a seat view and the table around it) becomes a ``Picture``
 What is shown or left out is decided here, in Python, from the view; the templates only
 lay the models out. ``table_context`` hands both parts to the page's template; each
 fragment (``templates/table/_name.html``) has one root element with a stable id and
-``hx-swap-oob`` for HTMX answers and WebSocket messages. A fragment's values that change
-with every move without changing what it shows (its stamp, the version its forms carry,
-the server's now for the clocks) are rendered as marks (``VOLATILE``) so that two
-renderings compare equal when nothing shown changed; ``fill`` puts the values in. ``room_context`` and
-``render_room`` do the same for a room (``room/_room.html``). A card's markup is made
+``hx-swap-oob`` for HTMX answers and WebSocket messages, drawn with marks for the values
+that change with every move and from keys of what each shows (``spades.web.fragments``).
+``room_context`` and ``render_room`` do the same for a room (``room/_room.html``). A card's markup is made
 once per card (template globals: this is the hot path, rendered for every seat after
 every move).
 
 Imports: Flask (templates), ``spades.tables`` (the snapshot types), the bots' hint words,
-``spades.replays`` and the web layer's pictures, options and chart.
+``spades.replays`` and the web layer's pictures, options, chart and fragments.
 """
 
 from __future__ import annotations
@@ -34,11 +32,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import re
 from typing import Any
 
-from flask import Flask, current_app, render_template
-from jinja2 import Template
+from flask import Flask, render_template
 from markupsafe import Markup, escape
 
 from ..bots.reasons import explain
@@ -48,6 +44,7 @@ from ..replays import bid_words
 from ..rules import card_refusal
 from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
+from .fragments import NOW, SEQ, STAMP, VERSION, Piece, Rendered, drawn
 from .options import DEFAULT_VALUES, OPTION, option_values, rules_line, rules_url
 from .pictures import (
     CardFace,
@@ -83,8 +80,6 @@ from .pictures import (
 PUBLIC = ("turn", "status", "scores", "plate-0", "plate-1", "plate-2", "plate-3", "trick", "result", "lasttrick",
           "sheet")
 PRIVATE = ("told", "hand", "next", "announce")
-# the marks of the values that change with every move (see the docstring)
-STAMP, VERSION, NOW, SEQ = "\x1dS\x1d", "\x1dV\x1d", "\x1dN\x1d", "\x1dQ\x1d"
 # a seat's person, as every plate shows them (``Snapshot.presence``)
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
@@ -517,75 +512,10 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
             **{name: getattr(private, name) for name in private.__slots__}}
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Rendered:
-    """One part's fragments, by id, with marks in place of the values that change with
-    every move (so two renderings compare equal when nothing shown changed), the values
-    to put in (``fill``), and what each fragment was drawn from (``keys``: a fragment
-    whose key equals the one before is not drawn again)."""
-
-    fragments: dict[str, str]
-    values: tuple[tuple[str, str], ...]
-    keys: dict[str, object] = dataclasses.field(default_factory=dict)
-
-    def fill(self, names: tuple[str, ...] | None = None) -> str:
-        """The named fragments (all by default), joined, with the values put in."""
-        html = "".join(self.fragments.values() if names is None else (self.fragments[n] for n in names))
-        for mark, value in self.values:
-            html = html.replace(mark, value)
-        return html
-
-
-# a fragment to draw: its template, what the template is given, and what it is drawn from
-Piece = tuple[str, dict[str, Any], object]
-
-
 def _values(snap: Snapshot) -> tuple[tuple[str, str], ...]:
     v = snap.view
     return ((STAMP, str(snap.match_number * STAMP_MATCH + v["version"])), (VERSION, str(v["version"])),
             (NOW, str(int(snap.now * 1000))), (SEQ, str(snap.seq)))
-
-
-def _drawn(pieces: dict[str, Piece], before: Rendered | None, snap: Snapshot) -> Rendered:
-    """Each piece's fragment, out of band and marked, without the templates' indentation
-    (a line break and the spaces around it are one space; none between two tags); a
-    fragment drawn from the same as ``before``'s is taken from it."""
-    fragments: dict[str, str] = {}
-    keys: dict[str, object] = {}
-    for name, (template, ctx, key) in pieces.items():
-        keys[name] = key
-        if before is not None and name in before.keys and before.keys[name] == key:
-            fragments[name] = before.fragments[name]
-            continue
-        html = _draw(template, ctx)
-        fragments[name] = _BETWEEN_TAGS.sub("><", _LINE_BREAKS.sub("\n", html.strip()))
-    return Rendered(fragments, _values(snap), keys)
-
-
-def _draw(name: str, ctx: dict[str, Any]) -> str:
-    """A fragment's template rendered out of band with its marks and ``ctx``. The hot path:
-    each template is looked up once per app with the environment's globals copied out
-    once (``Template.render`` copies every global into each call's context), unless the
-    templates reload when changed (debug)."""
-    env = current_app.jinja_env
-    drawers: dict[str, tuple[Template, dict[str, Any]]] = current_app.extensions.setdefault("spades.fragments", {})
-    found = drawers.get(name)
-    if found is None:
-        template = env.get_template(name)
-        found = (template, dict(template.globals))
-        if not env.auto_reload:
-            drawers[name] = found
-    template, globals_ = found
-    context = template.new_context({**globals_, "oob": True, "stamp": STAMP, "now_ms": NOW, "version": VERSION,
-                                    "seq": SEQ, **ctx}, shared=True)
-    try:
-        return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
-    except Exception:
-        return env.handle_exception()
-
-
-_LINE_BREAKS = re.compile(r"\s*\n\s*")
-_BETWEEN_TAGS = re.compile(r">\n<")
 
 
 def render_public(snap: Snapshot, before: Rendered | None = None) -> Rendered:
@@ -608,7 +538,7 @@ def render_public(snap: Snapshot, before: Rendered | None = None) -> Rendered:
         "lasttrick": ("table/_lasttrick.html", {"last_trick": public.last_trick}, public.last_trick),
         "sheet": ("table/_sheet.html", {"sheet": public.sheet, "page": page}, (public.sheet, page.bidding)),
     })
-    return _drawn(pieces, before, snap)
+    return drawn(pieces, before, _values(snap))
 
 
 def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None,
@@ -636,7 +566,7 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
                  (you.finished, you.between, you.csrf, private.rematch, private.next_hand, page.code)),
         "announce": ("table/_announce.html", {"told": told}, told.announce),
     }
-    return _drawn(pieces, before, snap)
+    return drawn(pieces, before, _values(snap))
 
 
 def render_fragments(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> str:

@@ -1,0 +1,92 @@
+"""How a part of the table becomes out-of-band HTML fragments, cheaply enough to do after
+every move (``spades.web.render`` decides what each fragment shows; this module draws
+them).
+
+- **Marks.** A fragment's values that change with every move without changing what it
+  shows (its stamp, the version its forms carry, the server's now for the clocks, the
+  table's change number) are drawn as marks (``STAMP``, ``VERSION``, ``NOW``, ``SEQ``), so
+  two drawings compare equal when nothing shown changed; ``Rendered.fill`` puts the
+  values in.
+- **Keys.** Each fragment is drawn from a *piece*: its template, what the template is
+  given, and a key made of exactly what the template shows. ``drawn`` takes a fragment
+  from an earlier drawing whose key is equal instead of drawing it again.
+- **One template render.** Each template is looked up once per app, with the
+  environment's globals copied out once (``Template.render`` copies every global into
+  each call's context): this is the hot path, run for every seat after every move.
+
+Imports: Flask and Jinja only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from flask import current_app
+from jinja2 import Template
+
+# the marks of the values that change with every move (names cannot hold control characters)
+STAMP, VERSION, NOW, SEQ = "\x1dS\x1d", "\x1dV\x1d", "\x1dN\x1d", "\x1dQ\x1d"
+
+# a fragment to draw: its template, what the template is given, and what it is drawn from
+Piece = tuple[str, dict[str, Any], object]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rendered:
+    """One part's fragments, by id, with marks in place of the values that change with
+    every move, the values to put in (``fill``), and what each fragment was drawn from
+    (``keys``: a fragment whose key equals the one before is not drawn again)."""
+
+    fragments: dict[str, str]
+    values: tuple[tuple[str, str], ...]
+    keys: dict[str, object] = dataclasses.field(default_factory=dict)
+
+    def fill(self, names: tuple[str, ...] | None = None) -> str:
+        """The named fragments (all by default), joined, with the values put in."""
+        html = "".join(self.fragments.values() if names is None else (self.fragments[n] for n in names))
+        for mark, value in self.values:
+            html = html.replace(mark, value)
+        return html
+
+
+def drawn(pieces: dict[str, Piece], before: Rendered | None, values: tuple[tuple[str, str], ...]) -> Rendered:
+    """Each piece's fragment, out of band and marked, without the templates' indentation
+    (a line break and the spaces around it are one space; none between two tags); a
+    fragment drawn from the same as ``before``'s is taken from it."""
+    fragments: dict[str, str] = {}
+    keys: dict[str, object] = {}
+    for name, (template, ctx, key) in pieces.items():
+        keys[name] = key
+        if before is not None and name in before.keys and before.keys[name] == key:
+            fragments[name] = before.fragments[name]
+            continue
+        html = _draw(template, ctx)
+        fragments[name] = _BETWEEN_TAGS.sub("><", _LINE_BREAKS.sub("\n", html.strip()))
+    return Rendered(fragments, values, keys)
+
+
+def _draw(name: str, ctx: dict[str, Any]) -> str:
+    """A fragment's template rendered out of band with its marks and ``ctx``: looked up
+    once per app with its globals copied once, unless the templates reload when changed
+    (debug)."""
+    env = current_app.jinja_env
+    drawers: dict[str, tuple[Template, dict[str, Any]]] = current_app.extensions.setdefault("spades.fragments", {})
+    found = drawers.get(name)
+    if found is None:
+        template = env.get_template(name)
+        found = (template, dict(template.globals))
+        if not env.auto_reload:
+            drawers[name] = found
+    template, globals_ = found
+    context = template.new_context({**globals_, "oob": True, "stamp": STAMP, "now_ms": NOW, "version": VERSION,
+                                    "seq": SEQ, **ctx}, shared=True)
+    try:
+        return env.concat(template.root_render_func(context))
+    except Exception:
+        return env.handle_exception()
+
+
+_LINE_BREAKS = re.compile(r"\s*\n\s*")
+_BETWEEN_TAGS = re.compile(r">\n<")
