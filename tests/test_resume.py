@@ -39,10 +39,14 @@ def moves(service, code: str, n: int, rng: random.Random, pump=lambda: None) -> 
 
 
 def frames(hub, conn: Connection) -> list[str]:
+    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.live.pump``)."""
     out = []
-    while not conn.queue.empty():
-        out.append(hub.render(conn.queue.get_nowait(), conn))
-    return out
+    while True:
+        try:
+            item = conn.take(0)
+        except queue.Empty:
+            return out
+        out.append(hub.render(item, conn))
 
 
 def apply(page: dict[str, str], frame: str) -> dict[str, str]:
@@ -108,17 +112,6 @@ def test_a_change_the_hub_no_longer_remembers_gets_the_whole_table(app, service)
     assert {"turn", "status", "scores", "plate-0", "plate-3", "trick", "sheet", "told", "hand"} <= ids
 
 
-def sent_by(hub, conn: Connection) -> list[str]:
-    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.live.pump``)."""
-    out = []
-    while True:
-        try:
-            item = conn.take(0)
-        except queue.Empty:
-            return out
-        out.append(hub.render(item, conn))
-
-
 def test_a_socket_that_fell_behind_sends_one_frame_of_the_newest_change_and_every_line_said(app, service):
     hub = app.extensions["spades.hub"]
     code = "RESUM3"
@@ -131,15 +124,15 @@ def test_a_socket_that_fell_behind_sends_one_frame_of_the_newest_change_and_ever
     moves(service, code, 4, rng)
     assert slow.queue.qsize() >= 10
 
-    first, line, last = sent_by(hub, slow)  # the changes before the line, the line, the changes after
+    first, line, last = frames(hub, slow)  # the changes before the line, the line, the changes after
     assert "well played" in line and "well played" not in first + last
     page = apply(apply({}, first), last)
     fresh = Connection(code, PLAYERS[0], "127.0.0.1", "t")
     assert hub.open(fresh) is None
-    whole = apply({}, sent_by(hub, fresh)[0])
+    whole = apply({}, frames(hub, fresh)[0])
     assert unstamped(page) == unstamped(whole) and seq_of(page) == seq_of(whole)
     # the next frame holds only what the next move changed
     moves(service, code, 1, rng)
-    (frame,) = sent_by(hub, slow)
+    (frame,) = frames(hub, slow)
     assert 0 < len(frame) < len("".join(whole.values())) / 2
-    assert unstamped(apply(page, frame)) == unstamped(apply(whole, sent_by(hub, fresh)[0]))
+    assert unstamped(apply(page, frame)) == unstamped(apply(whole, frames(hub, fresh)[0]))
