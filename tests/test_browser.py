@@ -292,7 +292,8 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
     people = [f"box{width}-{s}" for s in range(4)]
     service.store.create_table(code, people[0], {"kind": "friends", "level": "easy", "humans": 4},
                                [SeatRow(s, "human", people[s], names[s], "🦊") for s in range(4)], "boxes",
-                               dataclasses.asdict(Rules(tempo="relaxed")))
+                               dataclasses.asdict(Rules(tempo="relaxed")),
+                               deal_secret="5e" * 32)  # a fixed deal: seat 0 soon holds a card it may not play
     for _ in range(8):  # four bids and a whole trick: four cards on the felt, a clock on the next plate
         v = service.snapshot(code, None).view
         seat = v["to_act"]
