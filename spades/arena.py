@@ -17,7 +17,9 @@ SPEC): ``set_rate`` (hands the team's contract was set, of the hands it had one)
 ``avg_contract`` and ``avg_tricks`` (per hand with a contract; tricks of the whole team),
 ``bags_per_hand``, ``bag_penalties_per_match`` (the times its bags cost 10 x 10 bags),
 ``nil_bids_per_hand``/``nil_made`` and ``blind_nil_bids_per_hand``/``blind_nil_made``
-(bids per hand, and the share made), and ``points_per_hand``.
+(bids per hand, and the share made), ``points_per_hand``, and what it did to the other
+team: ``nils_busted`` (the share of the other team's nils and blind nils it broke) and
+``sets_caused`` (the share of the other team's contracts it set).
 
 The extra options also come from the environment: ``SPADES_ARENA_LIMIT`` (seconds an
 outside bot may think, default 10), ``SPADES_ARENA_JOBS`` (worker processes, default 1)
@@ -240,18 +242,23 @@ def summarize(results: list[MatchResult]) -> dict:
         "decision_ms": {f"team{t}": {"p50": _percentile(times[t], 0.5), "p95": _percentile(times[t], 0.95)}
                         for t in (0, 1)},
         "replaced": [sum(r.replaced[t] for r in results) for t in (0, 1)],
-        "figures": {f"team{t}": figures([row for r in results for row in r.hand_rows[t]], len(results), ppm[t])
+        "figures": {f"team{t}": figures([row for r in results for row in r.hand_rows[t]], len(results), ppm[t],
+                                        [row for r in results for row in r.hand_rows[1 - t]])
                     for t in (0, 1)},
     }
 
 
-def figures(rows: list[tuple], matches: int, points_per_hand: float) -> dict:
-    """One team's figures over its hands' rows (see ``MatchResult.hand_rows``)."""
+def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: list[tuple]) -> dict:
+    """One team's figures over its hands' rows (see ``MatchResult.hand_rows``); ``theirs``,
+    the other team's rows of the same hands, tell what the team did to it: the share of
+    its nils (blind nils included) the team broke and of its contracts the team set."""
     def share(part: float, whole: float, digits: int = 3) -> float | None:
         return round(part / whole, digits) if whole else None
 
     contracted = [row for row in rows if row[0] is not None]
     nils, blinds = sum(row[5] for row in rows), sum(row[7] for row in rows)
+    their_contracts = [row for row in theirs if row[0] is not None]
+    their_nils = sum(row[5] + row[7] for row in theirs)
     return {
         "hands": len(rows),
         "set_rate": share(sum(row[2] for row in contracted), len(contracted)),
@@ -264,6 +271,8 @@ def figures(rows: list[tuple], matches: int, points_per_hand: float) -> dict:
         "blind_nil_bids_per_hand": share(blinds, len(rows)),
         "blind_nil_made": share(sum(row[8] for row in rows), blinds),
         "points_per_hand": points_per_hand,
+        "nils_busted": share(their_nils - sum(row[6] + row[8] for row in theirs), their_nils),
+        "sets_caused": share(sum(row[2] for row in their_contracts), len(their_contracts)),
     }
 
 

@@ -59,10 +59,12 @@ def test_figures_explain_the_results_per_team() -> None:
     f = summarize([a])["figures"]
     assert f["team0"] == {"hands": 2, "set_rate": 0.5, "avg_contract": 5.5, "avg_tricks": 5.5, "bags_per_hand": 0.5,
                           "bag_penalties_per_match": 0.0, "nil_bids_per_hand": 0.5, "nil_made": 1.0,
-                          "blind_nil_bids_per_hand": 0.0, "blind_nil_made": None, "points_per_hand": 20.0}
+                          "blind_nil_bids_per_hand": 0.0, "blind_nil_made": None, "points_per_hand": 20.0,
+                          "nils_busted": 0.5, "sets_caused": 0.0}  # of team 1's two blind nils, one broken
     assert f["team1"]["set_rate"] == 0.0 and f["team1"]["avg_contract"] == 5.0  # the double nil hand has no contract
     assert f["team1"]["blind_nil_bids_per_hand"] == 1.0 and f["team1"]["blind_nil_made"] == 0.5
     assert f["team1"]["bag_penalties_per_match"] == 1.0
+    assert f["team1"]["nils_busted"] == 0.0 and f["team1"]["sets_caused"] == 0.5  # team 0's nil made, 4 set
 
 
 def test_figures_of_played_matches_add_up() -> None:
