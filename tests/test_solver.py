@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from spades.bots import knowledge, search
 from spades.bots.solver import Position, Solver, sweeps
 from spades.cards import Card, mask_of
 from spades.rules import Rules
@@ -18,18 +19,20 @@ def _legal(pos: Position) -> list[int]:
     return [c for c in range(52) if m >> c & 1]
 
 
-def brute(pos: Position, rules: Rules, bids, blind, memo=None) -> int:
+def brute(pos: Position, rules: Rules, bids, blind, memo=None, measure=None) -> int:
     """Team 0 minus team 1 by plain minimax over every legal card (no pruning, no merging;
-    a position met again is looked up)."""
+    a position met again is looked up), in points or by ``measure(taken)``."""
     memo = {} if memo is None else memo
     if pos in memo:
         return memo[pos]
     if pos.tricks_left == 0:
+        if measure is not None:
+            return measure(pos.taken)
         if not rules.bidding:
             return 10 * (pos.taken[0] + pos.taken[2] - pos.taken[1] - pos.taken[3])
         s = score_hand(Rules(bag_penalty=False), list(bids), list(blind), list(pos.taken), [0, 0])
         return s.teams[0].total - s.teams[1].total
-    values = [brute(pos.play(c), rules, bids, blind, memo) for c in _legal(pos)]
+    values = [brute(pos.play(c), rules, bids, blind, memo, measure) for c in _legal(pos)]
     memo[pos] = max(values) if pos.to_act % 2 == 0 else min(values)
     return memo[pos]
 
@@ -94,6 +97,32 @@ def test_solver_five_cards_each(seed):
     pos, bids, blind = random_position(rng, 5)
     rules = Rules()
     assert Solver(rules, bids, blind).value(pos) == brute(pos, rules, bids, blind)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_solver_on_match_value_matches_brute_force(seed):
+    """Hard's endings are solved on match value: the bag penalty near ten bags and the
+    bonus of a hand that ends the match move the best card; the solver with that measure
+    gives brute force's figure for every card."""
+    rng = random.Random(700 + seed)
+    pos, bids, blind = random_position(rng, 1 + seed % 4)
+    rules = Rules()
+    v = {"seat": pos.to_act, "rules": rules.to_dict(), "dealer": 3, "hand": [], "bids": bids,
+         "blind": blind, "tricks": [], "trick": None, "taken": list(pos.taken), "scores": [430, 410],
+         "bags": [8, 9], "legal": [], "hand_number": 4}
+    known = knowledge.read(v)
+    known.bids = list(bids)
+    ctx = known.ctx()
+    solver = search.ending_solver(known, ctx, False)
+
+    def measure(taken):
+        return int(search.hand_value(known, ctx, list(taken), 0, False))
+
+    assert solver.value(pos) == brute(pos, rules, bids, blind, measure=measure)
+    sign = 1 if pos.to_act % 2 == 0 else -1
+    memo: dict = {}
+    for c, value in solver.card_values(pos).items():
+        assert value == sign * brute(pos.play(c), rules, bids, blind, memo, measure)
 
 
 def test_spades_not_broken_holds_back_the_lead():

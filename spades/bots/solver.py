@@ -10,6 +10,10 @@ each other (minimax on the difference).
 - ``Solver.value(position)``: that difference (team 0 minus team 1).
 - ``Solver.card_values(position)``: for each legal card of the seat to act, the
   difference after playing it, from that seat's team's side (its team minus the other).
+- ``Solver(rules, bids, blind, score=f)``: the same search on another measure of a
+  finished hand, ``f(taken)`` (team 0's value minus team 1's, an int, a function of the
+  tricks as the score tells them apart: by team, a nil bidder's alone); Hard's search
+  solves its endings on match value (the bag penalty and the match bonus included).
 - ``sweeps(position, team)``: whether ``team`` takes every remaining trick whatever
   anyone plays (every line of play, not best play): a claim is certain.
 
@@ -26,6 +30,7 @@ Imports: ``spades.cards``, ``spades.rules_config`` and ``spades.scoring`` only.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import SUIT_MASKS, cards_of
@@ -174,8 +179,10 @@ class Solver:
     same hand share its table."""
 
     def __init__(self, rules: Rules, bids: list[int | None] | tuple[int | None, ...],
-                 blind: list[bool] | tuple[bool, ...]) -> None:
+                 blind: list[bool] | tuple[bool, ...],
+                 score: Callable[[tuple[int, ...]], int] | None = None) -> None:
         self.rules = dataclasses.replace(rules, bag_penalty=False)
+        self._score = score
         self.bids = list(bids)
         self.blind = list(blind)
         self.bidding = rules.bidding
@@ -188,11 +195,14 @@ class Solver:
 
     # -- the score ---------------------------------------------------------------------
     def final(self, taken: tuple[int, ...] | list[int]) -> int:
-        """Team 0's points minus team 1's for a finished hand's tricks (no bag penalty)."""
+        """Team 0's points minus team 1's for a finished hand's tricks (no bag penalty), or
+        the measure the solver was given."""
         key = tuple(taken)
         v = self._finals.get(key)
         if v is None:
-            if not self.bidding:
+            if self._score is not None:
+                v = self._score(key)
+            elif not self.bidding:
                 v = 10 * (taken[0] + taken[2] - taken[1] - taken[3])
             else:
                 s = score_hand(self.rules, self.bids, self.blind, list(taken), [0, 0])
