@@ -113,7 +113,7 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
         return reps, tally, default
     counts = [known.held_count(s) for s in range(4)]
     m = bidmodel.model()
-    sampler = Sampler(me, counts, unseen, known.voids)
+    sampler = Sampler(me, counts, unseen, known.voids, known.lacks)
     work = 0
     while work < work_limit:
         sampled, w, drawn = draw(known, sampler, rng, hand, m)

@@ -5,15 +5,31 @@ the heuristics and the search work on, and infers what the view implies without 
 it: a seat that did not follow suit is void in it, and a seat that led a spade before
 spades were broken held nothing but spades.
 
+It also reads what the play has shown of the cards a seat held (``lacks``, per seat the
+cards it is taken not to hold, for Hard's deals), the way a club player reads the play:
+
+- a nil bidder whose nil was alive and who followed under the winning card played its
+  highest card that loses, so it held no card of that suit between its card and the
+  winner (none above its card when a trump was winning);
+- a nil bidder who followed over the winning card had no card under it to play;
+- the last seat to play, following under an opponent's winning card of the suit while its
+  team still needed tricks (its contract not made, no nil beside it, or no bidding at
+  all), could not beat it: no card of the suit above the winner;
+- that seat, void in a side suit led, throwing a side card under an opponent's side card
+  while its team needed tricks, had no spade left to ruff with (a void in spades).
+
+These are conventions, not rules: ``spades.bots.search.Sampler`` keeps them where it can
+and lets a card go to any seat its voids allow when they leave it nowhere to go.
+
 Imports: ``spades.cards``, ``spades.rules`` (for ``Rules``), ``spades.bots.policy`` and
 ``spades.bots.bidmodel`` only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..cards import Card, mask_of
+from ..cards import SUIT_MASKS, Card, mask_of
 from ..rules import Rules
 from .bidmodel import Situation
 from .policy import HandCtx
@@ -52,6 +68,7 @@ class Known:
     voids: list[int]  # per seat, bit s set when known void in suit s
     legal: list
     hand_number: int = 1
+    lacks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat, cards the play says it lacks
 
     def ctx(self) -> HandCtx:
         r = self.rules
@@ -99,10 +116,55 @@ def read(view: dict) -> Known:
     _note(trick, leader, broken, played_by, voids)
     for c in trick:
         gone |= 1 << c
+    lacks = [0, 0, 0, 0]
+    _read_play(tricks + [(leader, trick, -1)], bids, lacks, voids)
     return Known(seat, rules, view["dealer"], hand, bids, blind, tricks, trick, leader,
                  list(view.get("taken") or [0, 0, 0, 0]), bool(view.get("spades_broken", broken)),
                  list(view.get("scores") or [0, 0]), list(view.get("bags") or [0, 0]), gone,
-                 played_by, voids, list(view.get("legal") or []), int(view.get("hand_number") or 1))
+                 played_by, voids, list(view.get("legal") or []), int(view.get("hand_number") or 1), lacks)
+
+
+def _needs_tricks(bids: list[int | None], taken: list[int], seat: int) -> bool:
+    """Whether ``seat``'s team still plays to win: no bidding, or its contract not made
+    and no nil on it."""
+    b, p = bids[seat], bids[seat ^ 2]
+    if b is None and p is None:
+        return True
+    if b == 0 or p == 0:
+        return False
+    return taken[seat] + taken[seat ^ 2] < (b or 0) + (p or 0)
+
+
+def _read_play(tricks: list[tuple[int, list[int], int]], bids: list[int | None], lacks: list[int],
+               voids: list[int]) -> None:
+    """What the hand's tricks show of the cards each seat lacks (see the module's docstring)."""
+    taken = [0, 0, 0, 0]
+    for leader, cards, winner in tricks:
+        if not cards:
+            continue
+        led = cards[0] // 13
+        suit = SUIT_MASKS[led]
+        win_i = 0
+        for i in range(1, len(cards)):
+            c, w = cards[i], cards[win_i]
+            seat = (leader + i) & 3
+            beaten = (c // 13 == w // 13 and c > w) or (c < 13 <= w)
+            if c // 13 == led:
+                if bids[seat] == 0 and taken[seat] == 0:  # a live nil
+                    if beaten and w // 13 == led:
+                        lacks[seat] |= suit & ((1 << w) - 1)
+                    elif not beaten:
+                        lacks[seat] |= suit & ~((2 << c) - 1) & (((1 << w) - 1) if w // 13 == led else -1)
+                elif (i == 3 and not beaten and w // 13 == led and (leader + win_i) & 1 != seat & 1
+                      and _needs_tricks(bids, taken, seat)):
+                    lacks[seat] |= suit & ~((2 << w) - 1)
+            elif (i == 3 and led != 0 and c >= 13 and w >= 13 and (leader + win_i) & 1 != seat & 1
+                  and bids[seat] != 0 and _needs_tricks(bids, taken, seat)):
+                voids[seat] |= 1  # threw a side card rather than ruff: no spade left
+            if beaten:
+                win_i = i
+        if winner >= 0:
+            taken[winner] += 1
 
 
 def _note(cards: list[int], leader: int, broken: bool, played_by: list[int], voids: list[int]) -> None:

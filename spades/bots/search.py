@@ -21,12 +21,17 @@ happen to miss the rare swing make a lead look settled when it is not.
 A bid is chosen the same way: for each candidate bid, the rest of the bidding is
 completed by the Normal bidder on the sampled hands and the whole hand is played out.
 
+From ``EXACT_TRICKS`` tricks left, where the double-dummy solver (``spades.bots.solver``,
+the analysis's) answers a deal in a few milliseconds, each sampled deal is solved
+exactly instead of played out: every candidate's match value with best play by all four
+(``ending_solver``, ``solved_values``); a node of the solver counts as ``NODE_WORK`` card plays.
+
 Work is counted in simulated card plays, not seconds, so that a decision is the same
 for the same (view, seed) on any machine; the wall-clock budget is only a safety stop
 (when it cuts a search short, the result may depend on the machine's load).
 
 Imports: ``spades.cards``, ``spades.rules`` (the legal-card rule), ``spades.scoring`` and the
-bots' own modules only.
+bots' own modules only (the solver among them).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from . import bidmodel
 from .bidmodel import Situation
 from .knowledge import Known
 from .policy import HandCtx, play_card, trick_winner
+from .solver import Position, Solver
 
 # Simulated card plays per second of budget, measured on the project machine (2 shared
 # cores); it turns a time budget into a fixed amount of work.
@@ -50,16 +56,24 @@ MATCH_WIN_BONUS = 400  # match value of winning the match with this hand, in poi
 
 
 def playout(ctx: HandCtx, hands: list[int], trick: list[int], leader: int, gone: int,
-            taken: list[int], broken: bool) -> tuple[list[int], int]:
-    """Play the hand to its end with the Normal heuristics; (tricks taken, plays made)."""
+            taken: list[int], broken: bool, players: tuple | None = None) -> tuple[list[int], int]:
+    """Play the hand to its end with the Normal heuristics; (tricks taken, plays made).
+    ``players``, when given, is each seat's card play (``policy.play_card``'s signature),
+    told the voids shown in this play-out."""
     hands = hands[:]
     trick = trick[:]
     taken = taken[:]
     done = taken[0] + taken[1] + taken[2] + taken[3]
     plays = 0
+    voids = [0, 0, 0, 0]
     while done < 13:
         seat = (leader + len(trick)) & 3
-        c = play_card(ctx, seat, hands[seat], trick, leader, gone, taken, broken)
+        if players is None:
+            c = play_card(ctx, seat, hands[seat], trick, leader, gone, taken, broken)
+        else:
+            c = players[seat](ctx, seat, hands[seat], trick, leader, gone, taken, broken, voids)
+            if trick and c // 13 != trick[0] // 13:
+                voids[seat] |= 1 << (trick[0] // 13)
         plays += 1
         hands[seat] &= ~(1 << c)
         gone |= 1 << c
@@ -99,19 +113,24 @@ def hand_value(known: Known, ctx: HandCtx, taken: list[int], team: int, final_ha
 
 class Sampler:
     """Deals the cards a seat cannot see to the other seats, again and again: ``counts[s]``
-    cards each, no card in a suit the seat is known void in. Everything that stays the same
-    between deals is worked out once."""
+    cards each, no card in a suit the seat is known void in, nor one the play says it
+    lacks (``lacks[s]``, a mask; ``knowledge``) unless that leaves the card nowhere to go.
+    Everything that stays the same between deals is worked out once."""
 
-    def __init__(self, me: int, counts: list[int], unseen: int, voids: list[int]) -> None:
+    def __init__(self, me: int, counts: list[int], unseen: int, voids: list[int],
+                 lacks: list[int] | None = None) -> None:
         self.me = me
         self.seats = [s for s in range(4) if s != me]
         self.counts = counts
         self.cards = [int(c) for c in cards_of(unseen)]
-        suits = {c // 13 for c in self.cards}
         self.voids = voids
-        # no inferred void bears on these cards: a shuffle and three slices will do
-        self.free = not any(voids[s] >> u & 1 for s in self.seats for u in suits)
-        self.allowed = {c: [s for s in self.seats if not voids[s] >> (c // 13) & 1] for c in self.cards}
+        self.allowed = {}
+        for c in self.cards:
+            fits = [s for s in self.seats if not voids[s] >> (c // 13) & 1]
+            read = [s for s in fits if not (lacks and lacks[s] >> c & 1)]
+            self.allowed[c] = read or fits
+        # nothing inferred bears on these cards: a shuffle and three slices will do
+        self.free = all(len(seats) == len(self.seats) for seats in self.allowed.values())
         # the most constrained cards first, so a void-heavy seat does not run out of room
         self.order = sorted(self.cards, key=lambda c: len(self.allowed[c]))
         self.stuck = 0
@@ -265,6 +284,32 @@ def play_out_after(known: Known, ctx: HandCtx, sampled: list[int], card: int) ->
     return playout(ctx, hands, trick, leader, known.gone | 1 << card, taken, broken)
 
 
+EXACT_TRICKS = 5  # from this many tricks left (the one in progress included), each deal is solved exactly
+NODE_WORK = 2  # a node of the solver counts as this many card plays (measured: it takes about twice as long)
+
+
+def ending_solver(known: Known, ctx: HandCtx, final_hand: bool) -> Solver:
+    """The double-dummy solver of the hand's end on match value (``hand_value``: the bag
+    penalty and the match bonus included), from team 0's side; one per decision, so its
+    table serves every sampled deal."""
+    def score(taken: tuple[int, ...]) -> int:
+        return int(hand_value(known, ctx, list(taken), 0, final_hand))
+
+    return Solver(known.rules, ctx.bids, ctx.blind, score)
+
+
+def solved_values(known: Known, solver: Solver, sampled: list[int], cands: list[int],
+                  team: int) -> tuple[dict[int, float], int]:
+    """Each candidate's match value for ``team`` in the sampled deal with best play by all
+    four from there, and the solver's nodes searched (its work)."""
+    pos = Position((sampled[0], sampled[1], sampled[2], sampled[3]), tuple(known.trick), known.leader,
+                   (known.taken[0], known.taken[1], known.taken[2], known.taken[3]), known.broken)
+    sign = 1 if team == 0 else -1
+    before = solver.nodes
+    values = {c: float(sign * solver.value(pos.play(c))) for c in cands}
+    return values, solver.nodes - before
+
+
 def apart(known: Known, hand: int) -> int:
     """The cards that keep two of the hand's cards from being equivalent: those another
     seat may hold, and those on the trick (holding K and J with the Q played to this
@@ -310,15 +355,21 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     work = 0
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
     m = bidmodel.model()
-    sampler = Sampler(me, counts, others, known.voids)
+    sampler = Sampler(me, counts, others, known.voids, known.lacks)
+    exact = 13 - sum(known.taken) <= EXACT_TRICKS
+    solver = ending_solver(known, ctx, final_hand) if exact else None
     while True:
         sampled, w, drawn = draw(known, sampler, rng, hand, m)
         work += drawn
-        values = {}
-        for c in cands:
-            result, plays = play_out_after(known, ctx, sampled, c)
-            work += plays + 1
-            values[c] = hand_value(known, ctx, result, team, final_hand)
+        if solver is not None:
+            values, nodes = solved_values(known, solver, sampled, cands, team)
+            work += NODE_WORK * nodes
+        else:
+            values = {}
+            for c in cands:
+                result, plays = play_out_after(known, ctx, sampled, c)
+                work += plays + 1
+                values[c] = hand_value(known, ctx, result, team, final_hand)
         tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break

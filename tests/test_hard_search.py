@@ -1,0 +1,194 @@
+"""Hard's search reads the play and solves the hand's end: the cards a seat is shown to
+lack (and the deals that respect them), and exact play from ``search.EXACT_TRICKS`` tricks
+left, checked against brute force on hand-built endings."""
+
+from __future__ import annotations
+
+import random
+
+from test_bots import view
+from test_solver import brute
+
+from spades.bots import knowledge, policy, search
+from spades.bots.solver import Position
+from spades.cards import Card, mask_of
+from spades.rules import Rules
+
+
+def cards(text: str) -> int:
+    return mask_of(Card.parse(t) for t in text.split())
+
+
+# -- what the play shows ---------------------------------------------------------------------
+
+def test_a_nil_bidder_under_the_winner_lacks_the_cards_between() -> None:
+    """The nil bidder (seat 1) played the five under the king: it held no heart from the six
+    to the queen (it would have thrown the highest that loses), but may hold the ace or the four."""
+    v = view(0, "AC 2C 3C 4C 5C 6D 7D 8D 9D TD JD 2S", [3, "nil", 3, 4], tricks=[(0, "KH 5H 2H 3H")])
+    known = knowledge.read(v)
+    assert known.lacks[1] & cards("6H 7H 8H 9H TH JH QH") == cards("6H 7H 8H 9H TH JH QH")
+    assert not known.lacks[1] & cards("AH 4H")
+    assert known.lacks[0] == known.lacks[2] == known.lacks[3] == 0  # the others' plays say nothing
+
+
+def test_a_nil_bidder_over_the_winner_had_nothing_under_it() -> None:
+    v = view(0, "AC 2C 3C 4C 5C 6D 7D 8D 9D TD JD 2S", [3, "nil", 3, 4], tricks=[(0, "6H 9H 2H 3H")])
+    known = knowledge.read(v)
+    assert known.lacks[1] & cards("4H 5H") == cards("4H 5H")  # it could have ducked with these
+    assert not known.lacks[1] & cards("TH AH")
+
+
+def test_the_last_seat_that_needs_tricks_could_not_beat_the_winner() -> None:
+    """Seat 3, last to play, followed under seat 0's nine with its contract to make: it had
+    no diamond above the nine; void, it threw a heart rather than ruff: no spade left."""
+    v = view(0, "AC 2C 3C 4C 5C 6H 7H 8H 2S 3S 4S", [3, 3, 3, 3], tricks=[(0, "9D 2D 4D 3D"), (0, "8D 5D 6D 5H")])
+    known = knowledge.read(v)
+    assert known.lacks[3] & cards("TD JD QD KD AD") == cards("TD JD QD KD AD")
+    assert known.voids[3] & 1  # spades
+    # a team whose contract is made may duck on purpose: nothing is read then
+    made = [(1, "KH 9C 2H 3H"), (1, "QH TC 4H 5H"), (0, "9D 2D 4D 3D")]  # seats 1 and 3 bid 1 each
+    v = view(0, "AC 2C 3C 4C 5C 6H 7H 8H 2S 3S", [3, 1, 3, 1], tricks=made)
+    assert not knowledge.read(v).lacks[3] & cards("TD JD QD KD AD")
+
+
+def test_hards_deals_give_no_seat_a_card_it_is_shown_to_lack() -> None:
+    v = view(0, "AC 2C 3C 4C 5C 6D 7D 8D 9D TD JD 2S", [3, "nil", 3, 4], tricks=[(0, "KH 5H 2H 3H")])
+    known = knowledge.read(v)
+    counts = [known.held_count(s) for s in range(4)]
+    unseen = ((1 << 52) - 1) & ~known.gone & ~(known.hand or 0)
+    sampler = search.Sampler(0, counts, unseen, known.voids, known.lacks)
+    assert not sampler.free
+    rng = random.Random(3)
+    for _ in range(50):
+        hands = sampler.deal(rng)
+        assert [h.bit_count() for h in hands[1:]] == counts[1:] and hands[1] | hands[2] | hands[3] == unseen
+        assert not hands[1] & cards("6H 7H 8H 9H TH JH QH")
+    # a card the reading leaves nowhere goes where the voids allow
+    lacks = [0, unseen, unseen, unseen]
+    hands = search.Sampler(0, counts, unseen, known.voids, lacks).deal(rng)
+    assert hands[1] | hands[2] | hands[3] == unseen
+
+
+def test_a_play_out_with_players_asks_each_seat_and_tells_it_the_voids_shown() -> None:
+    from spades.bots.policy import HandCtx
+    from spades.rules import legal_mask
+
+    seen: list[tuple[int, list[int]]] = []
+
+    def lowest(ctx, seat, hand, trick, leader, gone, taken, broken, voids):
+        seen.append((seat, voids[:]))
+        m = legal_mask(hand, trick, broken)
+        return (m & -m).bit_length() - 1
+
+    hands = [cards("2H 3H"), cards("4H 2C"), cards("5H 6H"), cards("7H 8H")]
+    taken, plays = search.playout(HandCtx(False, [None] * 4), hands, [], 0, 0, [3, 3, 3, 2], False,
+                                  (lowest,) * 4)
+    assert plays == 8 and sum(taken) == 13
+    # seat 1 followed the first heart, then threw its club on the second: void in hearts after
+    assert [v[1] for _s, v in seen[:5]] == [0, 0, 0, 0, 0] and seen[-1][1][1] == 1 << 1
+
+
+# -- exact endings ---------------------------------------------------------------------------
+
+def ending(hands: list[str], trick: str, leader: int, bids: list, taken: list[int], scores=(0, 0),
+           bags=(0, 0)) -> tuple[knowledge.Known, list[int]]:
+    """Seat 0 to play with ``hands[s]`` left to each seat (``trick`` already played, led by
+    ``leader``); each other seat has shown out of every suit it does not hold, so seat 0's
+    view pins the deal down and the search's deals are the true one."""
+    masks = [cards(h) for h in hands]
+    on_trick = [Card.parse(t) for t in trick.split()]
+    gone = ((1 << 52) - 1) & ~(masks[0] | masks[1] | masks[2] | masks[3])
+    played_by = [0, 0, 0, 0]
+    rest = [c for c in range(52) if gone >> c & 1 and c not in [int(x) for x in on_trick]]
+    for i, c in enumerate(on_trick):
+        played_by[(leader + i) & 3] |= 1 << int(c)
+    for s in range(4):
+        n = 13 - masks[s].bit_count() - played_by[s].bit_count()
+        for c in rest[:n]:
+            played_by[s] |= 1 << c
+        rest = rest[n:]
+    voids = [0] + [sum(1 << u for u in range(4) if not masks[s] >> 13 * u & 0x1FFF) for s in (1, 2, 3)]
+    known = knowledge.Known(0, Rules(), 3, masks[0], [knowledge.bid_value(b) for b in bids], [False] * 4,
+                            [], [int(c) for c in on_trick], leader, list(taken), True, list(scores), list(bags),
+                            gone, played_by, voids, [], 5)
+    return known, masks
+
+
+def exact_values(known: knowledge.Known, masks: list[int]) -> dict[str, int]:
+    """Each legal card's match value for seat 0's team by brute force: every card of every
+    seat tried to the hand's end, on the measure Hard's search uses."""
+    ctx = known.ctx()
+    pos = Position(tuple(masks), tuple(known.trick), known.leader, tuple(known.taken), True)  # type: ignore[arg-type]
+
+    def measure(taken):
+        return int(search.hand_value(known, ctx, list(taken), 0, False))
+
+    legal = pos.legal()
+    memo: dict = {}
+    return {str(Card(c)): brute(pos.play(c), known.rules, ctx.bids, ctx.blind, memo, measure)
+            for c in range(52) if legal >> c & 1}
+
+
+def plays(known: knowledge.Known) -> dict[str, str]:
+    """The card of today's Normal bot, and of Hard with its exact ending and without it."""
+    ctx = known.ctx()
+    normal = policy.play_card(ctx, 0, known.hand, known.trick, known.leader, known.gone, known.taken,
+                              known.broken, known.voids)
+    hard = search.choose_card(known, random.Random(1), 0.5, float("inf"))
+    return {"normal": str(Card(normal)), "hard": str(Card(hard))}
+
+
+def check_ending(known: knowledge.Known, masks: list[int], normal: str) -> str:
+    """Hard's card is one of brute force's best; today's Normal card (which Hard's
+    play-outs also chose before the endings were solved exactly) costs at least 90 points.
+    Returns Hard's card."""
+    values = exact_values(known, masks)
+    chosen = plays(known)
+    assert chosen["normal"] == normal
+    assert values[chosen["hard"]] == max(values.values())
+    assert values[chosen["hard"]] - values[normal] >= 90
+    return chosen["hard"]
+
+
+def test_setting_a_close_contract_ruffs_rather_than_ducks_once_ours_is_made() -> None:
+    """Our 3 is made (6 taken), the partner's nil is safe, and Normal ducks the ace of
+    hearts under the ten of diamonds. The opponents bid 5 and have 3: ruffing with the king
+    and playing on holds them to 4 (set); the bag penalty comes to us either way."""
+    known, masks = ending(["KS JH AH 4C", "QD KD AD", "3H 4H 6H", "2C TC AC"], "TD QH 3C", 1,
+                          [3, 3, "nil", 2], [6, 2, 0, 1], scores=(140, 220), bags=(7, 2))
+    assert check_ending(known, masks, normal="AH") == "KS"
+
+
+def test_setting_a_close_contract_keeps_the_nine_to_win_a_later_trick() -> None:
+    """The opponents bid 8 and have 5 with the queen of hearts winning this trick: they need
+    two of the three after it. Throwing the nine (Normal, our 1 long made) lets them have
+    them; keeping it under the queen takes one back: set."""
+    known, masks = ending(["4S 3H 5H 9H", "2H 6H JH", "8D TD AD", "TC KC AC"], "QH 4D QC", 1,
+                          [1, 3, "nil", 5], [4, 2, 0, 3], scores=(290, 260))
+    assert check_ending(known, masks, normal="9H") in ("3H", "5H")
+
+
+def test_bags_against_a_team_near_ten_leave_it_an_eighth_trick() -> None:
+    """The opponents bid 7, have 6 and carry 9 bags: an eighth trick is their tenth bag.
+    Ruffing the king of hearts low (Normal) wins us three of the four tricks left and
+    holds them to exactly 7; the ace of spades, or a club thrown, lets them have the eighth."""
+    known, masks = ending(["3S JS AS 7C", "2S 5S 6S KS", "2C 5C 6C TC", "5H 7H 8H"], "KH", 3,
+                          [3, 2, 2, 5], [2, 1, 1, 5], scores=(330, 40), bags=(3, 9))
+    assert check_ending(known, masks, normal="3S") in ("AS", "7C")
+
+
+def test_bags_near_ten_win_a_trick_now_rather_than_two_later() -> None:
+    """Our 5 is made with 8 bags. Ducking the nine of clubs (Normal) leaves us two more
+    tricks later, the tenth bag; winning it now with the queen costs one bag, no penalty."""
+    known, masks = ending(["2H AH 3C QC", "4C 6C 7C", "4D 7D TD", "3H 5H JH"], "9C 2D 4H", 1,
+                          [4, 4, 1, 2], [2, 4, 3, 0], scores=(290, 120), bags=(8, 1))
+    assert check_ending(known, masks, normal="3C") == "QC"
+
+
+def test_bags_near_ten_do_not_ruff_beside_a_safe_nil() -> None:
+    """Our 3 is made with 5 taken and 4 bags before the hand; the partner's nil holds only
+    clubs. Ruffing the king of hearts (Normal) takes us to nine tricks, the tenth bag;
+    throwing a diamond leaves the opponents two of the tricks: eight bags."""
+    known, masks = ending(["4S 3D 7D 9C", "2D 4D 9D JD", "5C TC QC AC", "6H 9H AH"], "KH", 3,
+                          [3, 5, "nil", 2], [5, 1, 0, 3], scores=(340, 50), bags=(4, 2))
+    assert check_ending(known, masks, normal="4S") in ("3D", "7D")
