@@ -192,3 +192,10 @@ def test_bags_near_ten_do_not_ruff_beside_a_safe_nil() -> None:
     known, masks = ending(["4S 3D 7D 9C", "2D 4D 9D JD", "5C TC QC AC", "6H 9H AH"], "KH", 3,
                           [3, 5, "nil", 2], [5, 1, 0, 3], scores=(340, 50), bags=(4, 2))
     assert check_ending(known, masks, normal="4S") in ("3D", "7D")
+
+
+def test_a_small_budget_solves_exactly_from_fewer_tricks_left() -> None:
+    full = int(0.5 * search.PLAYS_PER_SECOND)
+    loaded = int(0.03 * search.PLAYS_PER_SECOND)  # the scheduler's budget at 64 busy tables
+    assert [left for left in range(1, 14) if search.solves_exactly(left, full)] == [1, 2, 3, 4, 5]
+    assert [left for left in range(1, 14) if search.solves_exactly(left, loaded)] == [1, 2, 3]

@@ -24,7 +24,9 @@ completed by the Normal bidder on the sampled hands and the whole hand is played
 From ``EXACT_TRICKS`` tricks left, where the double-dummy solver (``spades.bots.solver``,
 the analysis's) answers a deal in a few milliseconds, each sampled deal is solved
 exactly instead of played out: every candidate's match value with best play by all four
-(``ending_solver``, ``solved_values``); a node of the solver counts as ``NODE_WORK`` card plays.
+(``ending_solver``, ``solved_values``); a node of the solver counts as ``NODE_WORK`` card
+plays. A small budget (the scheduler's under load) solves from fewer tricks left: only
+where it holds ``EXACT_DEALS`` solved deals (``solves_exactly``).
 
 Work is counted in simulated card plays, not seconds, so that a decision is the same
 for the same (view, seed) on any machine; the wall-clock budget is only a safety stop
@@ -284,8 +286,18 @@ def play_out_after(known: Known, ctx: HandCtx, sampled: list[int], card: int) ->
     return playout(ctx, hands, trick, leader, known.gone | 1 << card, taken, broken)
 
 
-EXACT_TRICKS = 5  # from this many tricks left (the one in progress included), each deal is solved exactly
+EXACT_TRICKS = 5  # from this many tricks left (the one in progress included), each deal is solved exactly ...
 NODE_WORK = 2  # a node of the solver counts as this many card plays (measured: it takes about twice as long)
+# ... when the budget holds EXACT_DEALS deals at the typical work of one solved deal with
+# that many tricks left (the median nodes of a solve, measured, times NODE_WORK)
+SOLVE_WORK = {1: 10, 2: 50, 3: 250, 4: 1_000, 5: 4_000}
+EXACT_DEALS = 32
+
+
+def solves_exactly(tricks_left: int, limit: int) -> bool:
+    """Whether the sampled deals are solved exactly: ``tricks_left`` at most
+    ``EXACT_TRICKS`` and the work ``limit`` enough for ``EXACT_DEALS`` solved deals."""
+    return tricks_left <= EXACT_TRICKS and limit >= EXACT_DEALS * SOLVE_WORK[tricks_left]
 
 
 def ending_solver(known: Known, ctx: HandCtx, final_hand: bool) -> Solver:
@@ -356,8 +368,7 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
     m = bidmodel.model()
     sampler = Sampler(me, counts, others, known.voids, known.lacks)
-    exact = 13 - sum(known.taken) <= EXACT_TRICKS
-    solver = ending_solver(known, ctx, final_hand) if exact else None
+    solver = ending_solver(known, ctx, final_hand) if solves_exactly(13 - sum(known.taken), limit) else None
     while True:
         sampled, w, drawn = draw(known, sampler, rng, hand, m)
         work += drawn
