@@ -199,3 +199,15 @@ def test_a_small_budget_solves_exactly_from_fewer_tricks_left() -> None:
     loaded = int(0.03 * search.PLAYS_PER_SECOND)  # the scheduler's budget at 64 busy tables
     assert [left for left in range(1, 14) if search.solves_exactly(left, full)] == [1, 2, 3, 4, 5]
     assert [left for left in range(1, 14) if search.solves_exactly(left, loaded)] == [1, 2, 3]
+
+
+def test_busting_a_nil_is_worth_more_than_our_own_contract() -> None:
+    """Seat 3's nil is alive with the ten of spades and the king of diamonds; our 7 needs 3
+    of the 4 tricks left. Normal's jack of diamonds makes our 7 and lets the nil through;
+    only the queen of clubs breaks it (the nil bidder takes two tricks), and that is worth
+    more than our contract: 57 points."""
+    known, masks = ending(["AS JD 2C QC", "4H 5H 7H AH", "3C 5C TC JC", "TS 5D 6D KD"], "", 0,
+                          [4, 5, 3, "nil"], [4, 5, 0, 0], scores=(260, 260), bags=(3, 7))
+    values = exact_values(known, masks)
+    assert values["QC"] - max(v for c, v in values.items() if c != "QC") == 57
+    assert plays(known) == {"normal": "JD", "hard": "QC"}
