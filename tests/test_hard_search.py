@@ -211,3 +211,12 @@ def test_busting_a_nil_is_worth_more_than_our_own_contract() -> None:
     values = exact_values(known, masks)
     assert values["QC"] - max(v for c, v in values.items() if c != "QC") == 57
     assert plays(known) == {"normal": "JD", "hard": "QC"}
+
+
+def test_covering_a_nil_keeps_the_spade_that_overtakes_the_partners() -> None:
+    """The partner's nil holds the eight of spades and three hearts to the king. Normal
+    ruffs the jack of clubs with the ten and the nil bidder takes three tricks; throwing
+    the four of hearts keeps the ten over the partner's eight: the nil is made."""
+    known, masks = ending(["TS 4H 9H AD", "2D 8D TD QD", "8S 5H TH KH", "3C 9C QC"], "JC", 3,
+                          [1, 5, "nil", 1], [5, 3, 0, 1], scores=(0, 230), bags=(9, 2))
+    assert check_ending(known, masks, normal="TS") == "4H"
