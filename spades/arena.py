@@ -3,8 +3,9 @@
 ``python -m spades arena --team0 SPEC --team1 SPEC --matches N [--rules JSON] [--seed S]``
 with the extra options ``--jobs``, ``--limit`` and ``--budget``. A SPEC is ``random``,
 ``easy``, ``normal``, ``hard``, ``yardstick`` (a conventional club-play bot,
-``spades.bots.yardstick``, for measuring) or ``cmd:COMMAND``, an outside bot speaking JSON
-lines (one process per seat). Matches are played in duplicate
+``spades.bots.yardstick``, for measuring), ``punisher`` (a sparring bot that attacks
+nils and sets close contracts, ``spades.bots.punisher``) or ``cmd:COMMAND``, an outside
+bot speaking JSON lines (one process per seat). Matches are played in duplicate
 pairs: both matches of a pair use the same seed, hence the same first dealer and the same
 deals, with the teams swapped between seats 0/2 and 1/3, so the luck of the cards cancels
 out. An outside bot's illegal, unreadable or late answer is replaced by the Normal bot's
@@ -45,14 +46,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from . import bots
-from .bots import yardstick
+from .bots import punisher, yardstick
 from .cards import NotationError
 from .rules import HAND_OVER, IllegalAction, Match, parse_action
 from .rules_config import Rules, RulesError
 from .views import seat_view
 
 DEFAULT_LIMIT_S = 10.0
-BUILTIN = ("random", "easy", "normal", "hard", "yardstick")
+BUILTIN = ("random", "easy", "normal", "hard", "yardstick", "punisher")
+SPARRING = {"yardstick": yardstick.choose, "punisher": punisher.choose}  # the measuring sticks, not site levels
 
 
 class OutsideBot:
@@ -171,8 +173,8 @@ def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: boo
             start = time.perf_counter()
             if seat in outside:
                 action = answer_action(outside[seat].ask(view))
-            elif spec == "yardstick":
-                action = yardstick.choose(view, bot_seed)
+            elif spec in SPARRING:
+                action = SPARRING[spec](view, bot_seed)
             else:
                 action = bots.choose(view, spec, bot_seed, budget_s)
             result.decision_ms[team].append((time.perf_counter() - start) * 1000)
