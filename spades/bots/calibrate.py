@@ -1,6 +1,6 @@
 """Fit the bid model (``bidmodel.json``) on dealt hands played out by the Normal bot.
 
-``python -m spades.bots.calibrate --hands N --out PATH [--seed S]`` deals N hands and
+``python -m spades.bots.calibrate --hands N --out PATH [--seed S] [--against punisher]`` deals N hands and
 plays each one out with ``search.playout`` (the bit-mask play-out that Hard's search
 uses, which is exactly the Normal bot's card play: full Normal play-outs), once to win
 every trick and once bid, and a few tens of thousands more times to fit the gift:
@@ -18,6 +18,8 @@ every trick and once bid, and a few tens of thousands more times to fit the gift
    ``bidmodel.nil_features`` (Newton's method over the counts) gives a nil's chance; the
    blind nils give the blind nil's. The deals without a nil measure how many of the
    tricks over a made contract come in as bags (``duck``: the rest are ducked).
+   With ``--against punisher`` the nil bidder's opponents play ``punisher``'s cards
+   instead, attacking the nil the way strong players do.
 3. **Bids.** Every seat's cards of step 1 are bid by the model as a team's first bidder
    (no other bid known, no score); the tricks of the hands that bid n give the
    distribution a partner reads from a bid of n. Contracts are made more often in a
@@ -25,13 +27,21 @@ every trick and once bid, and a few tens of thousands more times to fit the gift
    contract duck): ``gift`` is the move of the team's distribution that makes the
    predicted chance of making the contract match how often the model's own contracts
    were made, bid by the model with the gift found so far and played out in bidding mode
-   (a few rounds on fresh deals, each halfway to the new fit).
+   (a few rounds on fresh deals, each halfway to the new fit). With ``--against
+   punisher`` one team's contract is measured per deal, in turn, against opponents who
+   play ``punisher``'s cards to set it (twice the deals, for as many contracts).
+
+The shipped model is the Normal bot's own play (the default). A model fitted against
+``punisher`` (the gift 0.51 instead of 0.64, a weak hand's nil chance 0.19 instead of
+0.31) made the Normal bot weaker in the arena, against ``punisher`` too: see
+docs/bots.md, "Bids against opponents who attack".
 
 Everything is pure Python on the seeded ``random.Random``; 200,000 hands take about six
 minutes on one core of the project machine. ``build`` is the same work as a function
 (the tests fit a tiny model with it and check that its shape is the shipped one's).
 
-Imports: ``spades.cards``, ``spades.rules_config`` and the bots' own modules.
+Imports: ``spades.cards``, ``spades.rules_config`` and the bots' own modules (``punisher``
+for the attacking opponents).
 """
 
 from __future__ import annotations
@@ -46,7 +56,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..rules_config import Rules
-from . import bidmodel
+from . import bidmodel, policy, punisher
 from .bidmodel import MAX_T, SPADE_GROUPS, BidModel, Situation, nil_features, spade_group, trick_features
 from .policy import HandCtx
 from .search import playout
@@ -60,7 +70,8 @@ BLIND_SHARE = 6  # one deal in this many (at random) is played with a blind nil
 WEAK = 4.0  # predicted tricks under which a hand may be bid nil in step 2
 NIL_SHARE = 0.6  # of the other deals with such a hand, the share played with a nil
 GIFT_ROUNDS = 4  # rounds of bidding with the gift found so far and fitting it again
-GIFT_DEALS = 15_000  # deals per round
+GIFT_DEALS = 15_000  # deals per round (twice as many against attackers: one contract measured in each)
+AGAINST = {"normal": None, "punisher": punisher.play_card}  # the opponents' card play in steps 2 and 3
 NO_NIL = [-30.0] + [0.0] * len(bidmodel.NIL_FEATURES)
 
 
@@ -209,8 +220,18 @@ def _neutral(seat: int = 0) -> Situation:
     return Situation(seat, [None, None, None, None], Rules(), [0, 0], [0, 0], dealer=(seat + 2) % 4)
 
 
-def build(hands: int, seed: int = 1, log=None) -> BidModel:
-    """Deal ``hands`` hands, play them out and fit the model (see the module's docstring)."""
+def players(team: int, against: str) -> tuple | None:
+    """Each seat's card play in a play-out where ``team`` plays the Normal bot's cards
+    against opponents of ``against`` (None: Normal's everywhere, ``playout``'s own)."""
+    attack = AGAINST[against]
+    if attack is None:
+        return None
+    return tuple(policy.play_card if s & 1 == team else attack for s in range(4))
+
+
+def build(hands: int, seed: int = 1, log=None, against: str = "normal") -> BidModel:
+    """Deal ``hands`` hands, play them out and fit the model (see the module's docstring);
+    ``against`` names the opponents of steps 2 and 3 (``AGAINST``)."""
     say = log or (lambda *a: None)
     rng = random.Random(seed)
     start = time.monotonic()
@@ -264,7 +285,8 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
             else:
                 bids[s] = bidmodel.choose_bid(hs[s], Situation(s, bids, rules, [0, 0], [0, 0], 3), model) or 1
         ctx = HandCtx(True, bids, blinds)
-        taken, _plays = playout(ctx, hs, [], 0, 0, [0, 0, 0, 0], False)
+        seats = players(nil_seat & 1, against) if nil_seat >= 0 else None
+        taken, _plays = playout(ctx, hs, [], 0, 0, [0, 0, 0, 0], False, seats)
         if nil_seat < 0:
             for team in (0, 1):
                 c = bids[team] + bids[team + 2]
@@ -295,9 +317,10 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
     # 3. the gift, and what a first bid says about the hand, with the finished model
     model.by_bid = _by_bid(model, deals, capacity)
     model.refresh()
-    chunk = max(1, min(GIFT_DEALS, len(deals) // GIFT_ROUNDS))
+    per_round = GIFT_DEALS * (1 if AGAINST[against] is None else 2)
+    chunk = max(1, min(per_round, len(deals) // GIFT_ROUNDS))
     for k in range(GIFT_ROUNDS):
-        seen = _contracts(model, deals[k * chunk:(k + 1) * chunk])
+        seen = _contracts(model, deals[k * chunk:(k + 1) * chunk], against)
         model.gift = (model.gift + fit_gift(seen)) / 2
         model.by_bid = _by_bid(model, deals, capacity)
         model.refresh()
@@ -305,13 +328,14 @@ def build(hands: int, seed: int = 1, log=None) -> BidModel:
     return model
 
 
-def _contracts(model: BidModel, deals: list[list[int]]) -> list[tuple[list[float], int, bool]]:
+def _contracts(model: BidModel, deals: list[list[int]], against: str = "normal") -> list[tuple[list[float], int, bool]]:
     """Bid ``deals`` with ``model`` and play them out in bidding mode; for each team whose
     second bidder bid a number after a number: (the team's tricks as that bidder saw them
-    without the gift, the contract, made)."""
+    without the gift, the contract, made). Against attackers, one team per deal (in turn)
+    plays the Normal bot's cards and the other ``against``'s."""
     rules = Rules()
     out = []
-    for hs in deals:
+    for i, hs in enumerate(deals):
         bids: list[int | None] = [None, None, None, None]
         views: list[list[float] | None] = [None, None]
         for s in range(4):
@@ -319,8 +343,9 @@ def _contracts(model: BidModel, deals: list[list[int]]) -> list[tuple[list[float
             bids[s] = bidmodel.choose_bid(hs[s], sit, model)
             if s >= 2 and bids[s] and bids[s - 2]:
                 views[s - 2] = bidmodel.team_dist(hs[s], sit, model, gift=False)[0]
-        taken, _plays = playout(HandCtx(True, bids), hs, [], 0, 0, [0, 0, 0, 0], False)
-        for team in (0, 1):
+        seats = players(i & 1, against)
+        taken, _plays = playout(HandCtx(True, bids), hs, [], 0, 0, [0, 0, 0, 0], False, seats)
+        for team in (0, 1) if seats is None else (i & 1,):
             view = views[team]
             if view is not None:
                 c = bids[team] + bids[team + 2]
@@ -375,8 +400,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=200_000, help="hands to deal (default 200000)")
     p.add_argument("--out", default=str(bidmodel.PATH), help="where to write the model")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--against", choices=sorted(AGAINST), default="normal",
+                   help="the opponents' card play when nils and contracts are measured (default normal)")
     args = p.parse_args(argv)
-    model = build(args.hands, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True))
+    model = build(args.hands, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True), against=args.against)
     Path(args.out).write_text(json.dumps(rounded(model), separators=(",", ":")) + "\n")
     print(json.dumps({"hands": args.hands, "out": args.out, "blind_nil": round(model.blind_nil, 3),
                       "duck": round(model.duck, 3), "gift": round(model.gift, 2)}))
