@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from spades import bots
+from spades.arena import SPARRING
 from spades.bots import yardstick
 from spades.rules import HAND_OVER, Match, parse_action
 from spades.rules_config import Rules
@@ -25,9 +26,11 @@ DEFAULT_RULES = {"mode": "bidding", "end": "target", "target": 500, "hands": 5,
 
 # --- legality over whole matches ------------------------------------------------------------
 
-def drive(rules: dict, seed: int, specs: tuple[str, str]) -> int:
-    """Play a short match through the Match API, seats 0/2 ``specs[0]``, 1/3 ``specs[1]``;
-    assert every yardstick answer is legal. Returns the number of yardstick answers."""
+def drive(rules: dict, seed: int, specs: tuple[str, str], check=None) -> int:
+    """Play a short match through the Match API, seats 0/2 ``specs[0]``, 1/3 ``specs[1]``
+    (a sparring bot of the arena, ``yardstick`` or ``punisher``, or a site level); assert
+    every sparring bot's answer is legal (and pass its views and answers to ``check``).
+    Returns the number of the sparring bots' answers."""
     match = Match(Rules.from_dict({**rules, "end": "hands", "hands": 2}), seed=seed)
     asked = 0
     while not match.finished:
@@ -37,10 +40,12 @@ def drive(rules: dict, seed: int, specs: tuple[str, str]) -> int:
         seat = match.to_act
         view = seat_view(match, seat)
         spec = specs[seat % 2]
-        if spec == "yardstick":
-            action = yardstick.choose(view, seed * 8 + seat)
+        if spec in SPARRING:
+            action = SPARRING[spec](view, seed * 8 + seat)
             assert action in view["legal"], (action, view["legal"])
             assert action != 0  # never 0 as a number: nil is "nil"
+            if check:
+                check(view, action)
             asked += 1
         else:
             action = bots.choose(view, spec, seed * 8 + seat)
@@ -81,13 +86,13 @@ def legal_cards(hand: list[str], trick: list[str], broken: bool) -> list[str]:
 
 def play_view(hand: list[str], *, seat: int = 0, leader: int | None = None, trick: list[str] = (),
               tricks: list[dict] = (), bids=(3, 3, 3, 3), taken=(0, 0, 0, 0), rules: dict | None = None,
-              broken: bool = False) -> dict:
+              broken: bool = False, bags=(0, 0), scores=(0, 0)) -> dict:
     trick = list(trick)
     return {
         "seat": seat, "rules": {**DEFAULT_RULES, **(rules or {})}, "hand_number": 1, "dealer": 3,
         "hand": list(hand), "bids": list(bids), "blind": [False] * 4, "tricks": list(tricks),
         "trick": {"leader": seat if leader is None else leader, "cards": trick}, "taken": list(taken),
-        "spades_broken": broken, "scores": [0, 0], "bags": [0, 0], "to_act": seat,
+        "spades_broken": broken, "scores": list(scores), "bags": list(bags), "to_act": seat,
         "legal": legal_cards(hand, trick, broken),
     }
 
