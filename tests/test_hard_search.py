@@ -220,3 +220,12 @@ def test_covering_a_nil_keeps_the_spade_that_overtakes_the_partners() -> None:
     known, masks = ending(["TS 4H 9H AD", "2D 8D TD QD", "8S 5H TH KH", "3C 9C QC"], "JC", 3,
                           [1, 5, "nil", 1], [5, 3, 0, 1], scores=(0, 230), bags=(9, 2))
     assert check_ending(known, masks, normal="TS") == "4H"
+
+
+def test_a_last_seat_that_leaves_the_trick_to_a_nil_bidder_may_hold_anything() -> None:
+    """Seat 3 stays under seat 0's nine with its contract to make, but seat 0 bid nil: it may
+    have ducked on purpose to break the nil, so nothing is read of its diamonds or spades."""
+    v = view(1, "AC 2C 3C 4C 5C 6H 7H 8H 2S 3S 4S 5S", ["nil", 3, 3, 3], tricks=[(0, "9D 2D 4D 3D")])
+    assert not knowledge.read(v).lacks[3]
+    v = view(1, "AC 2C 3C 4C 5C 6H 7H 8H 2S 3S 4S 5S", ["nil", 3, 3, 3], tricks=[(0, "9D 2D 4D 5H")])
+    assert not knowledge.read(v).voids[3] & 1  # void in diamonds only: it did not ruff the nil's nine

@@ -14,7 +14,8 @@ cards it is taken not to hold, for Hard's deals), the way a club player reads th
 - a nil bidder who followed over the winning card had no card under it to play;
 - the last seat to play, following under an opponent's winning card of the suit while its
   team still needed tricks (its contract not made, no nil beside it, or no bidding at
-  all), could not beat it: no card of the suit above the winner;
+  all), could not beat it: no card of the suit above the winner; unless that opponent is
+  a live nil bidder, whom a player leaves the trick to on purpose;
 - that seat, void in a side suit led, throwing a side card under an opponent's side card
   while its team needed tricks, had no spade left to ruff with (a void in spades).
 
@@ -149,17 +150,20 @@ def _read_play(tricks: list[tuple[int, list[int], int]], bids: list[int | None],
             c, w = cards[i], cards[win_i]
             seat = (leader + i) & 3
             beaten = (c // 13 == w // 13 and c > w) or (c < 13 <= w)
+            wseat = (leader + win_i) & 3
+            # the last seat needed the trick from an opponent, and that opponent is no live
+            # nil bidder (whom it leaves the trick to on purpose)
+            would_win = (i == 3 and wseat & 1 != seat & 1 and not (bids[wseat] == 0 and taken[wseat] == 0)
+                         and _needs_tricks(bids, taken, seat))
             if c // 13 == led:
                 if bids[seat] == 0 and taken[seat] == 0:  # a live nil
                     if beaten and w // 13 == led:
                         lacks[seat] |= suit & ((1 << w) - 1)
                     elif not beaten:
                         lacks[seat] |= suit & ~((2 << c) - 1) & (((1 << w) - 1) if w // 13 == led else -1)
-                elif (i == 3 and not beaten and w // 13 == led and (leader + win_i) & 1 != seat & 1
-                      and _needs_tricks(bids, taken, seat)):
+                elif would_win and not beaten and w // 13 == led:
                     lacks[seat] |= suit & ~((2 << w) - 1)
-            elif (i == 3 and led != 0 and c >= 13 and w >= 13 and (leader + win_i) & 1 != seat & 1
-                  and bids[seat] != 0 and _needs_tricks(bids, taken, seat)):
+            elif would_win and led != 0 and c >= 13 and w >= 13:
                 voids[seat] |= 1  # threw a side card rather than ruff: no spade left
             if beaten:
                 win_i = i
