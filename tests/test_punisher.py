@@ -17,7 +17,6 @@ from spades.rules import Match
 from spades.rules_config import Rules
 from spades.views import seat_view
 
-
 # --- legality over whole matches ------------------------------------------------------------
 
 
