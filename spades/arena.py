@@ -53,8 +53,8 @@ from .rules_config import Rules, RulesError
 from .views import seat_view
 
 DEFAULT_LIMIT_S = 10.0
-BUILTIN = ("random", "easy", "normal", "hard", "yardstick", "punisher")
 SPARRING = {"yardstick": yardstick.choose, "punisher": punisher.choose}  # the measuring sticks, not site levels
+BUILTIN = (*bots.LEVELS, *SPARRING)
 
 
 class OutsideBot:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..cards import SUIT_MASKS, Card, mask_of
 from ..rules import Rules
 from .bidmodel import Situation
-from .policy import HandCtx
+from .policy import HandCtx, beats
 
 ALL_SIDE_VOID = 0b1110  # void in hearts, diamonds and clubs: only spades left
 
@@ -149,7 +149,7 @@ def _read_play(tricks: list[tuple[int, list[int], int]], bids: list[int | None],
         for i in range(1, len(cards)):
             c, w = cards[i], cards[win_i]
             seat = (leader + i) & 3
-            beaten = (c // 13 == w // 13 and c > w) or (c < 13 <= w)
+            beaten = beats(c, w)
             wseat = (leader + win_i) & 3
             # the last seat needed the trick from an opponent, and that opponent is no live
             # nil bidder (whom it leaves the trick to on purpose)
