@@ -4,7 +4,6 @@ bids it makes read the hand, the partner, the score and the rules."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -51,18 +50,15 @@ def test_the_generator_makes_the_shipped_shape(tiny: dict) -> None:
     assert bidmodel.BidModel.from_json(tiny).hands == 300
 
 
-def test_against_attackers_nils_are_made_less_often_and_the_shape_holds(tiny: dict) -> None:
+def test_against_attackers_the_nils_are_measured_anew_and_the_shape_holds(tiny: dict) -> None:
     """Fitted with ``punisher`` as the nil bidder's and the contracts' opponents, the same
-    deals give a model of the shipped shape whose nils fare worse: a lower chance for the
-    same weak hands and for blind nils."""
+    deals give a model of the shipped shape with the same trick tables (tricks played to
+    win do not depend on it) and other nil chances. (Which way they move is not pinned:
+    Normal now attacks a nil about as hard as ``punisher``, and 300 deals cannot tell.)"""
     attacked = calibrate.rounded(calibrate.build(300, seed=7, against="punisher"))
     assert {k: shape(v) for k, v in attacked.items()} == {k: shape(v) for k, v in tiny.items()}
-    assert attacked["tables"] == tiny["tables"]  # tricks played to win do not depend on it
-    plain, hard = bidmodel.BidModel.from_json(tiny), bidmodel.BidModel.from_json(attacked)
-    rng = random.Random(4)
-    weak = [h for h in (calibrate.deal(rng)[0] for _ in range(400)) if plain.mean(h) < 3]
-    assert sum(hard.nil_chance(h) for h in weak) < sum(plain.nil_chance(h) for h in weak)
-    assert hard.blind_nil < plain.blind_nil
+    assert attacked["tables"] == tiny["tables"]
+    assert attacked["nil_coef"] != tiny["nil_coef"] and attacked["blind_nil"] != tiny["blind_nil"]
 
 
 def test_a_model_of_another_schema_is_refused(tiny: dict) -> None:

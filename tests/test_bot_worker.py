@@ -111,7 +111,7 @@ def test_an_analyst_process_analyses_a_finished_match(redis_url, tmp_path):
                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     store = Store(str(tmp_path / "a.db"))
     local = ManualPool()
-    queue = AnalysisQueue(store, local, budget_s=0.002, remote=AnalysisWorkers(redis_url))
+    queue = AnalysisQueue(store, local, budget_s=0.01, remote=AnalysisWorkers(redis_url))
     try:
         assert wait_for(lambda: live_workers(redis.Redis.from_url(redis_url), beats=ANALYSTS) == 1)
         assert live_workers(redis.Redis.from_url(redis_url)) == 0  # an analyst takes no bot decision

@@ -26,6 +26,7 @@ from ..rules import legal_mask
 
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 SIDE_SUITS = (1, 2, 3)
+SMALL_CARDS = sum(1 << c for c in range(52) if c % 13 <= TEN)  # tens and below: the cards to lead into a nil
 
 # Modes of play for one seat in one trick
 WIN, DUCK, AVOID = "win", "duck", "avoid"
@@ -150,7 +151,7 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
     if legal & (legal - 1) == 0:
         return low(legal)
     others = FULL_MASK & ~gone & ~hand
-    mode, cover, nil_opp = _stance(ctx, seat, taken)
+    mode, cover, nil_opp = _stance(ctx, seat, taken, hand, others)
     if not trick:
         return _lead(ctx, seat, hand, legal, others, mode, cover, nil_opp, voids, broken)
     pos = len(trick)
@@ -171,15 +172,22 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
         if card >= 0:
             return card
     if nil_opp >= 0:
-        card = _set_nil(legal, follow, w, led, mode, nil_opp, winner_seat, partner, seats_after)
+        card = _set_nil(legal, follow, w, led, nil_opp, winner_seat, partner, seats_after, others, voids)
         if card >= 0:
             return card
     if mode == DUCK:
-        return _duck(legal, follow, w, pos, seats_after)
-    return _win(hand, legal, follow, w, led, pos, winner_seat == partner, seats_after, others, voids)
+        card = _duck(legal, follow, w, pos, seats_after)
+    else:
+        card = _win(hand, legal, follow, w, led, pos, winner_seat == partner, seats_after, others, voids)
+    if nil_opp >= 0 and follow >> card & 1 and not beats(card, w):
+        # a nil to break: of two small cards that lose, the lowest stays to lead under it
+        small = follow & ~beating(follow, w) & SMALL_CARDS
+        if small & (small - 1):
+            return high(small)
+    return card
 
 
-def _stance(ctx: HandCtx, seat: int, taken: list[int]) -> tuple[str, bool, int]:
+def _stance(ctx: HandCtx, seat: int, taken: list[int], hand: int, others: int) -> tuple[str, bool, int]:
     """The seat's mode for the trick (WIN, DUCK or AVOID), whether its partner's nil is still
     alive (to cover), and an opponent whose nil is still alive (-1 if none)."""
     if not ctx.bidding:
@@ -203,21 +211,40 @@ def _stance(ctx: HandCtx, seat: int, taken: list[int]) -> tuple[str, bool, int]:
             nil_opp = o
     mode = WIN
     if contract - got <= 0 and contract > 0:
-        mode = _mode_when_made(ctx, team, taken, got - contract, o_contract, o_contract - o_got)
+        mode = _mode_when_made(ctx, seat, taken, got - contract, o_contract - o_got, hand, others)
     return mode, cover, nil_opp
 
 
-def _mode_when_made(ctx: HandCtx, team: int, taken: list[int], over: int, o_contract: int,
-                    o_need: int) -> str:
-    """WIN or DUCK for a team whose contract is made, ``over`` tricks beyond it."""
-    # extra tricks are bags, unless a set is within reach and chasing it stays clear of the
-    # bag penalty
+def _mode_when_made(ctx: HandCtx, seat: int, taken: list[int], over: int, o_need: int, hand: int,
+                    others: int) -> str:
+    """WIN or DUCK for a team whose contract is made, ``over`` tricks beyond it: extra
+    tricks are bags, unless a set is within reach and chasing it stays clear of the bag
+    penalty. A set is in reach when our sure tricks and what the partner bid and has not
+    taken yet come within one of the tricks it needs."""
     remaining = 13 - taken[0] - taken[1] - taken[2] - taken[3]
+    if o_need <= 0 or o_need > remaining:
+        return DUCK
     to_set = remaining - o_need + 1
-    bag_room = 10 - ctx.bags[team] - over if ctx.bag_penalty else 99
-    if o_contract and o_need > 0 and to_set <= max(1, remaining // 3) and bag_room > to_set:
+    bag_room = 10 - ctx.bags[seat & 1] - over if ctx.bag_penalty else 99
+    partner = seat ^ 2
+    if bag_room > to_set and to_set <= 1 + max(0, (ctx.bids[partner] or 0) - taken[partner]) \
+            + _top_tricks(hand, others):
         return WIN
     return DUCK
+
+
+def _top_tricks(hand: int, others: int) -> int:
+    """The tricks ``hand`` takes from the top: each suit's run of bosses, a side suit's cut
+    to the rounds before someone is out of it."""
+    total = 0
+    for s in range(4):
+        part = hand & SUIT_MASKS[s]
+        if not part:
+            continue
+        theirs = others & SUIT_MASKS[s]
+        run = popcount(part & ~((1 << high(theirs)) - 1)) if theirs else popcount(part)
+        total += run if s == 0 else min(run, 1 + popcount(theirs) // 3)
+    return total
 
 
 def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
@@ -238,21 +265,25 @@ def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
     return -1
 
 
-def _set_nil(legal: int, follow: int, w: int, led: int, mode: str, nil_opp: int,
-             winner_seat: int, partner: int, seats_after: list[int]) -> int:
+def _set_nil(legal: int, follow: int, w: int, led: int, nil_opp: int, winner_seat: int,
+             partner: int, seats_after: list[int], others: int, voids: list[int] | None) -> int:
     """A card that leaves the trick to the opponent ``nil_opp``'s nil, or -1 to play on."""
+    lose = legal & ~beating(legal, w)
     if winner_seat == nil_opp:
         # the nil bidder is winning: stay under it
-        lose = legal & ~beating(legal, w)
         if lose:
             return _highest_in(lose, led, follow)
-    elif nil_opp in seats_after and follow and mode != WIN:
-        return low(follow)
-    elif nil_opp in seats_after and follow and winner_seat != partner:
-        # under a low card the nil bidder must go lower still: keep ours low
-        lose = follow & ~beating(follow, w)
-        if lose:
-            return low(lose)
+        return -1
+    if nil_opp not in seats_after or (voids is not None and voids[nil_opp] >> led & 1):
+        return -1  # it has played, or it will throw a card away
+    if winner_seat != partner and w // 13 == led and popcount(others & below(w)) > 4:
+        return -1  # its partner's high card leaves it room to duck anyway
+    # do not raise the card it must stay under: the highest of the suit that loses (low
+    # cards are kept to lead into its suits), or a discard rather than a ruff
+    if lose & follow:
+        return high(lose & follow)
+    if lose:
+        return _discard_low(lose, 0)
     return -1
 
 
@@ -388,11 +419,11 @@ def _lead(ctx: HandCtx, seat: int, hand: int, legal: int, others: int, mode: str
           nil_opp: int, voids: list[int] | None, broken: bool) -> int:
     """The card to lead: low to avoid the trick or set a nil, high over the partner's nil,
     else the card likeliest to win."""
-    # covering the partner's nil comes before setting an opponent's
-    if mode != WIN or (nil_opp >= 0 and not cover):
-        return _lead_low(legal, others, nil_opp, voids)
+    # covering the partner's nil comes before setting an opponent's, and before ducking bags
     if cover:
-        return _lead_over_nil(legal, others)
+        return _lead_over_nil(legal, others, seat ^ 2, voids)
+    if mode in (DUCK, AVOID) or nil_opp >= 0:
+        return _lead_low(legal, others, nil_opp, voids)
     return _lead_to_win(seat, hand, legal, others, voids)
 
 
@@ -408,20 +439,29 @@ def _lead_low(legal: int, others: int, nil_opp: int, voids: list[int] | None) ->
         c = low(part)
         theirs_below = popcount(others & below(c))
         nil_void = nil_opp >= 0 and voids is not None and voids[nil_opp] >> s & 1
-        key = (1 if nil_void else 0, 1 if s == 0 else 0, theirs_below, c % 13)
+        sure_win = not (others & above(c))  # nobody can go over it: the trick is ours
+        key = (1 if sure_win else 0, 1 if nil_void else 0, 1 if s == 0 else 0, theirs_below, c % 13)
         if key < best_key:
             best, best_key = c, key
     return best
 
 
-def _lead_over_nil(legal: int, others: int) -> int:
-    """The lead over the partner's nil: a boss of a suit the others still hold, else our highest."""
-    # lead from strength so the nil partner can play under: bosses first, then high cards
+def _lead_over_nil(legal: int, others: int, partner: int, voids: list[int] | None) -> int:
+    """The lead over the partner's nil: a boss, in a suit the partner is void in first (it
+    throws a high card on it), else the highest card, sparing spades."""
+    best = -1
+    best_key: tuple = ()
     for s in (1, 2, 3, 0):
         part = legal & SUIT_MASKS[s]
-        if part and not (others & above(high(part))) and (others & SUIT_MASKS[s]):
-            return high(part)
-    return highest_by_rank(legal)
+        if not part:
+            continue
+        top = high(part)
+        boss = not (others & above(top)) and others & SUIT_MASKS[s]
+        void = voids is not None and voids[partner] >> s & 1
+        key = (1 if boss else 0, 1 if void else 0, top % 13, popcount(part))
+        if key > best_key:
+            best, best_key = top, key
+    return best
 
 
 def _lead_to_win(seat: int, hand: int, legal: int, others: int, voids: list[int] | None) -> int:
