@@ -1,0 +1,79 @@
+"""Normal's play around nils and close contracts, against opponents who attack: hand-built
+seat views, each of a habit the Normal bot lacked before it was measured against
+``punisher`` (docs/bots.md, "Normal against attackers")."""
+
+from __future__ import annotations
+
+import random
+
+from test_bots import view
+
+from spades.bots import bidmodel, choose
+from spades.rules_config import Rules
+
+# Tricks in which seat 0 (bid 2) took two and its nil partner, seat 2, none
+TWO_TAKEN = [(0, "AC 2C 3C 4C"), (0, "KC 5C 6C 7C")]
+
+
+def test_covering_a_partners_nil_comes_before_ducking_bags() -> None:
+    """Our 2 is made, the partner's nil is alive and we lead: a boss over the nil, not a
+    low card it may have to win."""
+    v = view(0, "AH 2H 8D 9D TC 2S 3S 4S 5S 6S QS", [2, 4, "nil", 4], tricks=TWO_TAKEN, dealer=3)
+    assert v["trick"]["leader"] == 0
+    assert choose(v, "normal", 0) == "AH"
+
+
+def test_the_lead_over_a_nil_is_a_boss_of_a_suit_the_nil_has_shown_out_of() -> None:
+    """The partner (nil) threw a club on the ace of diamonds: the king of diamonds, now the
+    boss, comes before the ace of hearts, so the nil throws another high card away."""
+    tricks = [(0, "AD 2D 8C 4D"), (0, "AC 5C 6C 7C")]
+    v = view(0, "AH 2H KD 3D TC 2S 3S 4S 5S 6S QS", [2, 4, "nil", 4], tricks=tricks, dealer=3)
+    assert choose(v, "normal", 0) == "KD"
+
+
+def test_before_an_opponents_nil_a_void_seat_throws_a_card_rather_than_ruff() -> None:
+    """The nil's partner led the three of diamonds and the nil (seat 1) plays after us:
+    a ruff would let it throw anything; a discard leaves it the three to stay under."""
+    v = view(0, "AH KH 2H 8C 9C TC 2S 3S 4S 5S 6S QS KS", [4, "nil", 4, 3], trick=(3, "3D"), dealer=2)
+    card = choose(v, "normal", 0)
+    assert not card.endswith("S")
+
+
+def test_under_the_nil_partners_low_lead_the_higher_of_two_small_cards() -> None:
+    """The nil plays after us and must stay under the four of clubs: the three is played and
+    the two is kept, to lead into its clubs later."""
+    v = view(0, "2C 3C JC AH KH 2H 8D 9D 2S 3S 4S 5S 6S", [4, "nil", 4, 3], trick=(3, "4C"), dealer=2)
+    assert choose(v, "normal", 0) == "3C"
+
+
+def test_after_an_opponents_nil_has_played_the_lowest_card_is_kept_to_lead_into_it() -> None:
+    """The nil (seat 1) led the five of hearts and the partner's king has the trick: we
+    throw the nine, and keep the two and the four to lead under the nil."""
+    v = view(0, "2H 4H 9H 8D 9D TD 2C 3C 4C 2S 3S 4S 5S", [4, "nil", 4, 3], trick=(1, "5H KH 3H"), dealer=0)
+    assert choose(v, "normal", 0) == "9H"
+
+
+def test_a_seat_ducking_bags_never_leads_the_last_card_of_a_suit() -> None:
+    """Our 4 is made and no set is in reach. Every other diamond has been played, so the two
+    of diamonds would win the trick: the three of clubs goes instead (one card out under it,
+    which is fewer than under the nine of hearts)."""
+    tricks = [(0, "5H 3H AH 4H"), (2, "JD 3D AD 4D"), (0, "KD 5D 6D 7D"), (0, "QD 8D 9D TD")]
+    v = view(0, "2D 9H 3C 4C 5C 6C 7C 8C 2S", [3, 2, 1, 2], tricks=tricks, dealer=3)
+    assert v["taken"] == [3, 0, 1, 0] and v["trick"]["leader"] == 0
+    assert choose(v, "normal", 0) == "3C"
+
+
+def test_a_bid_after_an_opponents_nil_is_never_above_the_same_hands_first_bid() -> None:
+    """Breaking the nil spends high cards and leads, so a hand bids no more after an
+    opponent's nil than it would bid first (the share of tricks the nil leaves is not
+    ours to count on), and for some hands a trick less."""
+    rng = random.Random(3)
+    after, first = [], []
+    for _ in range(40):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[:13])
+        after.append(bidmodel.choose_bid(hand, bidmodel.Situation(0, [None, None, None, 0], Rules(), [0, 0], [0, 0], 2)))
+        first.append(bidmodel.choose_bid(hand, bidmodel.Situation(0, [None] * 4, Rules(), [0, 0], [0, 0], 3)))
+    assert all(a <= b for a, b in zip(after, first))
+    assert sum(a < b for a, b in zip(after, first)) >= 5
