@@ -61,7 +61,10 @@ from .servers import SEVERE, RedisServer, Server, raise_open_files
 
 FALLBACK = "playing a fallback move"
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})")  # logging's asctime
-MINE = ('class="bidbox"', "fan playable", "panel open", 'value="look"')
+# what a frame holding the person's own cards shows when it may be their turn: a bid box,
+# playable cards, the hand's result, the Look button, or what they are told ("Your turn";
+# late in a hand the cards come with the Claim button and are marked by the page itself)
+MINE = ('class="bidbox"', "fan playable", "panel open", 'value="look"', 'id="told"')
 THINKING = re.compile(r"bot thinking: (\d+) decisions .* budget median (\d+) ms, least (\d+) ms")
 
 
@@ -129,6 +132,7 @@ async def play(base: str, i: int, level: str, think: float, stats: Stats, stop_a
                                 stats.moves += 1
                             elif r.status != 409:
                                 stats.errors += 1
+                                log(f"person {i}: {action} answered {r.status}: {(await r.text())[:200]!r}")
                         waiting_since = time.perf_counter()
                         continue
                     if reader.done():
@@ -137,6 +141,11 @@ async def play(base: str, i: int, level: str, think: float, stats: Stats, stop_a
                         await asyncio.wait_for(messages.wait(), timeout=30)
                     except TimeoutError:
                         stats.errors += 1  # no news for 30 s: a stuck table
+                        async with person.session.get(f"{base}/g/{code}/view.json") as r:
+                            now = await r.json()
+                        log(f"person {i}: no news from table {code} for 30 s (its view: {view.get('phase')}, "
+                            f"{view.get('to_act')} to act, version {view.get('version')}; now {now.get('phase')}, "
+                            f"{now.get('to_act')} to act, version {now.get('version')}, legal {now.get('legal')})")
             finally:
                 reader.cancel()
                 await ws.close()
