@@ -388,7 +388,8 @@ def team_dist(hand: int, sit: Situation, m: BidModel, dist: list[float] | None =
     """(the team's trick distribution as this seat sees it, the partner's bid already in the
     contract). Our tricks when we play to win, plus the partner's by its bid, moved by what
     the other bids say, by ``m.gift`` (tricks that come our way in a bidding hand) and by
-    ``NIL_ATTACK`` when an opponent has bid nil."""
+    ``NIL_ATTACK`` when an opponent has bid nil; with ``gift`` False (the generator
+    measuring the gift) by the other bids alone."""
     seat = sit.seat
     partner = seat ^ 2
     pb = sit.bids[partner]

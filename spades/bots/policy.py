@@ -448,7 +448,7 @@ def _lead_low(legal: int, others: int, nil_opp: int, voids: list[int] | None) ->
 
 def _lead_over_nil(legal: int, others: int, partner: int, voids: list[int] | None) -> int:
     """The lead over the partner's nil: a boss, in a suit the partner is void in first (it
-    throws a high card on it), else the highest card, sparing spades."""
+    throws a high card on it), else the highest card (a spade as readily as a side card)."""
     best = -1
     best_key: tuple = ()
     for s in (1, 2, 3, 0):
