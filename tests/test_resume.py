@@ -136,3 +136,33 @@ def test_a_socket_that_fell_behind_sends_one_frame_of_the_newest_change_and_ever
     (frame,) = frames(hub, slow)
     assert 0 < len(frame) < len("".join(whole.values())) / 2
     assert unstamped(apply(page, frame)) == unstamped(apply(whole, frames(hub, fresh)[0]))
+
+
+def test_a_movers_page_redrawn_by_its_answer_is_told_its_next_turn_by_its_socket(app, service):
+    """A mover's answer redraws its whole page. When its socket's frame of that move has not
+    gone out before the others move (a socket behind by a change or two), the frame it
+    sends for its next turn still tells it "Your turn", though that is what it sent the
+    turn before: at each of seat 0's turns its page is told what a fresh page is."""
+    hub = app.extensions["spades.hub"]
+    code = "RESUM4"
+    table(service, code)
+    mine = Connection(code, PLAYERS[0], "127.0.0.1", "t")
+    assert hub.open(mine) is None
+    rng = random.Random(7)
+
+    def to_act() -> int:
+        return service.snapshot(code, None).view["to_act"]
+
+    page: dict[str, str] = {}
+    for _ in range(14):  # seat 0's bid and its thirteen cards
+        while to_act() != 0:
+            moves(service, code, 1, rng)
+        for f in frames(hub, mine):
+            page = apply(page, f)
+        fresh = Connection(code, PLAYERS[0], "127.0.0.1", "t")
+        assert hub.open(fresh) is None
+        whole = apply({}, frames(hub, fresh)[0])
+        hub.close(fresh)
+        assert unstamped(page)["told"] == unstamped(whole)["told"]
+        moves(service, code, 1, rng)  # seat 0 moves: its answer, not its socket, redraws its page
+        page = apply(page, hub.fragments(service.snapshot(code, PLAYERS[0]), PLAYERS[0], "t"))

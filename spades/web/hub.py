@@ -233,6 +233,10 @@ class Connection:
     reason: str = ""
     since: int | None = None  # a socket back from a drop: the last change its page applied
     sent: dict[str, str] = field(default_factory=dict)  # the table's fragments as this socket last sent them
+    sent_seq: int = -1  # the change ``sent`` shows
+    # a mover's answer to its own move redraws its page behind this socket's back: (the
+    # change it shows, its fragments), taken by the socket's thread before its next frame
+    answered: tuple[int, dict[str, str]] | None = None
     queue: queue.Queue = field(init=False)  # changes to send; None: close with ``reason``
     _held: Any = field(default=_NOTHING, init=False)  # taken from the queue behind a change, sent next
 
@@ -517,6 +521,9 @@ class Hub:
                 conn.sent.clear()  # a room's picture: the table's first frame is whole
             return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
         key = item.change.key_of(conn.player_id)
+        answered, conn.answered = conn.answered, None
+        if answered is not None and answered[0] >= conn.sent_seq:
+            conn.sent, conn.sent_seq = dict(answered[1]), answered[0]  # the page shows the answer
         if isinstance(item, Resumed):
             latest = item.item
             html = latest.since(self.app, key, item.earlier) if item.seat == key else None
@@ -527,16 +534,27 @@ class Hub:
                          **(latest.parts(self.app, key).fragments if key is not None else {})}
         else:
             html = item.frame(self.app, key, conn.sent)
+        conn.sent_seq = max(conn.sent_seq, item.change.seq)
         return html.replace(CSRF_MARK, conn.csrf)
 
     def fragments(self, snap: Snapshot, player_id: str | None, csrf: str) -> str:
         """Every fragment of the table for this person's picture ``snap`` (a mover's
-        answer): the renderings the sockets got for the same change when there are some."""
+        answer): the renderings the sockets got for the same change when there are some.
+        The person's sockets at the table work out their next frames from this answer, which
+        their pages now show, and not from what they last sent (a socket behind the move
+        would otherwise leave out a fragment that came back to what it sent before it, such
+        as "Your turn", which the answer took away)."""
         with self._lock:
             latest = self._latest.get(snap.code)
+            conns = [c for c in self._by_person.get(player_id, ()) if c.code == snap.code] if player_id else []
         if latest is not None and latest.change.seq == snap.seq and latest.change.key_of(player_id) == snap.seat:
-            return latest.whole(self.app, snap.seat).replace(CSRF_MARK, csrf)
-        return render_fragments(snap, csrf)
+            shown = {**latest.parts(self.app, PUBLIC_KEY).fragments, **latest.parts(self.app, snap.seat).fragments}
+            html = latest.whole(self.app, snap.seat)
+        else:
+            shown, html = {}, render_fragments(snap, csrf)  # renderings the hub does not hold: the next frame is whole
+        for conn in conns:  # their pages show this answer now: their next frames differ from it
+            conn.answered = (snap.seq, shown)
+        return html.replace(CSRF_MARK, csrf)
 
     def counts(self) -> dict[str, int]:
         """Open sockets: in all, tables with any, people with any (for tests and operators)."""
