@@ -88,17 +88,27 @@
   // Never let an older picture of the table replace a newer one: the answer to a POST can
   // arrive after a WebSocket push of a later move. Each fragment carries its stamp (match,
   // version); an update older than what is shown is skipped.
-  // The live region is told each picture once: the answer to a click and the socket's push
+  // The live region is told each move once: the answer to a click and the socket's push
   // of the same move carry the same stamp, and a second telling would be read out twice.
+  // A push may tell several moves (a socket that skipped changes), one span each, oldest
+  // first: only the spans newer than what was told stay.
   var announced = null;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var d = e.detail, incoming = d.fragment && (d.fragment.firstElementChild || d.fragment);
     if (!incoming || !incoming.getAttribute || !d.target || !d.target.dataset) return;
     var next = parseInt(incoming.getAttribute("data-v"), 10);
     if (d.target.id === "announce") {
-      if (announced === null) { var shownSpan = d.target.querySelector("[data-v]"); announced = shownSpan ? parseInt(shownSpan.getAttribute("data-v"), 10) : -1; }
-      if (next <= announced) { d.shouldSwap = false; return; }
-      announced = next;
+      if (announced === null) {
+        var shownSpans = d.target.querySelectorAll("[data-v]");
+        announced = shownSpans.length ? parseInt(shownSpans[shownSpans.length - 1].getAttribute("data-v"), 10) : -1;
+      }
+      var told = announced;
+      Array.prototype.slice.call(d.fragment.querySelectorAll("[data-v]")).forEach(function (span) {
+        var at = parseInt(span.getAttribute("data-v"), 10);
+        if (at <= told) span.remove();
+        else announced = Math.max(announced, at);
+      });
+      if (!d.fragment.querySelector("[data-v]")) d.shouldSwap = false;
       return;
     }
     var shown = parseInt(d.target.dataset.v, 10);

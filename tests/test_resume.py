@@ -130,7 +130,14 @@ def test_a_socket_that_fell_behind_sends_one_frame_of_the_newest_change_and_ever
     fresh = Connection(code, PLAYERS[0], "127.0.0.1", "t")
     assert hub.open(fresh) is None
     whole = apply({}, frames(hub, fresh)[0])
-    assert unstamped(page) == unstamped(whole) and seq_of(page) == seq_of(whole)
+    assert unstamped(page) == {**unstamped(whole), "announce": unstamped(page)["announce"]}
+    assert seq_of(page) == seq_of(whole)
+    # the screen readers are told each of the four moves it skipped, oldest first, the
+    # newest as a fresh page tells it
+    told = re.findall(r'<span data-v="(\d+)">([^<]*)</span>', last)
+    assert len(told) == 4 and [int(at) for at, _ in told] == sorted(int(at) for at, _ in told)
+    assert len({words for _, words in told}) == 4
+    assert told[-1] == re.search(r'<span data-v="(\d+)">([^<]*)</span>', whole["announce"]).groups()
     # the next frame holds only what the next move changed
     moves(service, code, 1, rng)
     (frame,) = frames(hub, slow)

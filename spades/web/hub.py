@@ -51,7 +51,16 @@ from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
 from .fragments import Rendered
-from .render import PUBLIC, render_fragments, render_picture, render_private, render_public
+from .render import (
+    PUBLIC,
+    announce_line,
+    render_announcement,
+    render_fragments,
+    render_picture,
+    render_private,
+    render_public,
+    stamp_of,
+)
 from .talk import MUTED_CHANNEL, hears, render_said
 
 log = logging.getLogger(__name__)
@@ -63,6 +72,8 @@ CSRF_MARK = "\x00csrf\x00"
 REANNOUNCE = ("loaded", "resume")
 PUBLIC_KEY = "public"  # the public part's key among a change's renderings (seats are 0-3)
 ALWAYS = "turn"  # the fragment in every frame: whose turn, and the table's version and change number
+ANNOUNCE = "announce"  # the screen readers' line: told of each change a frame covers, not diffed
+TOLD_AT_ONCE = 8  # the most moves one frame's screen readers' line tells (a socket far behind)
 HISTORY = 64  # changes remembered per table with sockets here, for a socket back from a drop
 _NOTHING = object()  # a connection holds nothing taken from its queue
 
@@ -116,13 +127,14 @@ class Published:
     def frame(self, app: Flask, key: Any, sent: dict[str, str]) -> str:
         """The frame for a socket of seat ``key`` (None: a watcher) that last sent
         ``sent`` (by fragment name; updated here): the fragments that differ from it and
-        ``ALWAYS``; every one for a socket that sent none. With the CSRF mark."""
+        ``ALWAYS``; every one for a socket that sent none. With the CSRF mark. Without the
+        screen readers' line (``Hub._told``)."""
         html = ""
         for rendered in (self.parts(app, PUBLIC_KEY), self.parts(app, key) if key is not None else None):
             if rendered is None:
                 continue
             names = tuple(n for n, h in rendered.fragments.items()
-                          if n == ALWAYS or (was := sent.get(n)) is not h and was != h)
+                          if n == ALWAYS or n != ANNOUNCE and (was := sent.get(n)) is not h and was != h)
             sent.update((n, rendered.fragments[n]) for n in names)
             html += rendered.fill(names)
         return html
@@ -234,6 +246,8 @@ class Connection:
     since: int | None = None  # a socket back from a drop: the last change its page applied
     sent: dict[str, str] = field(default_factory=dict)  # the table's fragments as this socket last sent them
     sent_seq: int = -1  # the change ``sent`` shows
+    told: str = ""  # the screen readers' line this socket last told
+    passed: list[Published] = field(default_factory=list)  # the changes ``take`` skipped for the one it gave
     # a mover's answer to its own move redraws its page behind this socket's back: (the
     # change it shows, its fragments), taken by the socket's thread before its next frame
     answered: tuple[int, dict[str, str]] | None = None
@@ -251,6 +265,7 @@ class Connection:
         item, self._held = self._held, _NOTHING
         if item is _NOTHING:
             item = self.queue.get(timeout=timeout)
+        self.passed = []
         while _is_table_change(item):
             try:
                 later = self.queue.get_nowait()
@@ -259,6 +274,7 @@ class Connection:
             if not _is_table_change(later):
                 self._held = later
                 break
+            self.passed.append(item)
             item = later
         return item
 
@@ -532,10 +548,38 @@ class Hub:
             # the page is now as the latest change shows it
             conn.sent = {**latest.parts(self.app, PUBLIC_KEY).fragments,
                          **(latest.parts(self.app, key).fragments if key is not None else {})}
+            if key is not None:
+                conn.told = latest.parts(self.app, key).keys[ANNOUNCE]  # type: ignore[assignment]
         else:
-            html = item.frame(self.app, key, conn.sent)
+            html = item.frame(self.app, key, conn.sent) + self._told(item, key, conn)
         conn.sent_seq = max(conn.sent_seq, item.change.seq)
         return html.replace(CSRF_MARK, conn.csrf)
+
+    def _told(self, item: Published, key: Any, conn: Connection) -> str:
+        """The screen readers' line of a frame: each move this socket has not told, oldest
+        first, those it skipped to reach ``item`` included (a watcher has none). It is told
+        even when the mover's answer told it already, for that answer may reach the page
+        after this frame; the page tells each stamp once (site.js)."""
+        if key is None:
+            return ""
+        newest = item.parts(self.app, key)
+        lines: list[tuple[int, str]] = []
+        for passed in conn.passed:
+            if passed.change.key_of(conn.player_id) == key:
+                snap = passed.change.snapshots[key]
+                lines.append((stamp_of(snap), announce_line(snap)))
+        lines.append((stamp_of(item.change.snapshots[key]), newest.keys[ANNOUNCE]))  # type: ignore[arg-type]
+        fresh = []
+        for stamp, words in lines:
+            if words and words != conn.told:
+                fresh.append((stamp, words))
+            conn.told = words
+        if not fresh:
+            return ""
+        if fresh == lines[-1:]:  # the newest move alone: its own fragment
+            return newest.fill((ANNOUNCE,))
+        with self.app.app_context():
+            return render_announcement(fresh[-TOLD_AT_ONCE:])
 
     def fragments(self, snap: Snapshot, player_id: str | None, csrf: str) -> str:
         """Every fragment of the table for this person's picture ``snap`` (a mover's

@@ -119,9 +119,8 @@ def public_part(snap: Snapshot) -> Public:
     """What everyone at the table and every watcher sees (whatever seat ``snap`` is for)."""
     if snap.seat is not None:
         snap = dataclasses.replace(snap, seat=None)
-    v = snap.view
     scores = scores_of(snap)
-    return Public(stamp=snap.match_number * STAMP_MATCH + v["version"], page=page_of(snap), status=status_of(snap),
+    return Public(stamp=stamp_of(snap), page=page_of(snap), status=status_of(snap),
                   scores=scores, felt=felt_of(snap), result=result_of(snap, scores.teams),
                   last_trick=last_trick_of(snap), sheet=sheet_of(snap, scores.teams))
 
@@ -514,7 +513,7 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
 
 def _values(snap: Snapshot) -> tuple[tuple[str, str], ...]:
     v = snap.view
-    return ((STAMP, str(snap.match_number * STAMP_MATCH + v["version"])), (VERSION, str(v["version"])),
+    return ((STAMP, str(stamp_of(snap))), (VERSION, str(v["version"])),
             (NOW, str(int(snap.now * 1000))), (SEQ, str(snap.seq)))
 
 
@@ -567,6 +566,23 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
         "announce": ("table/_announce.html", {"told": told}, told.announce),
     }
     return drawn(pieces, before, _values(snap))
+
+
+def stamp_of(snap: Snapshot) -> int:
+    """The stamp of the table's picture at ``snap``: it grows with every change, across matches."""
+    return snap.match_number * STAMP_MATCH + snap.view["version"]
+
+
+def announce_line(snap: Snapshot) -> str:
+    """The screen readers' line at ``snap`` for its seat (what its ``announce`` fragment tells)."""
+    return told_of(snap, None).announce
+
+
+def render_announcement(lines: list[tuple[int, str]]) -> str:
+    """The screen readers' line telling several moves, oldest first, each with its stamp
+    (``lines``: stamp and words): a socket that skipped changes tells each one, and the page
+    tells only the moves it has not told yet."""
+    return drawn({"announce": ("table/_announce.html", {"lines": lines}, None)}, None, ()).fill()
 
 
 def render_fragments(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> str:
