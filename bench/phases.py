@@ -42,6 +42,7 @@ from .servers import Server
 PACE_S = 2.0  # paced phase: one move per table this often
 HOME_RATE = 20.0  # home page requests a second in the idle phase
 PER_ADDRESS = 90  # idle spectator sockets per source address
+IDLE_CPU_S = 10.0  # idle phase: how long the worker's CPU is read while its sockets wait
 
 
 # -- seeding -------------------------------------------------------------------------------------
@@ -312,6 +313,12 @@ async def idle_phase(server: Server, codes: list[str], args: argparse.Namespace)
         visitors += [r[1] for r in opened if isinstance(r, tuple)]
         log(f"idle: {sum(1 for p in visitors if p.sock)} of {args.idle_sockets} spectator sockets open in "
             f"{time.perf_counter() - t:.1f} s" + (f"; refused: {dict(failures)}" if failures else ""))
+        # what the open sockets cost while nothing happens at their tables
+        cpu = server.worker_cpu_s()
+        await asyncio.sleep(IDLE_CPU_S)
+        after = server.worker_cpu_s()
+        idle_cpu = None if cpu is None or after is None else round(100 * (after - cpu) / IDLE_CPU_S, 1)
+        log(f"idle: the worker used {idle_cpu}% of a core over {IDLE_CPU_S:.0f} s")
         home, home_failed = await time_home(base, args.seconds)
         rss = server.worker_rss_mb()
         still = sum(1 for p in visitors if held(p))
@@ -336,7 +343,7 @@ async def idle_phase(server: Server, codes: list[str], args: argparse.Namespace)
         log(f"one address: {accepted} of {args.one_address} kept; refusals {dict(refusals)}; site up: {up}")
         return {"bench": "idle", "sockets": args.idle_sockets, "held": still,
                 "home_p50_ms": ms(percentile(home, 50)), "home_p99_ms": ms(percentile(home, 99)),
-                "home_failed": home_failed, "worker_rss_mb": rss,
+                "home_failed": home_failed, "worker_rss_mb": rss, "worker_cpu_idle_pct": idle_cpu,
                 "one_address": {"opened": args.one_address, "accepted": accepted,
                                 "refused": args.one_address - accepted, "close_reason": reason},
                 "site_up": up}

@@ -102,6 +102,18 @@ class Server:
             return None
         return None
 
+    def worker_cpu_s(self) -> float | None:
+        """The CPU seconds (user and system) the worker has used so far."""
+        pid = self.worker_pid()
+        if pid is None:
+            return None
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
     def stop(self) -> None:
         """SIGTERM to the master (it stops its worker); if it is still there a few seconds
         later, SIGKILL to the process group started here (master, worker, bot pool)."""
