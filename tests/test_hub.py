@@ -228,3 +228,19 @@ def test_a_table_that_could_not_be_loaded_just_now_lets_the_page_connect_again(a
         assert 'id="hand"' in again.receive(timeout=5)
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("app_config", [{"SESSION_CHECK_S": 60}])
+def test_a_page_that_closes_its_socket_is_forgotten_without_waiting_for_a_change(app, live_server, client):
+    """A waiting socket sleeps until its table changes or its session is due a check (here
+    a minute away): the page's close wakes it, so its seat's hold starts at once."""
+    code = start_practice(client)
+    hub = app.extensions["spades.hub"]
+    ws = open_socket(live_server, code, client.get_cookie("session").value)
+    assert 'id="hand"' in ws.receive(timeout=5)
+    assert hub.counts()["sockets"] == 1
+    ws.close()
+    deadline = time.monotonic() + 5
+    while hub.counts()["sockets"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hub.counts()["sockets"] == 0

@@ -291,6 +291,16 @@ class Connection:
         except queue.Full:
             self.kill("too slow: reconnect for the table as it is now")
 
+    def gone(self) -> None:
+        """The page closed this socket: its loop ends without waiting for its next change
+        (never blocks; a loop whose queue is full is busy and meets the closed socket when
+        it sends)."""
+        self.alive = False
+        try:
+            self.queue.put_nowait(None)
+        except queue.Full:
+            pass
+
     def end(self, reason: str) -> None:
         """Close this socket with ``reason`` once what is queued is sent (never blocks)."""
         if self.reason:

@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("live", __name__)
 sock = Sock()
-IDLE_CHECK_S = 1.0  # how soon a closed socket is noticed (its seat's hold starts then)
 SESSION_CHECK_S = 10.0  # how soon "sign out on every device" closes an open socket
 POLICY_VIOLATION = 1008  # the WebSocket close code for a refusal
 TRY_AGAIN_LATER = 1013  # the close code for a table that could not be loaded just now: the page connects again
@@ -117,14 +116,17 @@ def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str])
 
 def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
     """Send ``conn``'s queued pictures until the socket closes (or is closed: a signed-out
-    session, a stuck reader, the table ending it), then let the hub forget it."""
+    session, a stuck reader, the table ending it), then let the hub forget it. A socket the
+    page closed wakes its loop at once (``wake_when_closed``), so a waiting socket sleeps
+    until its table changes or its session is due a check."""
     uid, gen, sid = session.get("uid"), session.get("gen"), session.get("sid")
     check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
     checked = time.monotonic()
+    wake_when_closed(ws, conn)
     try:
         while ws.connected and conn.alive:
             try:
-                item = conn.take(IDLE_CHECK_S)
+                item = conn.take(check_every)
             except queue.Empty:
                 if uid and time.monotonic() - checked >= check_every:
                     checked = time.monotonic()
@@ -149,6 +151,42 @@ def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
                 close_with(ws, conn.reason, ended=conn.reason == WATCHING_OFF)
             except Exception:
                 pass
+
+
+def wake_when_closed(ws, conn: Connection) -> None:
+    """When the page closes the socket, or the connection breaks, ``conn``'s loop is woken
+    to end too, with no thread or greenlet of its own: simple-websocket's reader sets its
+    event on every message and on the close (after marking the socket closed), so the
+    event is wrapped to tell ``conn`` then. (A page closed for a message over the size
+    limit is the one close it sets the event before: that loop ends at its next frame or
+    session check.)"""
+    event = getattr(ws, "event", None)
+    if event is not None:
+        ws.event = _WakingEvent(event, ws, conn)
+
+
+class _WakingEvent:
+    """A socket's event (``wake_when_closed``) that also wakes its connection's loop once
+    the socket is closed."""
+
+    __slots__ = ("_event", "_ws", "_conn")
+
+    def __init__(self, event, ws, conn: Connection) -> None:
+        self._event, self._ws, self._conn = event, ws, conn
+
+    def set(self) -> None:
+        self._event.set()
+        if not self._ws.connected:
+            self._conn.gone()
+
+    def clear(self) -> None:
+        self._event.clear()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._event.wait(timeout)
 
 
 def close_with(ws, reason: str, ended: bool = False, again: bool = False) -> None:
