@@ -89,29 +89,29 @@ class Server:
                 continue
         return None
 
-    def worker_rss_mb(self) -> float | None:
+    def _worker_file(self, name: str) -> str | None:
+        """The text of the worker's ``/proc/<pid>/<name>``, or None."""
         pid = self.worker_pid()
         if pid is None:
             return None
         try:
-            with open(f"/proc/{pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return round(int(line.split()[1]) / 1024, 1)
+            with open(f"/proc/{pid}/{name}") as f:
+                return f.read()
         except OSError:
             return None
+
+    def worker_rss_mb(self) -> float | None:
+        for line in (self._worker_file("status") or "").splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
         return None
 
     def worker_cpu_s(self) -> float | None:
         """The CPU seconds (user and system) the worker has used so far."""
-        pid = self.worker_pid()
-        if pid is None:
+        stat = self._worker_file("stat")
+        if stat is None:
             return None
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
+        fields = stat.rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
     def stop(self) -> None:
