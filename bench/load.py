@@ -32,8 +32,9 @@ says how much of the transport's ceiling the site keeps. The servers run one at 
 Idle phase (site only): ``--idle-sockets`` spectator sockets (distinct visitors, at most 90
 per source address) stay open; the worker's CPU is read over 10 s while nothing happens
 (``worker_cpu_idle_pct``: what waiting sockets cost), then the home page is timed at 20
-requests a second and the worker's RSS is read from /proc. Then ``--one-address`` more visitors open a socket each
-from one address: how many the server keeps, and how it refuses the rest.
+requests a second and the worker's RSS is read from /proc. Then ``--one-address`` more
+visitors open a socket each from one address: how many the server keeps, and how it
+refuses the rest.
 
 ``--workers 1 2`` runs the site's phases once per worker count, in the same run: more
 than one worker share a Redis (``redis-server`` started here on a free loopback port, as
