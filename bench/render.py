@@ -3,12 +3,21 @@
     python -m bench.render [--moves 300] [--pages 200]
 
 A table with four people is played on a temporary database through the real app (Flask
-test clients, the table service, SQLite). Each seat has a live subscriber rendering its
-frame as the socket hub does (the fragments that changed, drawn from the table's latest
-drawing). Printed, as medians in milliseconds:
+test clients, the table service, SQLite). Each seat has a connection of the socket hub,
+as an open page has, whose queue is drained as the page's socket does it (``Hub.render``:
+the frame of what changed for that socket), without the bytes going out. Printed, as
+medians in milliseconds:
 - ``page``: GET /g/<CODE> for a seated player;
-- ``round trip``: one move's POST (htmx) until its response AND every seat's fragments
-  are rendered (publishing happens before the POST returns, after the move is committed).
+- ``round trip``: one card play's POST (htmx) until its answer AND every seat's frame are
+  made (publishing happens before the POST returns, after the move is committed);
+- ``a card play's work``: that round trip in parts: the command (the table's actor
+  checks, decides and commits it, and makes the five snapshots); drawing the change's
+  public fragments and the mover's own, into the mover's answer (``Hub.fragments``); the
+  rest of the request (the session cookie, CSRF, the rate limit, the form, the headers);
+  and the four sockets' frames (the other seats' own fragments drawn, each frame made).
+
+What the production server adds to each move on top (HTTP parsing, four WebSocket sends
+with per-message compression) is the bare app's work in ``bench.load``.
 
 Imports: the web layer, the table service, storage and the core (``spades``).
 """
@@ -18,6 +27,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import dataclasses
+import queue
 import random
 import statistics
 import tempfile
@@ -28,7 +38,7 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player
 from spades.web import create_app
-from spades.web.hub import Published
+from spades.web.hub import Connection
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,17 +64,37 @@ def main(argv: list[str] | None = None) -> None:
             with client.session_transaction() as session:
                 session["pid"], session["csrf"] = pid, "bench-token"
             clients.append(client)
-        rendered = [0]
-        drawn: dict = {}  # the table's latest drawing of each part, as the hub keeps it
-        sent: dict = {}  # what each seat's socket last sent
+        hub = app.extensions["spades.hub"]
+        conns = [Connection(code, pid, "127.0.0.1", "bench-token") for pid in players]
+        for conn in conns:
+            assert hub.open(conn) is None
 
-        def listen(change):  # as the socket hub does: each seat's frame of the change
-            item = Published(change, drawn)
-            for seat in range(4):
-                item.frame(app, seat, sent.setdefault(seat, {}))
-            rendered[0] += len(players)
+        def drain() -> int:  # as each page's socket does: its frame of every change queued
+            frames = 0
+            for conn in conns:
+                while True:
+                    try:
+                        item = conn.take(0)
+                    except queue.Empty:
+                        break
+                    hub.render(item, conn)
+                    frames += 1
+            return frames
 
-        service.bus.subscribe(listen)
+        drain()
+        spent = {"command": 0.0, "answer": 0.0}  # the POST's parts, this move
+
+        def timed(part: str, method):
+            def run(*args, **kwargs):
+                t = time.perf_counter()
+                try:
+                    return method(*args, **kwargs)
+                finally:
+                    spent[part] += time.perf_counter() - t
+            return run
+
+        service.handle = timed("command", service.handle)
+        hub.fragments = timed("answer", hub.fragments)
 
         pages = []
         for _ in range(args.pages):
@@ -74,25 +104,32 @@ def main(argv: list[str] | None = None) -> None:
             assert response.status_code == 200
 
         rng = random.Random(1)
-        trips = []
+        trips, commands, answers, requests, frames = [], [], [], [], []
         for _ in range(args.moves * 20):  # bounded: a table that stops moving is an error, not a hang
             if len(trips) >= args.moves:
                 break
             v = service.snapshot(code, players[0]).view
             if v["phase"] == "hand_over":
                 service.act(code, Player(players[0]), "deal_now", v["version"])  # the host deals
+                drain()
                 continue
             seat = v["to_act"]
             sv = service.snapshot(code, players[seat]).view
             action = rng.choice(sv["legal"])
-            before = rendered[0]
+            spent.update(command=0.0, answer=0.0)
             t = time.perf_counter()
             response = clients[seat].post(f"/g/{code}/act", data={"action": action, "version": sv["version"]},
                                           headers={"HX-Request": "true", "X-CSRF-Token": "bench-token"})
-            elapsed = time.perf_counter() - t
-            assert response.status_code == 200 and rendered[0] == before + 4, response.status_code
+            posted = time.perf_counter()
+            sent = drain()
+            done = time.perf_counter()
+            assert response.status_code == 200 and sent == len(conns), (response.status_code, sent)
             if sv["phase"] == "playing":
-                trips.append(elapsed)
+                trips.append(done - t)
+                commands.append(spent["command"])
+                answers.append(spent["answer"])
+                requests.append(posted - t - spent["command"] - spent["answer"])
+                frames.append(done - posted)
         else:
             raise RuntimeError(f"the table stopped moving after {len(trips)} cards")
         app.extensions["spades.tourneys"].close()
@@ -100,9 +137,15 @@ def main(argv: list[str] | None = None) -> None:
         pool.shutdown()
 
     print(f"table page render: median {statistics.median(pages) * 1000:.2f} ms over {len(pages)} GETs")
-    print(f"card play round trip (POST until all 4 seats' fragments are rendered): "
+    print(f"card play round trip (POST until all 4 seats' frames are made): "
           f"median {statistics.median(trips) * 1000:.2f} ms, p95 "
           f"{sorted(trips)[int(len(trips) * 0.95)] * 1000:.2f} ms over {len(trips)} cards")
+
+    def med(values: list[float]) -> str:
+        return f"{statistics.median(values) * 1000:.2f} ms"
+
+    print(f"a card play's work (medians): the command {med(commands)}, drawing the change and the mover's "
+          f"answer {med(answers)}, the rest of the request {med(requests)}, the four sockets' frames {med(frames)}")
 
 
 if __name__ == "__main__":
