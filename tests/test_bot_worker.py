@@ -19,7 +19,7 @@ from test_cluster import wait_for
 
 from spades import bots
 from spades.bots.worker import GROUP, STREAM, WORKERS, BotQueue, live_workers
-from spades.rules import Match
+from spades.rules import PLAYING, Match, parse_action
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import Player, TableService
@@ -57,6 +57,8 @@ def test_a_worker_killed_mid_decision_loses_nothing(redis_url):
     try:
         assert wait_for(lambda: queue.workers() == 1)
         match = Match(Rules(), "killed")
+        while match.phase != PLAYING:  # Hard searches its cards (it bids by the model at once)
+            match.apply(match.to_act, parse_action(str(bots.choose(seat_view(match, match.to_act), "normal"))))
         view = seat_view(match, match.to_act)
         future = queue.submit(bots.choose, view, "hard", 1, 3.0)  # thinks for seconds
         assert wait_for(lambda: r.xpending(STREAM, GROUP)["pending"] == 1)  # taken by the first worker

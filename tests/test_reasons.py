@@ -39,7 +39,7 @@ def test_the_words_name_the_hint(seed):
 
     m = Match(Rules(), seed=seed)
     v = seat_view(m, m.to_act)
-    bid = hint(v, 0.003)
+    bid = hint(v)
     assert bid in v["legal"]
     words = explain(v["hand"], bid)
     assert words.startswith(f"{bid}: ") and len(words.split()) <= 12

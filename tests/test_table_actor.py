@@ -4,7 +4,6 @@ table service's public API (``handle`` observers, the bus, the store)."""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import itertools
 import sqlite3
@@ -19,7 +18,6 @@ from spades.rules_config import Rules
 from spades.storage import SaveMove, SeatRow, Store
 from spades.tables import (
     EMOJIS,
-    Busy,
     Closing,
     Leave,
     NotSaved,
@@ -212,43 +210,3 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(svc, store):
     again = svc.snapshot(code, PEOPLE[0].id)  # back from the database
     assert again.view == v and not svc.in_memory(code)  # a look does not keep it either
     assert svc.handle(code, PEOPLE[0], Rematch(v["version"])).match_number == 2
-
-
-def test_one_hint_at_a_time_for_each_person(store):
-    class HeldPool(cf.Executor):
-        """Hints wait until the test lets them through."""
-
-        def __init__(self) -> None:
-            self.release = threading.Event()
-
-        def submit(self, fn, *args, **kwargs):
-            future: cf.Future = cf.Future()
-
-            def answer():
-                self.release.wait(5)
-                future.set_result(fn(*args))
-            threading.Thread(target=answer, daemon=True).start()
-            return future
-
-    held = HeldPool()
-    svc = TableService(store, pool=held, play_delays=INSTANT)
-    try:
-        code = four_people(store)
-        who, v = to_act(svc, code)
-        first: list[object] = []
-        asking = threading.Thread(target=lambda: first.append(svc.hint(code, who.id)))
-        asking.start()
-        for _ in range(200):  # the first hint is being worked on
-            try:
-                svc.hint(code, who.id, timeout=0.01)
-            except Busy:
-                break
-        else:
-            raise AssertionError("a second hint was taken while the first was on its way")
-        held.release.set()
-        asking.join(5)
-        assert isinstance(first[0], (int, str))  # the first one came
-        assert svc.hint(code, who.id) is not None  # and the next may be asked
-    finally:
-        held.release.set()
-        svc.close()

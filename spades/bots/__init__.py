@@ -1,4 +1,4 @@
-"""Computer players: Random, Easy, Normal and Hard, and the Hard bot's bid hint.
+"""Computer players: Random, Easy, Normal and Hard, and the bid hint.
 
 Entry points (plain module-level functions of JSON values, so a web server can run them
 in a ``concurrent.futures.ProcessPoolExecutor`` worker with a deadline):
@@ -8,8 +8,10 @@ in a ``concurrent.futures.ProcessPoolExecutor`` worker with a deadline):
 - ``hint(view)``: the bid the Hard bot would make for that seat.
 
 A bot sees only the seat view, never the match. Every level is deterministic for a given
-(view, level, seed): chance comes from a ``random.Random`` seeded from them. Hard counts
-its work in simulated card plays; its ``budget_s`` is also a wall-clock safety stop.
+(view, level, seed): chance comes from a ``random.Random`` seeded from them. Normal and
+Hard bid alike, by the bid model (``bidmodel.choose_bid``; Easy with slips); Hard
+searches its cards, counting its work in simulated card plays, and its ``budget_s`` is
+also a wall-clock safety stop.
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through
 the bots' own modules) only; never the web layer, storage or the table service.
@@ -53,12 +55,14 @@ def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | N
     if "blind_nil" in legal or "look" in legal:
         return _blind_or_look(known, level)
     if isinstance(legal[0], int) or legal[0] == "nil":
-        return _bid(known, level, rng, budget_s)
+        return _bid(known, level, rng)
     return str(CARDS[_card(known, level, rng, budget_s)])
 
 
-def hint(view: dict, budget_s: float | None = None) -> int | str:
-    """The bid the Hard bot would make for this seat (``"nil"`` or a number).
+def hint(view: dict) -> int | str:
+    """The bid the Hard bot would make for this seat (``"nil"`` or a number): the bid
+    model's, as Normal's (a bid searched by play-outs in which every seat plays like
+    Normal was set more often and won less against opponents who attack; docs/bots.md).
 
     Works whenever the seat has looked at its cards and has not bid yet; raises ValueError
     when its cards are not known (not looked yet) or it has already bid.
@@ -68,8 +72,7 @@ def hint(view: dict, budget_s: float | None = None) -> int | str:
         raise ValueError("The seat has not looked at its cards yet.")
     if known.bids[known.seat] is not None or not known.rules.bidding:
         raise ValueError("The seat has no bid to make.")
-    rng = random.Random(f"hint/{view.get('hand_number')}/{view.get('seat')}/{known.hand}")
-    bid = _hard_bid(known, rng, budget_s)
+    bid = bidmodel.choose_bid(known.hand, known.situation())
     return "nil" if bid == 0 else bid
 
 
@@ -81,20 +84,12 @@ def _blind_or_look(known: knowledge.Known, level: str) -> str:
     return "look"
 
 
-def _bid(known: knowledge.Known, level: str, rng: random.Random, budget_s: float | None) -> int | str:
+def _bid(known: knowledge.Known, level: str, rng: random.Random) -> int | str:
     assert known.hand is not None
-    if level == "hard":
-        bid = _hard_bid(known, rng, budget_s)
-    else:
-        bid = bidmodel.choose_bid(known.hand, known.situation())
-        if level == "easy":
-            bid = _easy_bid(bid, known, rng)
+    bid = bidmodel.choose_bid(known.hand, known.situation())
+    if level == "easy":
+        bid = _easy_bid(bid, known, rng)
     return "nil" if bid == 0 else bid
-
-
-def _hard_bid(known: knowledge.Known, rng: random.Random, budget_s: float | None) -> int:
-    budget = HARD_BUDGET_S if budget_s is None else budget_s
-    return search.choose_bid(known, rng, budget, time.monotonic() + budget)
 
 
 def _easy_bid(bid: int, known: knowledge.Known, rng: random.Random) -> int:

@@ -4,12 +4,14 @@ have done, and the double-dummy figures of the hand's end.
 The analyst is Hard's search (``spades.bots.search``) with a larger budget and a fixed
 seed, on what the acting seat could see at that moment (its seat view, read by
 ``spades.bots.knowledge``, never the other seats' cards): for a bid, the bid model's
-candidates and the bid made; for a card, one card of each run of equivalent legal cards.
-Each candidate is worth the hand's expected point difference for the seat's team (its
-points minus the other team's, bags, nils and the bag penalty included, no match bonus),
-over the same sampled deals; the analyst's choice is Hard's pick among them, and a
-step's cost is the best candidate's worth less the worth of the choice made (0 when it
-was the best, never below). From ``DD_TRICKS`` tricks left every card also gets its
+number, one either side, nil when it has a chance, and the bid made; for a card, one
+card of each run of equivalent legal cards. Each candidate is worth the hand's expected
+point difference for the seat's team (its points minus the other team's, bags, nils and
+the bag penalty included, no match bonus), over the same sampled deals, the later seats
+bidding by the model and every seat playing Normal's cards; the analyst's choice is the
+best of them (Hard's pick, for a card; Hard itself bids by the model), and a step's cost
+is the best candidate's worth less the worth of the choice made (0 when it was the best,
+never below). From ``DD_TRICKS`` tricks left every card also gets its
 double-dummy figure (``spades.bots.solver``): the hand's difference with best play by
 all four, every card known.
 
@@ -41,9 +43,7 @@ from . import bidmodel, knowledge
 from .bidmodel import Situation
 from .policy import HandCtx, play_card
 from .search import (
-    BID_TIE,
     CARD_TIE,
-    MODEL_BID_WORK,
     PLAYS_PER_SECOND,
     Sampler,
     Tally,
@@ -56,6 +56,8 @@ from .solver import Position, Solver, equivalents
 
 # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND): more than Hard's 0.5
 BUDGET_S = 0.6
+MODEL_BID_WORK = 20  # a model bid inside a sample counts as this many card plays of work
+BID_TIE = 1.0  # points of preference for the model's bid
 DD_TRICKS = 7  # double-dummy figures from this many tricks left
 SPLIT = 52 - 4 * DD_TRICKS  # a hand's two parts: the bids and the cards before this one, and the rest
 PARTS = (0, 1)

@@ -9,17 +9,20 @@ difference with bags, the bag penalty and nils, plus a bonus when the hand ends 
 match); pick the card with the best weighted mean. The same samples serve every
 candidate (common random numbers), which keeps the comparison fair at few samples.
 
-The heuristic's own choice (Normal's card, the model's bid) is the default, and near-ties
-go to it. With few samples (under ``FEW_SAMPLES``, a small budget under load), another
-candidate replaces it only when its paired lead over the samples is larger than
-``DEVIATE_Z`` standard errors, so the search falls back to Normal's judgement instead of
-following noise; with many, the best mean wins (the same rule there cost strength in the
-arena, so it is not used). The search never stops before its work count: the
-values are heavy-tailed (a set, a broken nil, the match bonus), and a few samples that
-happen to miss the rare swing make a lead look settled when it is not.
+Normal's card is the default, and near-ties go to it. With few samples (under
+``FEW_SAMPLES``, a small budget under load), another candidate replaces it only when its
+paired lead over the samples is larger than ``DEVIATE_Z`` standard errors, so the search
+falls back to Normal's judgement instead of following noise; with many, the best mean
+wins (the same rule there cost strength in the arena, so it is not used). The search
+never stops before its work count: the values are heavy-tailed (a set, a broken nil, the
+match bonus), and a few samples that happen to miss the rare swing make a lead look
+settled when it is not.
 
-A bid is chosen the same way: for each candidate bid, the rest of the bidding is
-completed by the Normal bidder on the sampled hands and the whole hand is played out.
+Hard bids by the bid model, as Normal does (``spades.bots``). Bids searched the same way
+(the rest of the bidding completed by the model on each sampled deal, the hand played
+out with Normal's cards for all four seats) were set more often and won less against
+opponents who attack: the play-outs do not attack a contract or a nil as they do
+(docs/bots.md).
 
 From ``EXACT_TRICKS`` tricks left, where the double-dummy solver (``spades.bots.solver``,
 the analysis's) answers a deal in a few milliseconds, each sampled deal is solved
@@ -46,7 +49,6 @@ from ..cards import SUIT_MASKS, cards_of, mask_of
 from ..rules import legal_mask
 from ..scoring import score_hand
 from . import bidmodel
-from .bidmodel import Situation
 from .knowledge import Known
 from .policy import HandCtx, play_card, trick_winner
 from .solver import Position, Solver
@@ -184,7 +186,6 @@ class Sampler:
 DRAWS = 12  # deals tried for one that fits the bids
 DRAW_WORK = 25  # a deal and its weight count as this many card plays of work
 BID_SD = 1.0  # spread of a bidder's predicted tricks around what its bid says, in tricks
-MODEL_BID_WORK = 20  # a model bid inside a sample counts as this many card plays of work
 
 
 def bid_weight(known: Known, hands: list[int], m: bidmodel.BidModel | None = None) -> float:
@@ -228,7 +229,6 @@ def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
 DEVIATE_Z = 1.0  # with few samples, standard errors a candidate must lead the default by
 FEW_SAMPLES = 64  # samples under which a candidate must lead the default by DEVIATE_Z
 CARD_TIE = 0.5  # points of preference for Normal's card
-BID_TIE = 1.0  # points of preference for the model's bid
 
 
 class Tally:
@@ -402,53 +402,3 @@ def _rep(card: int, cands: list[int], others: int) -> int:
 
 def _hand_number(known: Known) -> int:
     return known.hand_number
-
-
-def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: float) -> int:
-    """The Hard bot's bid (0 for nil) for the seat to act, which has looked."""
-    me = known.seat
-    team = me & 1
-    hand = known.hand or 0
-    m = bidmodel.model()
-    sit = known.situation()
-    base = bidmodel.choose_bid(hand, sit, m)
-    number = base or bidmodel.choose_bid(hand, sit, m, allow_nil=False)
-    partner_nil = known.bids[me ^ 2] == 0
-    cands = sorted({max(1, number - 1), number, min(13, number + 1)})
-    if not partner_nil and (base == 0 or m.nil_chance(hand, known.leader == me) >= 0.35):
-        cands.append(0)
-    if len(cands) == 1:
-        return cands[0]
-    order = [(known.dealer + 1 + i) % 4 for i in range(4)]
-    later = order[order.index(me) + 1:]
-    counts = [13, 13, 13, 13]
-    others = ((1 << 52) - 1) & ~hand
-    rules = known.rules
-    final_hand = sit.final_hand
-    base_ctx = known.ctx()
-    leader = (known.dealer + 1) % 4
-    tally = Tally(cands)
-    work = 0
-    limit = max(1, int(budget_s * PLAYS_PER_SECOND))
-    sampler = Sampler(me, counts, others, [0, 0, 0, 0])
-    while True:
-        sampled, w, drawn = draw(known, sampler, rng, hand, m)
-        work += drawn
-        dists = {s: m.dist(sampled[s]) for s in later}
-        values = {}
-        for c in cands:
-            bids = list(known.bids)
-            bids[me] = c
-            for s in later:
-                later_sit = Situation(s, bids, rules, sit.scores, sit.bags, known.dealer, final_hand)
-                bids[s] = bidmodel.choose_bid(sampled[s], later_sit, m, dists[s])
-                work += MODEL_BID_WORK
-            ctx = HandCtx(True, bids, list(known.blind), base_ctx.scores, base_ctx.bags,
-                          base_ctx.bag_penalty, base_ctx.target)
-            result, plays = playout(ctx, sampled, [], leader, 0, [0, 0, 0, 0], False)
-            work += plays
-            values[c] = hand_value(known, ctx, result, team, final_hand)
-        tally.add(w, values)
-        if work >= limit or time.monotonic() > deadline:
-            break
-    return tally.pick(base, BID_TIE)

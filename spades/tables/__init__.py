@@ -15,7 +15,6 @@ A package, one job per module (imports point down the list):
   publish, plan the timers), a room and then its match;
 - ``outage``: Redis not answering, said once, refused at once (``Unreachable``);
 - ``cluster``: several processes through Redis;
-- ``hints``: bid hints in their own process, people served in turn;
 - ``service``: the facade the web layer calls (``handle`` takes every command).
 
 Imports: stdlib, ``spades.storage``, ``spades.bots`` and the core. Never Flask.

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from concurrent import futures as cf
 from typing import Any
 
+from .. import bots
 from ..bots import TABLE_LEVELS as LEVELS
 from ..bots.worker import BotQueue
 from ..clocks import SeatClock
@@ -44,7 +45,6 @@ from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
 from .commands.play import act_command
 from .commands.presence import Connected, Disconnected, Reseat, Resume
 from .errors import BadAction, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
-from .hints import HintQueue
 from .outage import Unreachable
 from .registry import Command
 from .rooms import RoomState, check_joinable, room_snapshot
@@ -104,9 +104,6 @@ class TableService:
         self.idle_after_s = idle_after_s
         self._stop = threading.Event()
         self._observers: list[Observer] = []
-        # hints think in a process of their own, so asking for them never slows a bot's
-        # turn at another table (a pool passed in, in tests, serves both), people in turn
-        self._hints = HintQueue(pool)
         if cluster is not None:
             cluster.serve(self._serve_forwarded)
             cluster.every(cluster.lease_s / 3, self._renew_leases, "cluster-leases")
@@ -189,7 +186,6 @@ class TableService:
         if self.cluster is not None:
             self.cluster.close()
             self.bus.close()
-        self._hints.close()
 
     def observe(self, observer: Observer) -> None:
         """Call ``observer(code, who, command)`` for every command a table handles."""
@@ -493,12 +489,10 @@ class TableService:
             return to_record(state.match, -1 if seat is None else seat)
         return self._read(code, read)  # type: ignore[return-value]
 
-    def hint(self, code: str, player_id: str, timeout: float = 5.0) -> int | str | None:
-        """The bid the Hard bot would make for this player's seat, worked out in the hint
-        process (``spades.tables.hints``: one at a time, people in turn, one waiting hint
-        each); None when it is not this seat's turn to bid. Raises TableNotFound,
-        NotSeated, Busy (this person's last hint is still on its way, the queue is full,
-        or the hint did not come within ``timeout`` s)."""
+    def hint(self, code: str, player_id: str) -> int | str | None:
+        """The bid the Hard bot would make for this player's seat (the bid model's: a
+        fraction of a millisecond); None when it is not this seat's turn to bid. Raises
+        TableNotFound, NotSeated."""
         def read(state: TableState) -> dict:
             seat = state.seat_of(player_id)
             if seat is None:
@@ -507,7 +501,7 @@ class TableService:
         view: dict = self._read(code, read)  # type: ignore[assignment]
         if view["phase"] != "bidding" or view["hand"] is None or view["to_act"] != view["seat"]:
             return None
-        return self._hints.ask(player_id, view, timeout)
+        return bots.hint(view)
 
     # -- rooms ---------------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:

@@ -29,7 +29,6 @@ from ..tables import (
     NO_TABLE,
     WATCHING_OFF,
     BadAction,
-    Busy,
     Declared,
     NotHost,
     NotSaved,
@@ -131,16 +130,11 @@ def _answer(code: str, message: str | None, status: int, hint: object = None, sn
     return redirect(f"/g/{code}", 303)
 
 
-HINT_RETRY_S = 2  # a busy hint's Retry-After: a hint asked is answered within about 3 s
-
-
 @bp.post("/g/<code>/hint")
 @unknown_codes_limit
 def hint(code: str):
-    """The bid the Hard bot would make, worked out in the hint process with people served
-    in turn (``spades.tables.hints``). 503 "busy, try again" (from htmx: the status line
-    with Retry-After) while this person's last hint is on its way, the queue is full, or
-    it did not come in time; 409 only when it is not their turn to bid."""
+    """The bid the Hard bot would make (the bid model's), with the words that explain it;
+    409 when it is not this person's turn to bid."""
     code = normalize_code(code)
     pid = player_id()
     if pid is None:
@@ -151,10 +145,6 @@ def hint(code: str):
         abort(404, description=NO_TABLE)
     except NotSeated as e:
         return _answer(code, str(e), 403)
-    except Busy as e:
-        if request.headers.get("HX-Request"):  # the status line alone: a flood's answers cost little
-            return render_template("errors/_problem.html", message=str(e)), 503, {"Retry-After": str(HINT_RETRY_S)}
-        return _answer(code, str(e), 503)
     if value is None:
         return _answer(code, "A hint is only given when it is your turn to bid.", 409)
     snap = _snapshot(code)
