@@ -72,8 +72,7 @@ def hint(view: dict) -> int | str:
         raise ValueError("The seat has not looked at its cards yet.")
     if known.bids[known.seat] is not None or not known.rules.bidding:
         raise ValueError("The seat has no bid to make.")
-    bid = bidmodel.choose_bid(known.hand, known.situation())
-    return "nil" if bid == 0 else bid
+    return _bid(known, "hard", random.Random())  # Hard's bid draws on no chance
 
 
 # -- bidding -----------------------------------------------------------------------------
