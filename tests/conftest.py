@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from simple_websocket import Client
 from werkzeug.serving import make_server
 
 from spades.web import create_app
@@ -143,6 +144,30 @@ def live_server(app) -> Iterator[str]:
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+
+
+class _Socket(Client):
+    """simple-websocket's client, minus a race: its handshake reads the server's answer
+    and takes the first event only, so frames that came in the same read (a refusal's
+    banner and close, sent at once) would wait in the parser until the next read, which
+    the server's close ends with nothing, and the socket would close without them. Its
+    reader handles those frames before it reads again."""
+
+    def _thread(self):
+        self.connected = self._handle_events()
+        super()._thread()
+
+
+def open_ws(live_server: str, code: str, cookie: str | None = None, origin: str | None = "http://127.0.0.1") -> Client:
+    """A WebSocket to table ``code``'s live updates, as the page with session ``cookie``
+    opens it (simple-websocket sends ``Host`` without the port, so this is the matching
+    origin)."""
+    headers = {}
+    if cookie:
+        headers["Cookie"] = f"session={cookie}"
+    if origin:
+        headers["Origin"] = origin
+    return _Socket.connect(live_server.replace("http", "ws") + f"/g/{code}/ws", headers=headers)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import csrf_of, start_practice
+from conftest import csrf_of, open_ws, start_practice
 from servers import smtp  # noqa: F401 - the fixture
 
 HX = {"HX-Request": "true"}
@@ -314,16 +314,14 @@ def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp): 
 
 
 def test_sign_out_on_every_device_closes_open_sockets(mail_app, live_server, smtp):  # noqa: F811
-    from simple_websocket import Client, ConnectionClosed
+    from simple_websocket import ConnectionClosed
 
     mail_app.config["SESSION_CHECK_S"] = 0.2
     phone, laptop = mail_app.test_client(), mail_app.test_client()
     sign_in(phone, smtp, "ann@example.com")
     code = start_practice(phone)
     sign_in(laptop, smtp, "ann@example.com")
-    ws = Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws",
-                        headers={"Cookie": f"session={phone.get_cookie('session').value}",
-                                 "Origin": "http://127.0.0.1"})
+    ws = open_ws(live_server, code, phone.get_cookie("session").value)
     try:
         assert 'id="hand"' in ws.receive(timeout=5)  # the phone's seat, live
         assert laptop.post("/signout/everywhere", data={"csrf": csrf_of(laptop)}).status_code == 303

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import FakeClock, csrf_of, start_practice
+from conftest import FakeClock, csrf_of, open_ws, start_practice
 from watch import watch
 
 from spades.tables import EMOJIS, Player
@@ -125,8 +125,7 @@ def test_closing_the_last_socket_holds_the_seat_and_everyone_sees_it(live_server
     code, host, ann = table
 
     def socket(client) -> Client:
-        return Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws", headers={
-            "Cookie": f"session={client.get_cookie('session').value}", "Origin": "http://127.0.0.1"})
+        return open_ws(live_server, code, client.get_cookie("session").value)
 
     watcher = socket(host)
     try:

@@ -23,9 +23,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import OPEN_PANEL, csrf_of
+from conftest import OPEN_PANEL, csrf_of, open_ws
 from pools import ManualPool
-from simple_websocket import Client
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
@@ -270,8 +269,7 @@ def test_a_running_hands_seed_is_in_no_page_fragment_view_record_or_socket_frame
     secret = service.store.deal_secret(code, 1)
     deals = FairDeals(secret)
     cookie = client.get_cookie("session").value
-    ws = Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws",
-                        headers={"Cookie": f"session={cookie}", "Origin": "http://127.0.0.1"})
+    ws = open_ws(live_server, code, cookie)
     running: dict[int, list[str]] = {1: [], 2: []}  # what anyone could see while hand 1, then 2, was played
     between: list[str] = []  # ... and once hand 1 was over
     frames: list[str] = []

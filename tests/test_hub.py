@@ -12,14 +12,12 @@ import sqlite3
 import time
 
 import pytest
-from conftest import csrf_of, start_practice
+from conftest import csrf_of, open_ws, start_practice
 from simple_websocket import Client, ConnectionClosed
 
 from spades.rules_config import Rules
 from spades.storage import SaveMove, SeatRow
 from spades.tables import EMOJIS, NotSaved, Player
-
-ORIGIN = "http://127.0.0.1"  # simple_websocket's client sends Host without the port
 
 
 @pytest.fixture
@@ -28,11 +26,6 @@ def app_config() -> dict:
     # bots' moves come faster than a loaded machine runs its thread (only the stuck reader's
     # test wants it short)
     return {"SOCKETS_PER_PERSON": 2, "SOCKETS_PER_ADDRESS": 4}
-
-
-def open_socket(live_server: str, code: str, cookie: str) -> Client:
-    return Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws",
-                          headers={"Cookie": f"session={cookie}", "Origin": ORIGIN})
 
 
 def refusal(ws: Client) -> str:
@@ -56,13 +49,13 @@ def visitor(app, code: str) -> str:
 def test_one_person_past_the_cap_is_refused_with_a_reason_and_a_closed_tab_frees_a_place(app, live_server, client):
     code = start_practice(client)
     cookie = client.get_cookie("session").value
-    first, second = open_socket(live_server, code, cookie), open_socket(live_server, code, cookie)
+    first, second = open_ws(live_server, code, cookie), open_ws(live_server, code, cookie)
     assert 'id="hand"' in first.receive(timeout=5) and 'id="hand"' in second.receive(timeout=5)
-    third = open_socket(live_server, code, cookie)
+    third = open_ws(live_server, code, cookie)
     assert refusal(third) == "1008 Too many open tables in this browser: 2 at most. Close one and reload."
     first.close()
     for _ in range(50):  # the server notices the close within a second
-        again = open_socket(live_server, code, cookie)
+        again = open_ws(live_server, code, cookie)
         try:
             if 'id="hand"' in again.receive(timeout=5):
                 break
@@ -81,11 +74,11 @@ def test_one_person_past_the_cap_is_refused_with_a_reason_and_a_closed_tab_frees
 
 def test_one_address_past_the_cap_is_refused_and_the_site_stays_up(app, live_server, client):
     code = start_practice(client)
-    sockets = [open_socket(live_server, code, visitor(app, code)) for _ in range(4)]
+    sockets = [open_ws(live_server, code, visitor(app, code)) for _ in range(4)]
     for ws in sockets:
         first = ws.receive(timeout=5)
         assert 'id="trick"' in first and 'id="hand"' not in first  # spectators: the table, no hand
-    extra = open_socket(live_server, code, visitor(app, code))
+    extra = open_ws(live_server, code, visitor(app, code))
     assert refusal(extra) == "1008 Too many connections from your network. Try again later."
     assert client.get("/").status_code == 200
     for ws in sockets:
@@ -95,7 +88,7 @@ def test_one_address_past_the_cap_is_refused_and_the_site_stays_up(app, live_ser
 def test_a_message_over_the_size_limit_closes_that_socket_only(app, live_server, client):
     code = start_practice(client)
     cookie = client.get_cookie("session").value
-    big, other = open_socket(live_server, code, cookie), open_socket(live_server, code, visitor(app, code))
+    big, other = open_ws(live_server, code, cookie), open_ws(live_server, code, visitor(app, code))
     big.receive(timeout=5)
     other.receive(timeout=5)
     big.send("x" * 10_000)
@@ -143,7 +136,7 @@ def test_a_stuck_reader_is_closed_and_never_holds_up_the_other_seats(app, live_s
         cookies.append(c.get_cookie("session").value)
     hub = app.extensions["spades.hub"]
     stuck = stuck_reader(live_server, code, cookies[0])
-    reader = open_socket(live_server, code, cookies[1])
+    reader = open_ws(live_server, code, cookies[1])
     reader.receive(timeout=5)
     closed_after = None
     for moves in range(1, 2001):  # bounded: kernel buffers hold a few hundred changes, then the queue fills
@@ -174,7 +167,7 @@ def test_a_failed_save_answers_503_and_a_lost_race_409_and_the_page_stays_live(a
                                                                                 service, monkeypatch):
     code = start_practice(client)
     assert service.wait_idle()
-    ws = open_socket(live_server, code, client.get_cookie("session").value)
+    ws = open_ws(live_server, code, client.get_cookie("session").value)
     ws.receive(timeout=5)
     v = client.get(f"/g/{code}/view.json").get_json()
     assert v["to_act"] == 0 and v["phase"] == "bidding"
@@ -216,14 +209,14 @@ def test_a_table_that_could_not_be_loaded_just_now_lets_the_page_connect_again(a
         raise NotSaved("The table could not be loaded just now. Try again.")
 
     monkeypatch.setattr(service, "connect", not_now)
-    ws = open_socket(live_server, code, cookie)
+    ws = open_ws(live_server, code, cookie)
     banner = ws.receive(timeout=5)
     assert "could not be loaded just now" in banner and "data-final" not in banner  # the page's banner may go
     with pytest.raises(ConnectionClosed) as e:
         ws.receive(timeout=5)
     assert e.value.reason == 1013  # try again later: the page connects again by itself
     monkeypatch.setattr(service, "connect", connect)
-    again = open_socket(live_server, code, cookie)
+    again = open_ws(live_server, code, cookie)
     try:
         assert 'id="hand"' in again.receive(timeout=5)
     finally:
@@ -236,7 +229,7 @@ def test_a_page_that_closes_its_socket_is_forgotten_without_waiting_for_a_change
     a minute away): the page's close wakes it, so its seat's hold starts at once."""
     code = start_practice(client)
     hub = app.extensions["spades.hub"]
-    ws = open_socket(live_server, code, client.get_cookie("session").value)
+    ws = open_ws(live_server, code, client.get_cookie("session").value)
     assert 'id="hand"' in ws.receive(timeout=5)
     assert hub.counts()["sockets"] == 1
     ws.close()

@@ -7,7 +7,7 @@ import socket
 import time
 
 import pytest
-from conftest import csrf_of, start_practice
+from conftest import csrf_of, open_ws, start_practice
 from simple_websocket import Client
 from simple_websocket import ConnectionError as WsConnectionError
 
@@ -21,12 +21,7 @@ def session_cookie(client) -> str:
 
 
 def connect(live_server, code, cookie=None, origin=None) -> Client:
-    headers = {}
-    if cookie:
-        headers["Cookie"] = f"session={cookie}"
-    if origin:
-        headers["Origin"] = origin
-    return Client.connect(live_server.replace("http", "ws") + f"/g/{code}/ws", headers=headers)
+    return open_ws(live_server, code, cookie, origin)
 
 
 def test_a_connection_gets_its_seats_snapshot_and_then_each_move(live_server, client, service):
