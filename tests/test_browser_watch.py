@@ -51,6 +51,7 @@ def test_a_watcher_never_receives_a_held_card_and_looks_back(live_server, client
 
     rng = random.Random(11)
     looked_back = False
+    moves = 0
     while True:
         assert service.wait_idle()
         caught_up(page, client, code)
@@ -64,6 +65,7 @@ def test_a_watcher_never_receives_a_held_card_and_looks_back(live_server, client
             totals = sheet.locator("td.running").all_inner_texts()
             assert [int(t.split()[0]) for t in totals] == v["results"][0]["totals"]
             assert move(client, code, "deal", v["version"]).status_code == 200
+            moves += 1
             continue
         if len(v["tricks"]) == 1 and not looked_back:
             page.keyboard.press("l")
@@ -76,7 +78,10 @@ def test_a_watcher_never_receives_a_held_card_and_looks_back(live_server, client
             looked_back = True
         action = "3" if v["phase"] == "bidding" else rng.choice(v["legal"])
         assert move(client, code, action, v["version"]).status_code == 200
-    assert looked_back and len(frames) > 40
+        moves += 1
+    # the page caught up after each move over its socket alone (a busy socket may carry
+    # several moves in one frame): the first picture, then at least a frame a move
+    assert looked_back and moves > 13 and len(frames) > moves
     assert leaks == []
     assert all('class="card' not in f.split('id="hand"')[1].split("</section>")[0] for f in frames if 'id="hand"' in f)
 
