@@ -236,3 +236,38 @@ def test_a_line_said_through_either_process_reaches_the_other_and_a_flood_is_ref
         b.handle(code, PEOPLE[1], Say("six"))
     assert 1 <= refused.value.retry_after <= 10
     b.bus.unsubscribe(token)
+
+
+def test_a_room_with_pages_open_on_two_processes_keeps_one_owner_and_refuses_nobody(nodes):
+    """The host's page is open on one process, a joiner's on the other: the room stays in
+    its owner's memory while a page is open (it is not loaded and let go at each command,
+    each load making every page say it is here again), and pages opening and closing at
+    once through both processes are all taken."""
+    a, b = nodes
+    code = a.create_room("host", "Hana", "🦊", Rules(), "easy", 2)
+    a.connect(code, "host", lambda change: None)
+    assert a.in_memory(code)
+    b.handle(code, Player("guest"), Join("Gus", "🐼"))  # forwarded to the owner
+    b.connect(code, "guest", lambda change: None)
+    assert a.in_memory(code) and not b.in_memory(code)
+    failures = []
+
+    def reconnect(node, pid):
+        try:
+            for _ in range(15):
+                node.connect(code, pid, lambda change: None)
+                node.disconnect(code, pid)
+        except Exception as e:  # what the page would have been refused with
+            failures.append(repr(e))
+
+    threads = [threading.Thread(target=reconnect, args=(n, p)) for n, p in ((a, "host"), (b, "guest"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert failures == []
+    assert a.in_memory(code) and not b.in_memory(code)
+    assert {m.name for m in a.room_snapshot(code, "host").members} == {"Hana", "Gus"}
+    a.disconnect(code, "host")
+    b.disconnect(code, "guest")
+    assert wait_for(lambda: not a.in_memory(code))  # the last page closed: the room leaves memory

@@ -372,6 +372,8 @@ class TableService:
             self.handle(code, Player(player_id), Disconnected())
         except (TableNotFound, Unreachable):
             pass  # Unreachable: its owner elsewhere still counts this socket (the seat's clock runs on)
+        except NotSaved as e:  # the table could not be reached just now: its owner still counts this socket
+            log.warning("table %s: a closed connection could not be told: %s", code, e)
 
     def reload_seats(self, codes: list[str], renamed: dict[str, str] | None = None) -> None:
         """Seats that changed owner in the database (a browser's seats moved to an account

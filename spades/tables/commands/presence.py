@@ -71,11 +71,14 @@ class Reseat(Command):
 def connected(state: TableState | RoomState, who: Who, command: Connected, now: float,
               settings: Settings) -> Decision:
     """A person's page connected: the first connection of a seated person ends their hold,
-    and everyone sees them here again; a new watcher is counted for everyone to see.
+    and everyone sees them here again; a new watcher is counted for everyone to see. A
+    room counts its open pages too (they keep it in its owner's memory, and they carry
+    over to the table when the game starts), though its picture does not change.
     Raises NotWatchable (a person without a seat, when watching is off)."""
     assert isinstance(who, Player)
     if isinstance(state, RoomState):
-        return Decision(publish=False)  # the room's picture is the same with one more page open
+        state.connections[who.id] = state.connections.get(who.id, 0) + 1
+        return Decision(publish=False)
     seat = state.seat_of(who.id)
     if seat is None and not state.watchable():
         raise NotWatchable(WATCHING_OFF)
@@ -95,13 +98,15 @@ def disconnected(state: TableState | RoomState, who: Who, command: Disconnected,
                  settings: Settings) -> Decision:
     """One of a person's connections closed; the seat's last one starts its hold."""
     assert isinstance(who, Player)
-    if isinstance(state, RoomState) or state.connections.get(who.id, 0) <= 0:
+    if state.connections.get(who.id, 0) <= 0:
         return Decision(publish=False)
     count = state.connections[who.id] - 1
     if count:
         state.connections[who.id] = count
         return Decision(publish=False)
     del state.connections[who.id]
+    if isinstance(state, RoomState):
+        return Decision(publish=False)
     seat = state.seat_of(who.id)
     if seat is None:
         return Decision()  # one fewer watching
