@@ -208,7 +208,7 @@ class TableService:
             command = dataclasses.replace(command, known=self.known_player(who.id))  # type: ignore[type-var]
         for _ in range(3):
             if self.cluster is not None and code not in self._actors:
-                owner = self.cluster.claim(code)
+                owner = self._claim(code)
                 if owner is not None:
                     try:
                         return self._forward(owner, code, who, command, prime)
@@ -255,6 +255,14 @@ class TableService:
         return actor
 
     # -- several processes -----------------------------------------------------------
+    def _claim(self, code: str) -> str | None:
+        """``Cluster.claim``, never while this process lets the table go (``_forget``): a
+        lease taken again just before its release would leave the table in this process's
+        memory with nobody's lease, free for another process to load as well."""
+        assert self.cluster is not None
+        with self._load_lock:
+            return None if code in self._actors else self.cluster.claim(code)
+
     def _forward(self, owner: str, code: str, who: Who, command: Command,
                  prime: Callable[[Change], None] | None) -> Any:
         """The command, applied by the process that owns the table."""
@@ -321,9 +329,11 @@ class TableService:
         with self._load_lock:
             if self._actors.get(code) is actor:
                 del self._actors[code]
-        self.scheduler.drop(code)
-        if self.cluster is not None:
-            self.cluster.release(code)
+            if code in self._actors:
+                return  # loaded again meanwhile: its timers and its lease are the new actor's
+            self.scheduler.drop(code)
+            if self.cluster is not None:
+                self.cluster.release(code)  # under the lock: see ``_claim``
 
     def _read(self, code: str, fn: Callable[[TableState], object]) -> object:
         """``fn`` of the table's state, under its lock. Raises TableNotFound."""
