@@ -271,3 +271,30 @@ def test_a_room_with_pages_open_on_two_processes_keeps_one_owner_and_refuses_nob
     a.disconnect(code, "host")
     b.disconnect(code, "guest")
     assert wait_for(lambda: not a.in_memory(code))  # the last page closed: the room leaves memory
+
+
+def test_a_room_let_go_while_a_page_connects_is_held_by_whoever_has_it_in_memory(nodes, redis_url):
+    """The last page of a room closes (it leaves memory and its lease is released) just as
+    another page of it connects in the same process: the process that then has the room
+    in memory holds its lease, so no other process can load it beside."""
+    import redis
+
+    a, _ = nodes
+    code = a.create_room("host", "Hana", "🦊", Rules(), "easy", 2)
+    a.connect(code, "guest", lambda change: None)
+    release, racing = a.cluster.release, []
+
+    def slow_release(c: str) -> None:  # another page connects while the lease is let go
+        if not racing:
+            racing.append(threading.Thread(target=a.connect, args=(code, "host", lambda change: None)))
+            racing[0].start()
+            time.sleep(0.3)
+        release(c)
+
+    a.cluster.release = slow_release
+    a.disconnect(code, "guest")  # the room's last page: it leaves memory
+    racing[0].join(10)
+    a.cluster.release = release
+    assert a.in_memory(code)  # the host's page keeps it there
+    assert a.cluster.holds(code)
+    assert redis.Redis.from_url(redis_url).get(f"spades:owner:{code}").decode() == a.cluster.id
