@@ -1,11 +1,13 @@
-"""Two processes of the site, one table, two Chromium pages, and a SIGKILL. A real Redis
-and two server processes on two ports share one PostgreSQL database. Hana hosts a table
-for two on the first process; Ann joins through the second; each plays from her own page
-on her own process, and every move shows on the other page. Then the process that owns
-the table is killed without warning in the middle of the hand: the other process takes
-the table over, every move acknowledged before the kill is still there, its bots move
-and the people's clocks run out and move for them (nobody touches a page meanwhile), and
-Ann's page goes on. Hana reopens the table on the surviving process and plays on."""
+"""Two processes of the site, one table, two Chromium pages, and a SIGKILL.
+
+A real Redis and two server processes on two ports share one PostgreSQL database. Hana
+hosts a table for two on the first process; Ann joins through the second; each plays from
+her own page on her own process, and every move shows on the other page. Then the process
+that owns the table is killed without warning in the middle of the hand: the other
+process takes the table over, every move acknowledged before the kill is still there, its
+bots move and the people's clocks run out and move for them (nobody touches a page
+meanwhile), and Ann's page goes on. Hana reopens the table on the surviving process and
+plays on."""
 
 from __future__ import annotations
 
