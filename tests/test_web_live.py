@@ -8,26 +8,17 @@ import time
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
-from simple_websocket import Client
 from simple_websocket import ConnectionError as WsConnectionError
-
-# simple_websocket's client sends ``Host`` without the port, so this is the matching origin
-# (a browser sends host:port in both)
-SAME_ORIGIN = "http://127.0.0.1"
 
 
 def session_cookie(client) -> str:
     return client.get_cookie("session").value
 
 
-def connect(live_server, code, cookie=None, origin=None) -> Client:
-    return open_ws(live_server, code, cookie, origin)
-
-
 def test_a_connection_gets_its_seats_snapshot_and_then_each_move(live_server, client, service):
     code = start_practice(client)
     service.wait_idle()
-    ws = connect(live_server, code, session_cookie(client), SAME_ORIGIN)
+    ws = open_ws(live_server, code, session_cookie(client))
     try:
         snapshot = ws.receive(timeout=5)
         for fragment in ("turn", "status", "scores", "plate-0", "trick", "result", "told", "hand", "next", "announce"):
@@ -51,19 +42,19 @@ def _pid(service, code) -> str:
 def test_the_handshake_refuses_a_foreign_or_missing_origin(live_server, client, origin):
     code = start_practice(client)
     with pytest.raises(WsConnectionError):
-        connect(live_server, code, session_cookie(client), origin)
+        open_ws(live_server, code, session_cookie(client), origin)
 
 
 def test_the_handshake_refuses_a_browser_without_a_session(live_server, client):
     code = start_practice(client)
     with pytest.raises(WsConnectionError):
-        connect(live_server, code, None, SAME_ORIGIN)
+        open_ws(live_server, code)
 
 
 def test_a_closed_connection_is_dropped(live_server, app, client, service):
     code = start_practice(client)
     service.wait_idle()
-    ws = connect(live_server, code, session_cookie(client), SAME_ORIGIN)
+    ws = open_ws(live_server, code, session_cookie(client))
     ws.receive(timeout=5)
     hub = app.extensions["spades.hub"]
     assert hub.counts()["sockets"] == 1
@@ -81,7 +72,7 @@ def test_a_closed_connection_is_dropped(live_server, app, client, service):
 def test_an_origin_with_another_scheme_is_refused(live_server, client):
     code = start_practice(client)
     with pytest.raises(WsConnectionError):
-        connect(live_server, code, session_cookie(client), "https://127.0.0.1")
+        open_ws(live_server, code, session_cookie(client), "https://127.0.0.1")
 
 
 def test_a_code_that_cannot_be_one_is_a_plain_404_before_any_upgrade(live_server, client):
