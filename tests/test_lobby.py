@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import csrf_of, start_practice
+from conftest import csrf_of, open_ws, start_practice
 from watch import watch
 
 from spades.tables import EMOJIS, load_state, seat_plan
@@ -362,11 +362,9 @@ def test_posts_without_csrf_are_refused(friends):
 
 # -- live -----------------------------------------------------------------------------------
 def test_the_room_is_pushed_live_to_everyone_in_it(live_server, friends, service):
-    from test_web_live import SAME_ORIGIN, connect, session_cookie
-
     host, a, _ = friends
     code = new_table(host)
-    ws = connect(live_server, code, session_cookie(host), SAME_ORIGIN)
+    ws = open_ws(live_server, code, host.get_cookie("session").value)
     try:
         first = ws.receive(timeout=5)
         assert 'id="room"' in first and "Hana" in first and "Ari" not in first
