@@ -32,6 +32,27 @@ def tiny() -> dict:
     return calibrate.rounded(calibrate.build(300, seed=7))
 
 
+def test_the_model_reads_its_features_by_suit_as_a_whole_hand() -> None:
+    """The predicted tricks and a nil's chance, worked out from per-suit tables, are the
+    coefficients times the hand's features, for any 13 cards (and again after the
+    coefficients are replaced, as the calibration does)."""
+    import math
+    import random
+
+    m = bidmodel.load()
+    rng = random.Random(11)
+    for _coefficients in range(2):
+        for _ in range(2000):
+            hand = mask_of(rng.sample(range(52), 13))
+            leads = rng.random() < 0.5
+            feats = bidmodel.trick_features(hand)
+            assert m.mean(hand) == pytest.approx(m.coef[0] + sum(c * f for c, f in zip(m.coef[1:], feats)), abs=1e-9)
+            x = m.nil_coef[0] + sum(c * f for c, f in zip(m.nil_coef[1:], bidmodel.nil_features(hand, leads)))
+            assert m.nil_chance(hand, leads) == pytest.approx(1 / (1 + math.exp(-x)), abs=1e-9)
+        m.coef = [c * 1.1 for c in m.coef]
+        m.nil_coef = [c * 0.9 for c in m.nil_coef]
+
+
 def test_the_shipped_model_loads_with_this_schema() -> None:
     m = bidmodel.load()
     assert m.hands >= 100_000

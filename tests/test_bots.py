@@ -116,6 +116,31 @@ def test_hard_deals_keep_the_voids_and_the_counts() -> None:
         assert not hands[3] & (((1 << 13) - 1) << 39)  # no club for the seat void in clubs
 
 
+def test_hard_deals_without_inferences_are_even() -> None:
+    """With nothing known of the hidden cards, each lands with each seat in proportion to
+    the cards the seat holds, and every deal differs."""
+    import random
+
+    counts = [0, 6, 4, 2]
+    unseen = (1 << 12) - 1
+    sampler = search.Sampler(0, counts, unseen, [0, 0, 0, 0])
+    assert sampler.free
+    rng = random.Random(3)
+    held = [[0] * 4 for _ in range(12)]
+    deals = set()
+    for _ in range(6000):
+        hands = sampler.deal(rng)
+        assert [h.bit_count() for h in hands] == counts and hands[1] | hands[2] | hands[3] == unseen
+        deals.add(tuple(hands))
+        for c in range(12):
+            for s in (1, 2, 3):
+                held[c][s] += hands[s] >> c & 1
+    for c in range(12):
+        for s in (1, 2, 3):
+            assert held[c][s] / 6000 == pytest.approx(counts[s] / 12, abs=0.03)
+    assert len(deals) > 4600  # of 13,860 equally likely deals, 4,865 differ on average
+
+
 def test_hard_weighs_deals_by_the_bids() -> None:
     """A seat that bid 6 more likely holds strong cards than weak ones; a nil bidder weak ones."""
     v = view(0, "KH 5H 2H 8C 9C 9D TD 2S 3S 4S 5S 6C 7C", [None, 6, None, "nil"], dealer=0)

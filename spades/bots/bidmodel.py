@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cards import SPADE_MASK, SUIT_MASKS
+from ..cards import SPADE_MASK
 from ..rules_config import Rules
 
 SCHEMA = 2
@@ -63,80 +63,116 @@ NIL_ATTACK = 1.0
 MATCH_BONUS = 300.0  # points a bid may give up to win the match this hand (or not lose it)
 
 
-def trick_features(hand: int) -> tuple[int, ...]:
-    """The features of 13 cards that the trick model reads (``TRICK_FEATURES``), small ints."""
-    sp = hand & SPADE_MASK
+RANKS = 0x1FFF  # the 13 bits of one suit, shifted down to ranks 0-12
+
+
+def _spade_part(sp: int) -> tuple[tuple[int, ...], int, int]:
+    """The trick features a hand's spades (ranks) give alone, its spare spades (beyond the
+    honours that count) and its spades beyond three."""
     ns = sp.bit_count()
     a = sp >> ACE & 1
     k = sp >> KING & 1
     q = sp >> QUEEN & 1
     j = sp >> JACK & 1
     counted = a + (k if ns >= 2 else 0) + (q if ns >= 3 else 0)
-    spare = max(0, ns - counted)
-    aces = aces_long = ak = kx = kbare = qhon = qplain = voids = singles = doubles = short = 0
+    feats = (ns, a, k if ns >= 2 else 0, k if ns == 1 else 0, q if ns >= 3 else 0, q if ns < 3 else 0,
+             j if ns >= 4 else 0, max(0, ns - 3), max(0, ns - 4), max(0, ns - 5))
+    return feats, max(0, ns - counted), max(0, ns - 3)
+
+
+def _side_part(suit: int) -> tuple[tuple[int, ...], int]:
+    """The trick features one side suit (ranks) gives (aces, aces in a long suit, A-K, K-x,
+    bare kings, queens beside an honour, plain queens, voids, singletons, doubletons) and its
+    shortness for ruffing (a void 2, a singleton 1)."""
+    n = suit.bit_count()
+    sa = suit >> ACE & 1
+    sk = suit >> KING & 1
+    sq = suit >> QUEEN & 1
+    return ((sa if n <= 5 else 0, sa if n > 5 else 0,
+             sk if n >= 2 and sa else 0, sk if n >= 2 and not sa else 0, sk if n == 1 else 0,
+             1 if sq and n >= 3 and (sa or sk) else 0, 1 if sq and n >= 3 and not (sa or sk) else 0,
+             1 if n == 0 else 0, 1 if n == 1 else 0, 1 if n == 2 else 0),
+            2 if n == 0 else 1 if n == 1 else 0)
+
+
+def trick_features(hand: int) -> tuple[int, ...]:
+    """The features of 13 cards that the trick model reads (``TRICK_FEATURES``), small ints:
+    the spades' part, the side suits' parts added up, and the ruffs the two make together."""
+    spade, spare, over3 = _spade_part(hand & RANKS)
+    side = [0] * 10
+    short = 0
     for s in SIDE_SUITS:
-        base = 13 * s
-        suit = hand & SUIT_MASKS[s]
-        n = suit.bit_count()
-        sa = suit >> (base + ACE) & 1
-        sk = suit >> (base + KING) & 1
-        sq = suit >> (base + QUEEN) & 1
-        if sa:
-            if n <= 5:
-                aces += 1
-            else:
-                aces_long += 1
-        if sk:
-            if n == 1:
-                kbare += 1
-            elif sa:
-                ak += 1
-            else:
-                kx += 1
-        if sq and n >= 3:
-            if sa or sk:
-                qhon += 1
-            else:
-                qplain += 1
-        if n == 0:
-            voids += 1
-            short += 2
-        elif n == 1:
-            singles += 1
-            short += 1
-        elif n == 2:
-            doubles += 1
+        feats, sh = _side_part(hand >> (13 * s) & RANKS)
+        short += sh
+        for i, f in enumerate(feats):
+            side[i] += f
     ruffs = min(short, spare)
-    return (ns, a, k if ns >= 2 else 0, k if ns == 1 else 0, q if ns >= 3 else 0, q if ns < 3 else 0,
-            j if ns >= 4 else 0, max(0, ns - 3), max(0, ns - 4), max(0, ns - 5), aces, aces_long, ak, kx, kbare,
-            qhon, qplain, voids, singles, doubles, ruffs, min(ruffs, max(0, ns - 3)))
+    return (*spade, *side, ruffs, min(ruffs, over3))
+
+
+def _nil_spade_part(sp: int) -> tuple[int, ...]:
+    """The nil features a hand's spades (ranks) give."""
+    ns = sp.bit_count()
+    return (ns, max(0, ns - 2), max(0, ns - 3), sp >> ACE & 1, sp >> KING & 1, sp >> QUEEN & 1, sp >> JACK & 1,
+            sp >> TEN & 1, sp >> NINE & 1)
+
+
+def _nil_side_part(suit: int) -> tuple[int, ...]:
+    """The nil features one side suit (ranks) gives: its aces, kings and queens bare or with
+    two low cards to guard them, a bare jack, high cards in a short suit, a void."""
+    n = suit.bit_count()
+    if n == 0:
+        return (0, 0, 0, 0, 0, 0, 0, 0, 1)
+    guarded = 1 if (suit & ((1 << LOW_CARDS) - 1)).bit_count() >= 2 else 0
+    counts = [0] * 7  # aces bare/guarded, kings bare/guarded, queens bare/guarded, jacks bare
+    for i, r in enumerate((ACE, KING, QUEEN)):
+        if suit >> r & 1:
+            counts[2 * i + guarded] += 1
+    if suit >> JACK & 1 and not guarded:
+        counts[6] += 1
+    return (*counts, (suit >> TEN).bit_count() if n <= 2 else 0, 0)
 
 
 def nil_features(hand: int, leads: bool) -> tuple[int, ...]:
     """The features of 13 cards that the nil model reads (``NIL_FEATURES``); ``leads``:
     the seat leads the first trick."""
-    sp = hand & SPADE_MASK
-    ns = sp.bit_count()
-    counts = [0] * 7  # aces bare/guarded, kings bare/guarded, queens bare/guarded, jacks bare
-    short_high = voids = 0
+    side = [0] * 9
     for s in SIDE_SUITS:
-        base = 13 * s
-        suit = hand & SUIT_MASKS[s]
-        n = suit.bit_count()
-        if n == 0:
-            voids += 1
-            continue
-        lows = (suit & ((1 << (base + LOW_CARDS)) - 1)).bit_count()
-        guarded = 1 if lows >= 2 else 0
-        for i, r in enumerate((ACE, KING, QUEEN)):
-            if suit >> (base + r) & 1:
-                counts[2 * i + guarded] += 1
-        if suit >> (base + JACK) & 1 and not guarded:
-            counts[6] += 1
-        if n <= 2:
-            short_high += (suit >> (base + TEN)).bit_count()
-    return (ns, max(0, ns - 2), max(0, ns - 3), sp >> ACE & 1, sp >> KING & 1, sp >> QUEEN & 1, sp >> JACK & 1,
-            sp >> TEN & 1, sp >> NINE & 1, *counts, short_high, voids, 1 if leads else 0)
+        for i, f in enumerate(_nil_side_part(hand >> (13 * s) & RANKS)):
+            side[i] += f
+    return (*_nil_spade_part(hand & RANKS), *side, 1 if leads else 0)
+
+
+def _dot(coef: list[float], feats: tuple[int, ...], start: int) -> float:
+    """The coefficients from ``coef[start]`` on times ``feats``."""
+    return sum(coef[start + i] * f for i, f in enumerate(feats) if f)
+
+
+@dataclass(slots=True)
+class _Parts:
+    """A linear model's terms looked up by suit: every spade holding's and every side
+    suit's share of the sum (8,192 holdings each), worked out once for a set of
+    coefficients, so a hand's prediction is a few lookups instead of its features."""
+
+    coef: list[float]  # the coefficients the tables were made from
+    spade: list[float]
+    side: list[float]
+    spare: list[int] = field(default_factory=list)  # trick model: spare spades, by holding
+    over3: list[int] = field(default_factory=list)  # trick model: spades beyond three
+    short: list[int] = field(default_factory=list)  # trick model: a side suit's shortness
+
+    @classmethod
+    def tricks(cls, coef: list[float]) -> _Parts:
+        spade = [_spade_part(m) for m in range(RANKS + 1)]
+        side = [_side_part(m) for m in range(RANKS + 1)]
+        return cls(coef, [coef[0] + _dot(coef, f, 1) for f, _, _ in spade],
+                   [_dot(coef, f, 11) for f, _ in side],
+                   [sp for _, sp, _ in spade], [o for _, _, o in spade], [sh for _, sh in side])
+
+    @classmethod
+    def nils(cls, coef: list[float]) -> _Parts:
+        return cls(coef, [coef[0] + _dot(coef, _nil_spade_part(m), 1) for m in range(RANKS + 1)],
+                   [_dot(coef, _nil_side_part(m), 10) for m in range(RANKS + 1)])
 
 
 def spade_group(ns: int) -> int:
@@ -164,6 +200,10 @@ class BidModel:
     hands: int  # deals the model was fitted on
     prior_stats: tuple[float, float] = (0.0, 0.0)  # mean and variance of ``prior``
     by_bid_stats: list[tuple[float, float]] = field(default_factory=list)  # the same of each ``by_bid`` row
+    # the lookup tables of ``mean`` and ``nil_chance``, made on first use and again when
+    # ``coef`` or ``nil_coef`` is given a new list (the calibration does)
+    _trick_parts: _Parts | None = field(default=None, repr=False, compare=False)
+    _nil_parts: _Parts | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.refresh()
@@ -178,12 +218,18 @@ class BidModel:
         return _stats(NIL_TRICKS) if bid <= 0 else self.by_bid_stats[min(MAX_T, bid)]
 
     def mean(self, hand: int) -> float:
-        """The predicted number of tricks of 13 cards."""
-        c = self.coef
-        x = c[0]
-        for i, f in enumerate(trick_features(hand)):
-            if f:
-                x += c[i + 1] * f
+        """The predicted number of tricks of 13 cards (``coef`` times ``trick_features``)."""
+        p = self._trick_parts
+        if p is None or p.coef is not self.coef:
+            p = self._trick_parts = _Parts.tricks(self.coef)
+        sp = hand & RANKS
+        a, b, c = hand >> 13 & RANKS, hand >> 26 & RANKS, hand >> 39 & RANKS
+        side = p.side
+        x = p.spade[sp] + side[a] + side[b] + side[c]
+        short = p.short
+        ruffs = min(short[a] + short[b] + short[c], p.spare[sp])
+        if ruffs:
+            x += self.coef[21] * ruffs + self.coef[22] * min(ruffs, p.over3[sp])
         return x
 
     def dist(self, hand: int) -> list[float]:
@@ -194,12 +240,15 @@ class BidModel:
         return table[i]
 
     def nil_chance(self, hand: int, leads: bool = False) -> float:
-        """The chance that a nil with these 13 cards is made."""
-        c = self.nil_coef
-        x = c[0]
-        for i, f in enumerate(nil_features(hand, leads)):
-            if f:
-                x += c[i + 1] * f
+        """The chance that a nil with these 13 cards is made (the logistic of ``nil_coef``
+        times ``nil_features``)."""
+        p = self._nil_parts
+        if p is None or p.coef is not self.nil_coef:
+            p = self._nil_parts = _Parts.nils(self.nil_coef)
+        side = p.side
+        x = p.spade[hand & RANKS] + side[hand >> 13 & RANKS] + side[hand >> 26 & RANKS] + side[hand >> 39 & RANKS]
+        if leads:
+            x += self.nil_coef[-1]
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
     def bid_dist(self, bid: int) -> list[float]:
