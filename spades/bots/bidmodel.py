@@ -63,7 +63,7 @@ NIL_ATTACK = 1.0
 MATCH_BONUS = 300.0  # points a bid may give up to win the match this hand (or not lose it)
 
 
-RANKS = 0x1FFF  # the 13 bits of one suit, shifted down to ranks 0-12
+SUIT_BITS = 0x1FFF  # the 13 bits of one suit, shifted down to ranks 0-12 (as ``cards.SUIT_MASKS[0]``)
 
 
 def _spade_part(sp: int) -> tuple[tuple[int, ...], int, int]:
@@ -98,11 +98,11 @@ def _side_part(suit: int) -> tuple[tuple[int, ...], int]:
 def trick_features(hand: int) -> tuple[int, ...]:
     """The features of 13 cards that the trick model reads (``TRICK_FEATURES``), small ints:
     the spades' part, the side suits' parts added up, and the ruffs the two make together."""
-    spade, spare, over3 = _spade_part(hand & RANKS)
+    spade, spare, over3 = _spade_part(hand & SUIT_BITS)
     side = [0] * 10
     short = 0
     for s in SIDE_SUITS:
-        feats, sh = _side_part(hand >> (13 * s) & RANKS)
+        feats, sh = _side_part(hand >> (13 * s) & SUIT_BITS)
         short += sh
         for i, f in enumerate(feats):
             side[i] += f
@@ -138,9 +138,9 @@ def nil_features(hand: int, leads: bool) -> tuple[int, ...]:
     the seat leads the first trick."""
     side = [0] * 9
     for s in SIDE_SUITS:
-        for i, f in enumerate(_nil_side_part(hand >> (13 * s) & RANKS)):
+        for i, f in enumerate(_nil_side_part(hand >> (13 * s) & SUIT_BITS)):
             side[i] += f
-    return (*_nil_spade_part(hand & RANKS), *side, 1 if leads else 0)
+    return (*_nil_spade_part(hand & SUIT_BITS), *side, 1 if leads else 0)
 
 
 def _dot(coef: list[float], feats: tuple[int, ...], start: int) -> float:
@@ -163,16 +163,16 @@ class _Parts:
 
     @classmethod
     def tricks(cls, coef: list[float]) -> _Parts:
-        spade = [_spade_part(m) for m in range(RANKS + 1)]
-        side = [_side_part(m) for m in range(RANKS + 1)]
+        spade = [_spade_part(m) for m in range(SUIT_BITS + 1)]
+        side = [_side_part(m) for m in range(SUIT_BITS + 1)]
         return cls(coef, [coef[0] + _dot(coef, f, 1) for f, _, _ in spade],
                    [_dot(coef, f, 11) for f, _ in side],
                    [sp for _, sp, _ in spade], [o for _, _, o in spade], [sh for _, sh in side])
 
     @classmethod
     def nils(cls, coef: list[float]) -> _Parts:
-        return cls(coef, [coef[0] + _dot(coef, _nil_spade_part(m), 1) for m in range(RANKS + 1)],
-                   [_dot(coef, _nil_side_part(m), 10) for m in range(RANKS + 1)])
+        return cls(coef, [coef[0] + _dot(coef, _nil_spade_part(m), 1) for m in range(SUIT_BITS + 1)],
+                   [_dot(coef, _nil_side_part(m), 10) for m in range(SUIT_BITS + 1)])
 
 
 def spade_group(ns: int) -> int:
@@ -222,8 +222,8 @@ class BidModel:
         p = self._trick_parts
         if p is None or p.coef is not self.coef:
             p = self._trick_parts = _Parts.tricks(self.coef)
-        sp = hand & RANKS
-        a, b, c = hand >> 13 & RANKS, hand >> 26 & RANKS, hand >> 39 & RANKS
+        sp = hand & SUIT_BITS
+        a, b, c = hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39 & SUIT_BITS
         side = p.side
         x = p.spade[sp] + side[a] + side[b] + side[c]
         short = p.short
@@ -246,7 +246,8 @@ class BidModel:
         if p is None or p.coef is not self.nil_coef:
             p = self._nil_parts = _Parts.nils(self.nil_coef)
         side = p.side
-        x = p.spade[hand & RANKS] + side[hand >> 13 & RANKS] + side[hand >> 26 & RANKS] + side[hand >> 39 & RANKS]
+        x = (p.spade[hand & SUIT_BITS] + side[hand >> 13 & SUIT_BITS] + side[hand >> 26 & SUIT_BITS]
+             + side[hand >> 39 & SUIT_BITS])
         if leads:
             x += self.nil_coef[-1]
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))

@@ -130,19 +130,19 @@ class Sampler:
 
     def __init__(self, me: int, counts: list[int], unseen: int, voids: list[int],
                  lacks: list[int] | None = None) -> None:
-        self.seats = tuple(s for s in range(4) if s != me)
+        seats = tuple(s for s in range(4) if s != me)
         self.counts = counts
         cards = [int(c) for c in cards_of(unseen)]
         allowed = {}
         for c in cards:
-            fits = tuple(s for s in self.seats if not voids[s] >> (c // 13) & 1)
+            fits = tuple(s for s in seats if not voids[s] >> (c // 13) & 1)
             read = tuple(s for s in fits if not (lacks and lacks[s] >> c & 1))
             allowed[c] = read or fits
         # nothing inferred bears on these cards: every deal succeeds at the first try
-        self.free = all(len(seats) == len(self.seats) for seats in allowed.values())
+        self.free = all(len(fit) == len(seats) for fit in allowed.values())
         # the most constrained cards first, so a void-heavy seat does not run out of room
         self.plan = sorted(allowed.items(), key=lambda item: len(item[1]))
-        self.loose = [(c, self.seats) for c in cards]
+        self.loose = [(c, seats) for c in cards]
         self.stuck = 0
 
     def deal(self, rng: random.Random) -> list[int]:
