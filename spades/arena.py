@@ -234,6 +234,7 @@ def summarize(results: list[MatchResult]) -> dict:
         pts = [p for r in results for p in r.hand_points[t]]
         ppm.append(round(sum(pts) / len(pts), 1) if pts else 0.0)
     times = [[ms for r in results for ms in r.decision_ms[t]] for t in (0, 1)]
+    margins = [[a - b for r in results for a, b in zip(r.hand_points[t], r.hand_points[1 - t])] for t in (0, 1)]
     return {
         "matches": len(results),
         "wins": wins,
@@ -245,17 +246,27 @@ def summarize(results: list[MatchResult]) -> dict:
                         for t in (0, 1)},
         "replaced": [sum(r.replaced[t] for r in results) for t in (0, 1)],
         "figures": {f"team{t}": figures([row for r in results for row in r.hand_rows[t]], len(results), ppm[t],
-                                        [row for r in results for row in r.hand_rows[1 - t]])
+                                        [row for r in results for row in r.hand_rows[1 - t]],
+                                        margins[t])
                     for t in (0, 1)},
     }
 
 
-def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: list[tuple]) -> dict:
+def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: list[tuple],
+            margins: list[int]) -> dict:
     """One team's figures over its hands' rows (see ``MatchResult.hand_rows``); ``theirs``,
     the other team's rows of the same hands, tell what the team did to it: the share of
-    its nils (blind nils included) the team broke and of its contracts the team set."""
+    its nils (blind nils included) the team broke and of its contracts the team set.
+    ``margins`` (the team's points less the other team's, hand by hand) give ``by_hand``:
+    for the hands where neither team, only this one, only the other or both bid nil (blind
+    nils included), their share of the hands and the team's average margin in them."""
     def share(part: float, whole: float, digits: int = 3) -> float | None:
         return round(part / whole, digits) if whole else None
+
+    kinds: dict[str, list[int]] = {"no_nil": [], "our_nil": [], "their_nil": [], "both_nil": []}
+    for ours, other, margin in zip(rows, theirs, margins):
+        we, they = bool(ours[5] + ours[7]), bool(other[5] + other[7])
+        kinds["both_nil" if we and they else "our_nil" if we else "their_nil" if they else "no_nil"].append(margin)
 
     contracted = [row for row in rows if row[0] is not None]
     nils, blinds = sum(row[5] for row in rows), sum(row[7] for row in rows)
@@ -275,6 +286,8 @@ def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: lis
         "points_per_hand": points_per_hand,
         "nils_busted": share(their_nils - sum(row[6] + row[8] for row in theirs), their_nils),
         "sets_caused": share(sum(row[2] for row in their_contracts), len(their_contracts)),
+        "by_hand": {kind: {"share": share(len(m), len(rows)), "margin": share(sum(m), len(m), 2)}
+                    for kind, m in kinds.items()},
     }
 
 

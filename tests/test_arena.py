@@ -60,11 +60,17 @@ def test_figures_explain_the_results_per_team() -> None:
     assert f["team0"] == {"hands": 2, "set_rate": 0.5, "avg_contract": 5.5, "avg_tricks": 5.5, "bags_per_hand": 0.5,
                           "bag_penalties_per_match": 0.0, "nil_bids_per_hand": 0.5, "nil_made": 1.0,
                           "blind_nil_bids_per_hand": 0.0, "blind_nil_made": None, "points_per_hand": 20.0,
-                          "nils_busted": 0.5, "sets_caused": 0.0}  # of team 1's two blind nils, one broken
+                          "nils_busted": 0.5, "sets_caused": 0.0,  # of team 1's two blind nils, one broken
+                          "by_hand": {"no_nil": {"share": 0.0, "margin": None},
+                                      "our_nil": {"share": 0.5, "margin": -40.0},  # hand 2: team 0's nil
+                                      "their_nil": {"share": 0.5, "margin": 80.0},  # hand 1: team 1's blind nils
+                                      "both_nil": {"share": 0.0, "margin": None}}}
     assert f["team1"]["set_rate"] == 0.0 and f["team1"]["avg_contract"] == 5.0  # the double nil hand has no contract
     assert f["team1"]["blind_nil_bids_per_hand"] == 1.0 and f["team1"]["blind_nil_made"] == 0.5
     assert f["team1"]["bag_penalties_per_match"] == 1.0
     assert f["team1"]["nils_busted"] == 0.0 and f["team1"]["sets_caused"] == 0.5  # team 0's nil made, 4 set
+    assert f["team1"]["by_hand"]["our_nil"] == {"share": 0.5, "margin": -80.0}  # the same hands, the other side
+    assert f["team1"]["by_hand"]["their_nil"] == {"share": 0.5, "margin": 40.0}
 
 
 def test_figures_of_played_matches_add_up() -> None:
