@@ -53,6 +53,22 @@ def test_after_an_opponents_nil_has_played_the_lowest_card_is_kept_to_lead_into_
     assert choose(v, "normal", 0) == "9H"
 
 
+def test_once_an_opponents_nil_has_played_under_we_keep_the_lead_from_its_partner() -> None:
+    """The partner led the four of clubs and the nil (seat 3) threw the two under it. The
+    nil's partner plays last and would take the lead to play for the nil: we take the trick
+    with the lowest of our king-queen-jack (the ace is out), not the three, so our side
+    leads into the nil again."""
+    v = view(0, "KC QC JC 3C AH 2H 8D 9D 2S 3S 4S 5S 6S", [4, 4, 4, "nil"], trick=(2, "4C 2C"), dealer=1)
+    assert choose(v, "normal", 0) == "JC"
+
+
+def test_void_in_the_led_suit_we_ruff_to_keep_the_lead_from_the_nils_partner() -> None:
+    """The same trick, without clubs: a trump takes it (the lowest of the top run, as no
+    trump of ours is sure to hold), where a discard would leave it to the nil's partner."""
+    v = view(0, "AH KH 2H 8D 9D TD KS QS 7S 2S", [4, 4, 4, "nil"], trick=(2, "4C 2C"), dealer=1)
+    assert choose(v, "normal", 0) == "QS"
+
+
 def test_a_seat_ducking_bags_never_leads_the_last_card_of_a_suit() -> None:
     """Our 4 is made and no set is in reach. Every other diamond has been played, so the two
     of diamonds would win the trick: the three of clubs goes instead (one card out under it,

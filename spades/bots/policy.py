@@ -267,15 +267,23 @@ def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
 
 def _set_nil(legal: int, follow: int, w: int, led: int, nil_opp: int, winner_seat: int,
              partner: int, seats_after: list[int], others: int, voids: list[int] | None) -> int:
-    """A card that leaves the trick to the opponent ``nil_opp``'s nil, or -1 to play on."""
+    """A card that leaves the trick to the opponent ``nil_opp``'s nil, or that keeps the
+    lead from its partner once the nil has played under; -1 to play on."""
     lose = legal & ~beating(legal, w)
     if winner_seat == nil_opp:
         # the nil bidder is winning: stay under it
         if lose:
             return _highest_in(lose, led, follow)
         return -1
-    if nil_opp not in seats_after or (voids is not None and voids[nil_opp] >> led & 1):
-        return -1  # it has played, or it will throw a card away
+    if nil_opp not in seats_after:
+        # it has played under the trick: its partner, still to play, would take the lead
+        # and lead for it, unless our side surely has the trick already
+        if (nil_opp ^ 2) in seats_after and not (winner_seat == partner and _sure(w, led, others, seats_after,
+                                                                                  voids)):
+            return _keep_lead(legal, w, led, others, seats_after, voids)
+        return -1
+    if voids is not None and voids[nil_opp] >> led & 1:
+        return -1  # it will throw a card away
     if winner_seat != partner and w // 13 == led and popcount(others & below(w)) > 4:
         return -1  # its partner's high card leaves it room to duck anyway
     # do not raise the card it must stay under: the highest of the suit that loses (low
@@ -285,6 +293,24 @@ def _set_nil(legal: int, follow: int, w: int, led: int, nil_opp: int, winner_sea
     if lose:
         return _discard_low(lose, 0)
     return -1
+
+
+def _keep_lead(legal: int, w: int, led: int, others: int, seats_after: list[int],
+               voids: list[int] | None) -> int:
+    """A card that takes the trick from the seats after us: the cheapest that none of them
+    can beat, else the lowest of our highest run (a trump when void in the led suit); -1
+    when no card of ours wins it."""
+    win = beating(legal, w)
+    if not win:
+        return -1
+    rest = win
+    while rest:
+        c = low(rest)
+        if _sure(c, led, others, seats_after, voids):
+            return c
+        rest &= rest - 1
+    top = high(win)
+    return _lowest_equivalent(win & SUIT_MASKS[top // 13], others)
 
 
 def _win(hand: int, legal: int, follow: int, w: int, led: int, pos: int, partner_winning: bool,
