@@ -56,8 +56,8 @@ def test_after_an_opponents_nil_has_played_the_lowest_card_is_kept_to_lead_into_
 def test_once_an_opponents_nil_has_played_under_we_keep_the_lead_from_its_partner() -> None:
     """The partner led the four of clubs and the nil (seat 3) threw the two under it. The
     nil's partner plays last and would take the lead to play for the nil: we take the trick
-    with the lowest of our king-queen-jack (the ace is out), not the three, so our side
-    leads into the nil again."""
+    with the lowest of our king-queen-jack (none is sure to hold it while the ace is
+    unseen), not the three, so our side leads into the nil again."""
     v = view(0, "KC QC JC 3C AH 2H 8D 9D 2S 3S 4S 5S 6S", [4, 4, 4, "nil"], trick=(2, "4C 2C"), dealer=1)
     assert choose(v, "normal", 0) == "JC"
 

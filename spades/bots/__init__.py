@@ -111,7 +111,7 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
         budget = HARD_BUDGET_S if budget_s is None else budget_s
         return search.choose_card(known, rng, budget, time.monotonic() + budget)
     card = policy.play_card(known.ctx(), known.seat, known.hand, known.trick, known.leader, known.gone,
-                            known.taken, known.broken, known.voids)
+                            known.taken, known.broken, known.voids, keep_lead=True)
     if level == "easy":
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()

@@ -145,8 +145,11 @@ def team_need(ctx: HandCtx, team: int, taken: list[int]) -> tuple[int, int]:
 
 
 def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int, gone: int,
-              taken: list[int], broken: bool, voids: list[int] | None = None) -> int:
-    """The Normal bot's card (an int 0-51) for ``seat``."""
+              taken: list[int], broken: bool, voids: list[int] | None = None, keep_lead: bool = False) -> int:
+    """The Normal bot's card (an int 0-51) for ``seat``. ``keep_lead``: once an opponent's
+    nil has played under the trick, take it from the nil's partner still to play (Normal's
+    and Easy's own cards; Hard's play-outs and default card go without it, which measured
+    better for Hard: docs/bots.md)."""
     legal = legal_mask(hand, trick, broken)
     if legal & (legal - 1) == 0:
         return low(legal)
@@ -172,7 +175,8 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
         if card >= 0:
             return card
     if nil_opp >= 0:
-        card = _set_nil(legal, follow, w, led, nil_opp, winner_seat, partner, seats_after, others, voids)
+        card = _set_nil(legal, follow, w, led, nil_opp, winner_seat, partner, seats_after, others, voids,
+                        keep_lead)
         if card >= 0:
             return card
     if mode == DUCK:
@@ -266,9 +270,10 @@ def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
 
 
 def _set_nil(legal: int, follow: int, w: int, led: int, nil_opp: int, winner_seat: int,
-             partner: int, seats_after: list[int], others: int, voids: list[int] | None) -> int:
-    """A card that leaves the trick to the opponent ``nil_opp``'s nil, or that keeps the
-    lead from its partner once the nil has played under; -1 to play on."""
+             partner: int, seats_after: list[int], others: int, voids: list[int] | None,
+             keep_lead: bool) -> int:
+    """A card that leaves the trick to the opponent ``nil_opp``'s nil, or (``keep_lead``)
+    that keeps the lead from its partner once the nil has played under; -1 to play on."""
     lose = legal & ~beating(legal, w)
     if winner_seat == nil_opp:
         # the nil bidder is winning: stay under it
@@ -278,8 +283,8 @@ def _set_nil(legal: int, follow: int, w: int, led: int, nil_opp: int, winner_sea
     if nil_opp not in seats_after:
         # it has played under the trick: its partner, still to play, would take the lead
         # and lead for it, unless our side surely has the trick already
-        if (nil_opp ^ 2) in seats_after and not (winner_seat == partner and _sure(w, led, others, seats_after,
-                                                                                  voids)):
+        ours = winner_seat == partner and _sure(w, led, others, seats_after, voids)
+        if keep_lead and (nil_opp ^ 2) in seats_after and not ours:
             return _keep_lead(legal, w, led, others, seats_after, voids)
         return -1
     if voids is not None and voids[nil_opp] >> led & 1:
