@@ -282,9 +282,10 @@ def _set_nil(legal: int, follow: int, w: int, led: int, nil_opp: int, winner_sea
         return -1
     if nil_opp not in seats_after:
         # it has played under the trick: its partner, still to play, would take the lead
-        # and lead for it, unless our side surely has the trick already
-        ours = winner_seat == partner and _sure(w, led, others, seats_after, voids)
-        if keep_lead and (nil_opp ^ 2) in seats_after and not ours:
+        # and lead for it, unless our side surely has the trick already (asked only when
+        # keeping the lead: play-outs go without it and pass here on every such card)
+        if keep_lead and (nil_opp ^ 2) in seats_after \
+                and not (winner_seat == partner and _sure(w, led, others, seats_after, voids)):
             return _keep_lead(legal, w, led, others, seats_after, voids)
         return -1
     if voids is not None and voids[nil_opp] >> led & 1:
