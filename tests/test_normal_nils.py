@@ -69,6 +69,14 @@ def test_void_in_the_led_suit_we_ruff_to_keep_the_lead_from_the_nils_partner() -
     assert choose(v, "normal", 0) == "QS"
 
 
+def test_a_nil_void_in_the_suit_led_throws_its_highest_spade_under_a_ruff() -> None:
+    """We bid nil, have no diamonds, and an opponent has ruffed the partner's nine with the
+    eight of spades: the six of spades goes under it, a spade that could win a trick later,
+    rather than the queen of hearts."""
+    v = view(2, "6S 4S 3S QH 7H 5H 3H 2H 7C 6C 5C 3C 2C", [3, 4, "nil", 4], trick=(0, "9D 8S"), dealer=3)
+    assert choose(v, "normal", 0) == "6S"
+
+
 def test_a_seat_ducking_bags_never_leads_the_last_card_of_a_suit() -> None:
     """Our 4 is made and no set is in reach. Every other diamond has been played, so the two
     of diamonds would win the trick: the three of clubs goes instead (one card out under it,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import FULL_MASK, SPADE_MASK, SUIT_MASKS
+from ..cards import FULL_MASK, SPADE_MASK, SPADES, SUIT_MASKS
 from ..rules import legal_mask
 
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
@@ -167,7 +167,7 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
     follow = hand & SUIT_MASKS[led]
 
     if mode == AVOID:
-        return _avoid(legal, follow, w, pos)
+        return _lose(legal, follow, w, seats_after)
     partner = seat ^ 2
     # the nils still alive come first: covering the partner's, then setting an opponent's
     if cover:
@@ -180,7 +180,7 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
         if card >= 0:
             return card
     if mode == DUCK:
-        card = _duck(legal, follow, w, pos, seats_after)
+        card = _lose(legal, follow, w, seats_after)
     else:
         card = _win(hand, legal, follow, w, led, pos, winner_seat == partner, seats_after, others, voids)
     if nil_opp >= 0 and follow >> card & 1 and not beats(card, w):
@@ -418,8 +418,10 @@ def _discard_low(legal: int, follow: int) -> int:
     return best if best >= 0 else low(legal)
 
 
-def _duck(legal: int, follow: int, w: int, pos: int, seats_after: list[int]) -> int:
-    """Avoid the trick: the highest card that still loses, else give it cheaply."""
+def _lose(legal: int, follow: int, w: int, seats_after: list[int]) -> int:
+    """Avoid the trick (a contract made, or a nil): the highest card that still loses,
+    else give it cheaply. Void in the suit led: under a ruff, the highest spade that stays
+    under it (a spade kept may win a trick later), else the highest side card."""
     lose = legal & ~beating(legal, w)
     if follow:
         lose_f = lose & follow
@@ -428,20 +430,8 @@ def _duck(legal: int, follow: int, w: int, pos: int, seats_after: list[int]) -> 
         # every card wins: the last seat wins with its highest, others hope to be overtaken
         return high(follow) if not seats_after else low(follow)
     if lose:
-        side = lose & ~SPADE_MASK
-        return highest_by_rank(side) if side else high(lose)
-    return low(legal)
-
-
-def _avoid(legal: int, follow: int, w: int, pos: int) -> int:
-    """A nil bidder's card: the highest card that loses, throwing danger early."""
-    lose = legal & ~beating(legal, w)
-    if follow:
-        lose_f = lose & follow
-        if lose_f:
-            return high(lose_f)
-        return low(follow) if pos < 3 else high(follow)
-    if lose:
+        if w // 13 == SPADES and lose & SPADE_MASK:
+            return high(lose & SPADE_MASK)
         side = lose & ~SPADE_MASK
         return highest_by_rank(side) if side else high(lose)
     return low(legal)
