@@ -26,3 +26,14 @@ def test_the_idle_tables_benchmark_fires_every_due_timer(capsys):
     idle.main(["--tables", "300", "--due", "30"])
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["resumed"] == 0 and figures["woken"] == 30 and figures["left_due"] == 0
+
+
+def test_the_deviations_benchmark_tries_the_other_bots_cards_and_bids_one_off(capsys):
+    from bench import deviations
+    figures = deviations.main(["--team0", "normal", "--team1", "punisher", "--matches", "2", "--seed", "3"])
+    assert figures["cards"] and figures["bids"]
+    assert set(figures["bids"]) <= {f"{p} of its team, {s}" for p in ("first", "second") for s in ("-1", "+1")}
+    # Normal's own card in its own place is no deviation
+    same = deviations.main(["--team0", "normal", "--team1", "punisher", "--other", "normal", "--matches", "2"])
+    assert same["cards"] == {} and same["bids"]
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == same
