@@ -77,6 +77,13 @@ def test_a_nil_void_in_the_suit_led_throws_its_highest_spade_under_a_ruff() -> N
     assert choose(v, "normal", 0) == "6S"
 
 
+def test_once_the_partners_nil_is_under_an_opponents_card_the_high_cards_wait() -> None:
+    """The partner (nil) led the two of diamonds and an opponent's nine beat it, so the nil
+    is safe in this trick: the three of diamonds, and the ten stays to cover the nil later."""
+    v = view(0, "KS QS 3S AH QH 8H 7H 3H AC 5C TD 8D 3D", [5, 4, "nil", 2], trick=(2, "2D 9D"), dealer=1)
+    assert choose(v, "normal", 0) == "3D"
+
+
 def test_a_seat_ducking_bags_never_leads_the_last_card_of_a_suit() -> None:
     """Our 4 is made and no set is in reach. Every other diamond has been played, so the two
     of diamonds would win the trick: the three of clubs goes instead (one card out under it,
