@@ -84,6 +84,14 @@ def test_once_the_partners_nil_is_under_an_opponents_card_the_high_cards_wait() 
     assert choose(v, "normal", 0) == "3D"
 
 
+def test_void_third_seat_ruffs_a_partners_lead_the_last_seat_may_beat() -> None:
+    """The partner led the eight of diamonds; the ace, king, queen, jack, ten and nine are
+    still out and the last seat is an opponent: with no diamonds we ruff with the three of
+    spades rather than leave the partner's card to be beaten."""
+    v = view(0, "AS 8S 3S TC 7C 5C KH TH 7H 6H 5H 4H 3H", [4, 3, 3, 3], trick=(2, "8D 4D"), dealer=1)
+    assert choose(v, "normal", 0) == "3S"
+
+
 def test_a_seat_ducking_bags_never_leads_the_last_card_of_a_suit() -> None:
     """Our 4 is made and no set is in reach. Every other diamond has been played, so the two
     of diamonds would win the trick: the three of clubs goes instead (one card out under it,

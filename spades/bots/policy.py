@@ -330,9 +330,10 @@ def _win(hand: int, legal: int, follow: int, w: int, led: int, pos: int, partner
         return _discard_low(legal, follow)
     if follow:
         return _follow_to_win(follow, w, led, pos, partner_winning, seats_after, others)
-    # void in the led suit: ruff with the lowest winning trump, unless the partner is winning
+    # void in the led suit: ruff with the lowest winning trump, over the partner's card
+    # too (here it may still be beaten: the partner led and the last seat is to play)
     trumps = beating(hand & SPADE_MASK, w) if led != 0 else 0
-    if trumps and not partner_winning:
+    if trumps:
         return low(trumps)
     return _discard_low(legal, 0)
 
