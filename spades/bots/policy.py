@@ -171,7 +171,7 @@ def play_card(ctx: HandCtx, seat: int, hand: int, trick: list[int], leader: int,
     partner = seat ^ 2
     # the nils still alive come first: covering the partner's, then setting an opponent's
     if cover:
-        card = _cover_nil(legal, follow, w, led, winner_seat == partner, partner in seats_after, seats_after)
+        card = _cover_nil(legal, follow, w, led, winner_seat == partner, partner in seats_after, bool(seats_after))
         if card >= 0:
             return card
     if nil_opp >= 0:
@@ -252,7 +252,7 @@ def _top_tricks(hand: int, others: int) -> int:
 
 
 def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
-               partner_after: bool, seats_after: list[int]) -> int:
+               partner_after: bool, anyone_after: bool) -> int:
     """A card that takes the trick over the partner's nil, or -1 to play on as usual."""
     if partner_winning:
         # overtake the partner's nil card if we can, as cheaply as possible
@@ -266,7 +266,7 @@ def _cover_nil(legal: int, follow: int, w: int, led: int, partner_winning: bool,
             if follow:
                 return high(win)
             return _cheapest(win, led)
-    elif seats_after:
+    elif anyone_after:
         # the nil has played under another seat's card: it is safe in this trick, so the
         # high cards are kept to cover it later
         return _discard_low(legal, follow)
