@@ -143,7 +143,8 @@ def main(argv: list[str] | None = None) -> dict:
                 gains[kind][group].append(gain)
     summary: dict = {"matches": a.matches}
     for kind in ("cards", "bids"):
-        print(f"{kind}: {a.other or a.team1 if kind == 'cards' else 'one off'} in {a.team0}'s place "
+        tried = (a.other or a.team1) if kind == "cards" else "one off"
+        print(f"{kind}: {tried} in {a.team0}'s place "
               f"against {a.team1}, gain a decision (points of the hand) and per match")
         table = {}
         for group, g in sorted(gains[kind].items(), key=lambda kv: -abs(sum(kv[1]))):
