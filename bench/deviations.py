@@ -38,19 +38,15 @@ import statistics
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
-from spades import bots
-from spades.arena import BUILTIN, SPARRING
+from spades.arena import BUILTIN, builtin_action
 from spades.rules import BIDDING, HAND_OVER, PLAYING, Match, parse_action
 from spades.rules_config import Rules
 from spades.views import seat_view
 
 
-def act(match: Match, seat: int, spec: str, seed: int) -> object:
-    """The action of a ``spec`` bot in ``seat`` (as the arena asks it)."""
-    view = seat_view(match, seat)
-    if spec in SPARRING:
-        return SPARRING[spec](view, seed * 8 + seat)
-    return bots.choose(view, spec, seed * 8 + seat)
+def act(view: dict, spec: str, seed: int) -> object:
+    """The action of a ``spec`` bot for the seat view (the bot seeded as in the arena)."""
+    return builtin_action(spec, view, seed * 8 + view["seat"])
 
 
 def margin(match: Match, specs_of_seat: list[str], seed: int, team0: int) -> int:
@@ -58,7 +54,7 @@ def margin(match: Match, specs_of_seat: list[str], seed: int, team0: int) -> int
     while match.phase != HAND_OVER and not match.finished:
         seat = match.to_act
         assert seat is not None
-        match.apply(seat, parse_action(act(match, seat, specs_of_seat[seat], seed)))
+        match.apply(seat, parse_action(act(seat_view(match, seat), specs_of_seat[seat], seed)))
     teams = match.results[-1].score.teams
 
     def value(t):
@@ -96,12 +92,12 @@ def one(job: tuple) -> list[tuple[str, str, int]]:
             continue
         seat = match.to_act
         assert seat is not None
-        action = act(match, seat, specs_of_seat[seat], seed)
+        view = seat_view(match, seat)
+        action = act(view, specs_of_seat[seat], seed)
         if team_of_seat[seat] == 0:
             alternatives: list[tuple[str, str, object]] = []
             if match.phase == PLAYING:
-                view = seat_view(match, seat)
-                theirs = act(match, seat, other, seed) if len(view["legal"]) > 1 else action
+                theirs = act(view, other, seed) if len(view["legal"]) > 1 else action
                 if theirs != action:
                     alternatives.append(("cards", _card_group(view), theirs))
             elif match.phase == BIDDING and isinstance(action, int):

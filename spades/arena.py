@@ -147,6 +147,13 @@ class MatchResult:
     hand_rows: list[list[tuple]] = field(default_factory=lambda: [[], []])
 
 
+def builtin_action(spec: str, view: dict, bot_seed: int, budget_s: float | None = None) -> object:
+    """The action (JSON form) of a built-in SPEC, a level or a sparring bot, for a seat view."""
+    if spec in SPARRING:
+        return SPARRING[spec](view, bot_seed)
+    return bots.choose(view, spec, bot_seed, budget_s)
+
+
 def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: bool,
                limit_s: float, budget_s: float | None) -> MatchResult:
     """Play one match; ``swapped`` puts ``specs[0]`` in seats 1 and 3 instead of 0 and 2."""
@@ -173,10 +180,8 @@ def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: boo
             start = time.perf_counter()
             if seat in outside:
                 action = answer_action(outside[seat].ask(view))
-            elif spec in SPARRING:
-                action = SPARRING[spec](view, bot_seed)
             else:
-                action = bots.choose(view, spec, bot_seed, budget_s)
+                action = builtin_action(spec, view, bot_seed, budget_s)
             result.decision_ms[team].append((time.perf_counter() - start) * 1000)
             try:
                 if action is None:
