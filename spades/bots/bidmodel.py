@@ -11,8 +11,11 @@ of a nil. The file is read once, on first use, and checked against ``SCHEMA``.
 ``choose_bid`` is the Normal bot's bid: for every contract it adds up the hand's points
 over the team's trick distribution (made: 10 a trick of the contract and the bags at
 their cost under the bag penalty; set: minus 10 a trick, or nothing when a set scores
-zero), plus a match bonus when the hand may end the match, and takes the best; nil when
-its chance makes it worth more than the best number. The first bidder of a team bids its
+zero), and takes the best; nil when its chance makes it worth more than the best number.
+Near the match end only the bags are valued differently (the penalty they trigger now);
+there is no bonus for the points that would win or lose the match this hand: one of 300
+points, with the opponents' points guessed from their bids, lost 3-4 matches in 100
+against ``punisher`` and 2-3 against the yardstick (docs/bots.md). The first bidder of a team bids its
 own tricks; the second adds its tricks to what the partner's bid says the partner holds
 (the distribution of tricks of hands that bid that number). The other seats' bids shift
 the team's distribution (the four seats share 13 tricks), and so does the gift: in a
@@ -60,7 +63,6 @@ GIFT_MARGIN = 0.2
 # ``punisher``, a contract beside a nil to break was set 20% of the time without it, 7% with
 # it (bids after such a nil count 1 trick under; 0.6 and 1.5 did worse).
 NIL_ATTACK = 1.0
-MATCH_BONUS = 300.0  # points a bid may give up to win the match this hand (or not lose it)
 
 
 SUIT_BITS = 0x1FFF  # the 13 bits of one suit, shifted down to ranks 0-12 (as ``cards.SUIT_MASKS[0]``)
@@ -361,29 +363,6 @@ def _near_end(sit: Situation) -> bool:
     return max(sit.scores) >= r.target - 150
 
 
-def _match_value(sit: Situation, points: float, theirs: float) -> float:
-    """The match bonus of scoring ``points`` this hand when the opponents score ``theirs``."""
-    r = sit.rules
-    a = sit.scores[sit.team] + points
-    b = sit.scores[1 - sit.team] + theirs
-    if r.end == "hands":
-        if not sit.final_hand:
-            return 0.0
-    elif max(a, b) < r.target:
-        return 0.0
-    return MATCH_BONUS if a > b else -MATCH_BONUS if b > a else 0.0
-
-
-def _their_points(sit: Situation) -> float:
-    """A rough guess of the opponents' points this hand, from their bids (for the match
-    bonus): 9 a trick bid, 60 a nil, 22.5 a seat still to bid."""
-    total = 0.0
-    for s in ((sit.seat + 1) & 3, (sit.seat + 3) & 3):
-        b = sit.bids[s]
-        total += 22.5 if b is None else 60.0 if b == 0 else 9.0 * b
-    return total
-
-
 def contract_values(sit: Situation, m: BidModel, dist: list[float], contracts: range,
                     extra: float = 0.0) -> list[tuple[float, int]]:
     """(expected value, contract) for each team contract over the team's trick distribution
@@ -391,7 +370,6 @@ def contract_values(sit: Situation, m: BidModel, dist: list[float], contracts: r
     r = sit.rules
     near = _near_end(sit)
     bags_now = sit.bags[sit.team]
-    theirs = _their_points(sit) if near else 0.0
     out = []
     for c in contracts:
         ev = 0.0
@@ -402,10 +380,7 @@ def contract_values(sit: Situation, m: BidModel, dist: list[float], contracts: r
                 pts = 10 * c + _bag_value(m.duck * (t - c), bags_now, r, near)
             else:
                 pts = 0.0 if r.set_scores_zero else -10.0 * c
-            pts += extra
-            if near:
-                pts += _match_value(sit, pts, theirs)
-            ev += p * pts
+            ev += p * (pts + extra)
         out.append((ev, c))
     return out
 
