@@ -141,6 +141,19 @@ def test_a_set_that_scores_zero_makes_bids_bolder() -> None:
         sum(bidmodel.choose_bid(cards(h), first()) for h in (STRONG, MIDDLE))
 
 
+def test_a_team_behind_at_the_end_bids_its_tricks_not_a_hopeless_nil() -> None:
+    """With the opponents at 480 of 500 and two aces, a king and a queen of spades, the
+    first bidder of a team at 300 bids the tricks it bids mid-match: a nil would almost
+    surely fail (a match bonus once made every number look 300 points worse, and this nil
+    better than any of them)."""
+    hand = cards("QS AS 5H 8H JH QH AH 4D 9D QD 7C JC KC")
+    assert bidmodel.model().nil_chance(hand) < 0.05
+    kw = dict(bids=[3, None, None, None], dealer=0, bags=[2, 3])
+    mid_match = bidmodel.choose_bid(hand, first(1, scores=[130, 50], **kw))
+    at_the_end = bidmodel.choose_bid(hand, first(1, scores=[480, 300], **kw))
+    assert at_the_end == mid_match == 3
+
+
 def test_blind_nil_only_far_behind() -> None:
     sit = first(rules=Rules(blind_nil=True))
     assert not bidmodel.wants_blind_nil(sit)
