@@ -142,10 +142,10 @@ def test_a_set_that_scores_zero_makes_bids_bolder() -> None:
 
 
 def test_a_team_behind_at_the_end_bids_its_tricks_not_a_hopeless_nil() -> None:
-    """With the opponents at 480 of 500 and two aces, a king and a queen of spades, the
-    first bidder of a team at 300 bids the tricks it bids mid-match: a nil would almost
-    surely fail (a match bonus once made every number look 300 points worse, and this nil
-    better than any of them)."""
+    """With the opponents at 480 of 500, the first bidder of a team at 300 holding the ace
+    and queen of spades, the ace of hearts and the king of clubs bids the tricks it bids
+    mid-match: a nil would almost surely fail (a match bonus once made every number look
+    300 points worse, and this nil better than any of them)."""
     hand = cards("QS AS 5H 8H JH QH AH 4D 9D QD 7C JC KC")
     assert bidmodel.model().nil_chance(hand) < 0.05
     kw = dict(bids=[3, None, None, None], dealer=0, bags=[2, 3])

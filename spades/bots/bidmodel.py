@@ -12,15 +12,15 @@ of a nil. The file is read once, on first use, and checked against ``SCHEMA``.
 over the team's trick distribution (made: 10 a trick of the contract and the bags at
 their cost under the bag penalty; set: minus 10 a trick, or nothing when a set scores
 zero), and takes the best; nil when its chance makes it worth more than the best number.
-Near the match end only the bags are valued differently (the penalty they trigger now);
-there is no bonus for the points that would win or lose the match this hand: one of 300
-points, with the opponents' points guessed from their bids, lost 3-4 matches in 100
-against ``punisher`` and 2-3 against the yardstick (docs/bots.md). The first bidder of a team bids its
-own tricks; the second adds its tricks to what the partner's bid says the partner holds
-(the distribution of tricks of hands that bid that number). The other seats' bids shift
-the team's distribution (the four seats share 13 tricks), and so does the gift: in a
-bidding hand a team takes more than its tricks played to win, since opponents who have
-made their contract duck.
+Near the match end only the bags are valued differently (the penalty they trigger now):
+there is no bonus for the points that would win or lose the match this hand (one of 300
+points, the opponents' points guessed from their bids, lost 3-4 matches in 100 against
+``punisher`` and 2-3 against the yardstick: docs/bots.md). The first bidder of a team
+bids its own tricks; the second adds its tricks to what the partner's bid says the
+partner holds (the distribution of tricks of hands that bid that number). The other
+seats' bids shift the team's distribution (the four seats share 13 tricks), and so does
+the gift: in a bidding hand a team takes more than its tricks played to win, since
+opponents who have made their contract duck.
 
 Imports: ``spades.cards``, ``spades.rules_config`` (the ``Rules`` value) and the
 standard library.
