@@ -2,7 +2,7 @@
 both ways and compare (prints figures; no test times it).
 
 ``python -m bench.deviations --team0 SPEC --team1 SPEC [--matches N] [--seed S] [--jobs J]
-[--other SPEC]``
+[--other SPEC] [--to-the-end POINTS]``
 
 Matches of ``--team0`` against ``--team1`` (built-in SPECs of the arena, duplicate pairs
 as there) are played as usual. At each decision of a team-0 seat, a copy of the match is
@@ -10,7 +10,8 @@ played to the end of the hand from there, the rest of the hand by the same bots,
 
 - **cards**: the card the ``--other`` bot (default ``--team1``'s) would play from the same
   seat view, when it differs from team 0's own card;
-- **bids**: team 0's number bid one lower and one higher.
+- **bids**: team 0's number bid one lower and one higher, and nil for it (unless the
+  partner bid nil); for a nil, the number the bid model would bid without nil.
 
 What a choice is worth is the hand's margin: team 0's points less team 1's, with the bag
 penalties taken out and every bag counted at -10 (1 point now, 100 per ten later), so a
@@ -19,6 +20,12 @@ margin less the margin of the bot's own choice, on the same cards. Each deviatio
 deal, with every card known to the play-out, so a single gain says little; the means over
 a kind of situation say whether a habit is worth changing (a habit that gains there is
 still to be measured in the arena, as a whole policy).
+
+``--to-the-end POINTS`` judges by the match instead: from the first hand that starts with
+a team at ``POINTS`` or more, each choice's copy is played to the end of the match, the
+later deals being the same, and the gain is in matches won in 100 (a draw counts half). A
+choice that scores fewer points may still win more matches near the end; the bid groups
+then also say where the score stood (each team under 300, 300-399 or 400 and more).
 
 Cards are grouped by the live nil (the seat's own, its partner's, an opponent's, none),
 the seat's place in the trick (1 leads) and its team's contract (short or made); bids by
@@ -39,6 +46,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from spades.arena import BUILTIN, builtin_action
+from spades.bots import bidmodel, knowledge
 from spades.rules import BIDDING, HAND_OVER, PLAYING, Match, parse_action
 from spades.rules_config import Rules
 from spades.views import seat_view
@@ -78,9 +86,45 @@ def _card_group(view: dict) -> str:
     return f"{nil}, plays {place}, contract {made}"
 
 
-def one(job: tuple) -> list[tuple[str, str, int]]:
+def outcome(match: Match, specs_of_seat: list[str], seed: int, team0: int) -> float:
+    """Play the match out; 100 if team 0 wins it, 50 for a draw, 0 if it loses."""
+    while not match.finished:
+        if match.phase == HAND_OVER:
+            match.next_hand()
+            continue
+        seat = match.to_act
+        assert seat is not None
+        match.apply(seat, parse_action(act(seat_view(match, seat), specs_of_seat[seat], seed)))
+    return 50.0 if match.winner is None else 100.0 if match.winner == team0 else 0.0
+
+
+def _bid_alternatives(view: dict, action: object) -> list[tuple[str, object]]:
+    """(what is tried, the bid) in place of ``action``: one either side, and nil for a
+    number or the model's best number for a nil."""
+    if action == "nil":
+        known = knowledge.read(view)
+        assert known.hand is not None
+        return [("its best number for its nil", bidmodel.choose_bid(known.hand, known.situation(), allow_nil=False))]
+    if not isinstance(action, int):
+        return []
+    out: list[tuple[str, object]] = [(f"{step:+d}", action + step) for step in (-1, 1) if 1 <= action + step <= 13]
+    if "nil" in view["legal"] and view["bids"][view["seat"] ^ 2] not in ("nil", "blind_nil"):
+        out.append(("nil for its number", "nil"))
+    return out
+
+
+def _score_group(view: dict) -> str:
+    def band(points: int) -> str:
+        return "under 300" if points < 300 else "300-399" if points < 400 else "400+"
+
+    team = view["seat"] & 1
+    return f"us {band(view['scores'][team])}, them {band(view['scores'][1 - team])}"
+
+
+def one(job: tuple) -> list[tuple[str, str, float]]:
     """(kind, group, gain) for every deviation in one match."""
-    specs, other, seed, swapped = job
+    specs, other, seed, swapped, to_end = job
+    value = margin if to_end is None else outcome
     match = Match(Rules(), seed=seed)
     team_of_seat = [(s & 1) ^ (1 if swapped else 0) for s in range(4)]
     specs_of_seat = [specs[t] for t in team_of_seat]
@@ -94,22 +138,21 @@ def one(job: tuple) -> list[tuple[str, str, int]]:
         assert seat is not None
         view = seat_view(match, seat)
         action = act(view, specs_of_seat[seat], seed)
-        if team_of_seat[seat] == 0:
+        if team_of_seat[seat] == 0 and (to_end is None or max(match.scores) >= to_end):
             alternatives: list[tuple[str, str, object]] = []
             if match.phase == PLAYING:
                 theirs = act(view, other, seed) if len(view["legal"]) > 1 else action
                 if theirs != action:
                     alternatives.append(("cards", _card_group(view), theirs))
-            elif match.phase == BIDDING and isinstance(action, int):
-                first = match.bids[seat ^ 2] is None
-                for step in (-1, 1):
-                    if 1 <= action + step <= 13:
-                        place = "first" if first else "second"
-                        alternatives.append(("bids", f"{place} of its team, {step:+d}", action + step))
+            elif match.phase == BIDDING:
+                place = "first" if match.bids[seat ^ 2] is None else "second"
+                score = "" if to_end is None else f", {_score_group(view)}"
+                for tried, bid in _bid_alternatives(view, action):
+                    alternatives.append(("bids", f"{place} of its team, {tried}{score}", bid))
             if alternatives:
-                own = margin(_copy_apply(match, seat, action), specs_of_seat, seed, team0)
+                own = value(_copy_apply(match, seat, action), specs_of_seat, seed, team0)
                 for kind, group, alt in alternatives:
-                    gain = margin(_copy_apply(match, seat, alt), specs_of_seat, seed, team0) - own
+                    gain = value(_copy_apply(match, seat, alt), specs_of_seat, seed, team0) - own
                     out.append((kind, group, gain))
         match.apply(seat, parse_action(action))
     return out
@@ -129,19 +172,22 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--matches", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--to-the-end", type=int, metavar="POINTS",
+                   help="judge by the match's outcome, from a hand with a team at POINTS or more")
     a = p.parse_args(argv)
     specs = (a.team0, a.team1)
-    jobs = [(specs, a.other or a.team1, a.seed + i // 2, bool(i % 2)) for i in range(a.matches)]
-    gains: dict[str, dict[str, list[int]]] = {"cards": defaultdict(list), "bids": defaultdict(list)}
+    jobs = [(specs, a.other or a.team1, a.seed + i // 2, bool(i % 2), a.to_the_end) for i in range(a.matches)]
+    gains: dict[str, dict[str, list[float]]] = {"cards": defaultdict(list), "bids": defaultdict(list)}
     with ProcessPoolExecutor(max(1, a.jobs)) as pool:
         for rows in pool.map(one, jobs, chunksize=4):
             for kind, group, gain in rows:
                 gains[kind][group].append(gain)
     summary: dict = {"matches": a.matches}
     for kind in ("cards", "bids"):
-        tried = (a.other or a.team1) if kind == "cards" else "one off"
+        tried = (a.other or a.team1) if kind == "cards" else "one off, or nil for a number and back"
+        unit = "points of the hand" if a.to_the_end is None else "matches won in 100"
         print(f"{kind}: {tried} in {a.team0}'s place "
-              f"against {a.team1}, gain a decision (points of the hand) and per match")
+              f"against {a.team1}, gain a decision ({unit}) and per match")
         table = {}
         for group, g in sorted(gains[kind].items(), key=lambda kv: -abs(sum(kv[1]))):
             se = statistics.pstdev(g) / len(g) ** 0.5

@@ -32,8 +32,24 @@ def test_the_deviations_benchmark_tries_the_other_bots_cards_and_bids_one_off(ca
     from bench import deviations
     figures = deviations.main(["--team0", "normal", "--team1", "punisher", "--matches", "2", "--seed", "3"])
     assert figures["cards"] and figures["bids"]
-    assert set(figures["bids"]) <= {f"{p} of its team, {s}" for p in ("first", "second") for s in ("-1", "+1")}
+    tried = ("-1", "+1", "nil for its number", "its best number for its nil")
+    assert set(figures["bids"]) <= {f"{p} of its team, {t}" for p in ("first", "second") for t in tried}
     # Normal's own card in its own place is no deviation
     same = deviations.main(["--team0", "normal", "--team1", "punisher", "--other", "normal", "--matches", "2"])
     assert same["cards"] == {} and same["bids"]
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == same
+
+
+def test_the_deviations_benchmark_judges_the_last_hands_by_the_match(capsys):
+    from bench import deviations
+    args = ["--team0", "normal", "--team1", "punisher", "--matches", "2", "--seed", "3"]
+    whole = deviations.main(args)
+    late = deviations.main([*args, "--to-the-end", "300"])
+    assert late["bids"] and set(late["cards"]) <= set(whole["cards"])
+    for group, figures in late["bids"].items():
+        assert ", us " in group and ", them " in group  # where the score stood
+        assert -100 <= figures["gain"] <= 100  # matches won in 100
+    # only the hands that start with a team at 300 or more are tried
+    decisions = [sum(g["n"] for kind in ("cards", "bids") for g in f[kind].values()) for f in (whole, late)]
+    assert 0 < decisions[1] < decisions[0]
+    assert "matches won in 100" in capsys.readouterr().out
