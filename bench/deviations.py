@@ -57,12 +57,17 @@ def act(view: dict, spec: str, seed: int) -> object:
     return builtin_action(spec, view, seed * 8 + view["seat"])
 
 
-def margin(match: Match, specs_of_seat: list[str], seed: int, team0: int) -> int:
-    """Play the hand out; team 0's points less team 1's, bag penalties out, bags at -10."""
+def play_hand(match: Match, specs_of_seat: list[str], seed: int) -> None:
+    """Play the hand out, every seat its own bot."""
     while match.phase != HAND_OVER and not match.finished:
         seat = match.to_act
         assert seat is not None
         match.apply(seat, parse_action(act(seat_view(match, seat), specs_of_seat[seat], seed)))
+
+
+def margin(match: Match, specs_of_seat: list[str], seed: int, team0: int) -> int:
+    """Play the hand out; team 0's points less team 1's, bag penalties out, bags at -10."""
+    play_hand(match, specs_of_seat, seed)
     teams = match.results[-1].score.teams
 
     def value(t):
@@ -88,13 +93,10 @@ def _card_group(view: dict) -> str:
 
 def outcome(match: Match, specs_of_seat: list[str], seed: int, team0: int) -> float:
     """Play the match out; 100 if team 0 wins it, 50 for a draw, 0 if it loses."""
+    play_hand(match, specs_of_seat, seed)
     while not match.finished:
-        if match.phase == HAND_OVER:
-            match.next_hand()
-            continue
-        seat = match.to_act
-        assert seat is not None
-        match.apply(seat, parse_action(act(seat_view(match, seat), specs_of_seat[seat], seed)))
+        match.next_hand()
+        play_hand(match, specs_of_seat, seed)
     return 50.0 if match.winner is None else 100.0 if match.winner == team0 else 0.0
 
 
