@@ -15,7 +15,7 @@ import pytest
 from simple_websocket import Client
 from werkzeug.serving import make_server
 
-from spades.web import create_app
+from spades.web import close_app, create_app
 
 pytest_plugins = ["servers"]  # Redis, PostgreSQL and SMTP servers, free ports (tests/servers.py)
 
@@ -106,8 +106,7 @@ def app(tmp_path, app_config):
         **app_config,
     })
     yield app
-    app.extensions["spades.tourneys"].close()
-    app.extensions["spades.tables"].close()
+    close_app(app)
     pool.shutdown(wait=False, cancel_futures=True)
 
 

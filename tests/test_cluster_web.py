@@ -13,7 +13,7 @@ from conftest import INSTANT, csrf_of, start_practice
 from servers import smtp  # noqa: F401 - the fixture
 from test_auth import HX, ask, sign_in
 
-from spades.web import create_app
+from spades.web import close_app, create_app
 
 
 @pytest.fixture
@@ -26,8 +26,7 @@ def pair(tmp_path, redis_url, smtp):  # noqa: F811
                         "CLUSTER_LEASE_S": 1.0, **smtp.config()}) for _ in range(2)]
     yield apps
     for app in apps:
-        app.extensions["spades.tourneys"].close()
-        app.extensions["spades.tables"].close()
+        close_app(app)  # the turn notices' thread too: it ticks every minute here
     pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -31,7 +31,7 @@ from spades.push import parse_key, subject_for, vapid_key
 from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
 from spades.tables import EMOJIS
-from spades.web import create_app
+from spades.web import close_app, create_app
 from spades.web.identity import CSRF_MESSAGE
 from spades.web.limits import limiter
 from spades.web.push import notify
@@ -399,8 +399,7 @@ def test_a_site_nobody_subscribed_to_makes_no_key(tmp_path):
         assert app.test_client().get("/push/key").status_code == 200  # a browser asks: the key is made
         assert os.path.exists(tmp_path / "instance" / "vapid_private.pem")
     finally:
-        app.extensions["spades.tourneys"].close()
-        app.extensions["spades.tables"].close()
+        close_app(app)
 
 
 def test_the_vapid_key_is_made_once_and_kept_in_the_instance_folder(tmp_path):
