@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from test_bots import view
+from test_bots import heuristic, view
 
 from spades.bots import bidmodel, choose
 from spades.rules_config import Rules
@@ -65,7 +65,7 @@ def test_once_an_opponents_nil_has_played_under_we_keep_the_lead_from_its_partne
 def test_void_in_the_led_suit_we_ruff_to_keep_the_lead_from_the_nils_partner() -> None:
     """The same trick, without clubs: a trump takes it (the lowest of the top run, as no
     trump of ours is sure to hold), where a discard would leave it to the nil's partner."""
-    v = view(0, "AH KH 2H 8D 9D TD KS QS 7S 2S", [4, 4, 4, "nil"], trick=(2, "4C 2C"), dealer=1)
+    v = view(0, "AH KH 3H 2H 8D 9D TD 4D 3D KS QS 7S 2S", [4, 4, 4, "nil"], trick=(2, "4C 2C"), dealer=1)
     assert choose(v, "normal", 0) == "QS"
 
 
@@ -100,6 +100,35 @@ def test_a_seat_ducking_bags_never_leads_the_last_card_of_a_suit() -> None:
     v = view(0, "2D 9H 3C 4C 5C 6C 7C 8C 2S", [3, 2, 1, 2], tricks=tricks, dealer=3)
     assert v["taken"] == [3, 0, 1, 0] and v["trick"]["leader"] == 0
     assert choose(v, "normal", 0) == "3C"
+
+
+def test_against_a_nil_the_last_card_kept_is_one_that_cannot_overtake_it() -> None:
+    """Two tricks left and the partner's ace of clubs has this one; the opponents' nil
+    (seat 3) threw a heart under it. Nobody else holds a heart, so the ace of hearts can
+    never win the last trick, where the ace of diamonds could overtake the nil's diamond:
+    Normal's search throws the ace of diamonds now, where its heuristics threw the ace of
+    hearts."""
+    tricks = [(0, "4H 8H 2H 7H"), (1, "KC 8C 6C TC"), (1, "JC 9C 5C 7S"), (0, "5H 3H JH 9H"),
+              (2, "QC 4C TS 3C"), (0, "TH 2S 2D KH"), (1, "AS QS 9S JS"), (1, "KS 6S KD 5D"),
+              (1, "8S 4S QD 9D"), (1, "5S 2C TD JD"), (1, "3S 6D 8D QH")]
+    v = view(0, "AH AD", [3, 5, 2, "nil"], tricks=tricks, trick=(1, "7C AC 6H"), dealer=3,
+             scores=(238, 465), bags=(8, 5))
+    assert v["taken"] == [2, 8, 1, 0]
+    assert heuristic(v) == "AH"
+    assert [choose(v, "normal", seed) for seed in range(3)] == ["AD"] * 3
+
+
+def test_against_a_nil_a_ruff_that_keeps_the_lead_keeps_the_low_trump_to_lead_into_it() -> None:
+    """The nil's partner (seat 3) leads the eight of hearts and the nil has thrown under it;
+    we hold only spades and ruff to keep the lead from the nil's partner. The queen takes
+    it as well as the seven, and the seven stays to lead into the nil's spades later."""
+    tricks = [(3, "KD 5D 7D 8D"), (3, "QD AD 6D 2C"), (0, "3C 5C AC JC"), (2, "KH 6H AH JH"),
+              (0, "JD 4D 2H 3D"), (0, "9C 8C QC 3S"), (3, "QH 7H 9H TH"), (3, "TD 3H 2D 2S"),
+              (2, "4C 5S TC KC")]
+    v = view(2, "AS KS QS 7S", [3, "nil", 5, 3], tricks=tricks, trick=(3, "8H 5H 4H"), dealer=2)
+    assert v["taken"] == [3, 0, 2, 4]
+    assert heuristic(v) == "7S"
+    assert [choose(v, "normal", seed) for seed in range(3)] == ["QS"] * 3
 
 
 def test_a_bid_after_an_opponents_nil_is_never_above_the_same_hands_first_bid() -> None:

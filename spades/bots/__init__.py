@@ -11,7 +11,9 @@ A bot sees only the seat view, never the match. Every level is deterministic for
 (view, level, seed): chance comes from a ``random.Random`` seeded from them. Normal and
 Hard bid alike, by the bid model (``bidmodel.choose_bid``; Easy with slips); Hard
 searches its cards, counting its work in simulated card plays, and its ``budget_s`` is
-also a wall-clock safety stop.
+also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
+an opponent's nil is alive and its side has none: then it searches as Hard does, with
+about 3 ms of work (``NORMAL_NIL_SEARCH_S``), starting from its heuristic card.
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through
 the bots' own modules) only; never the web layer, storage or the table service.
@@ -31,6 +33,11 @@ TABLE_LEVELS = ("easy", "normal", "hard")  # the bots a table may have
 DEFAULT_LEVEL = "normal"  # ... when nobody chose
 LEVELS = ("random", *TABLE_LEVELS)  # and, in the arena, one that plays at random
 HARD_BUDGET_S = 0.5  # default thinking time of Hard; p95 of a decision stays under 1 s
+# Normal searches its card, as Hard does, while an opponent's nil is alive: this much work
+# (about 3 ms on the project machine), and a wall-clock safety stop far above it, so that
+# the card depends on the work done, not on the machine's load
+NORMAL_NIL_SEARCH_S = 0.003
+NORMAL_SEARCH_STOP_S = 0.03
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "TABLE_LEVELS", "HARD_BUDGET_S", "choose", "hint"]
 
@@ -112,6 +119,9 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
         return search.choose_card(known, rng, budget, time.monotonic() + budget)
     card = policy.play_card(known.ctx(), known.seat, known.hand, known.trick, known.leader, known.gone,
                             known.taken, known.broken, known.voids, keep_lead=True)
+    if level == "normal" and _against_a_nil(known):
+        return search.choose_card(known, rng, NORMAL_NIL_SEARCH_S, time.monotonic() + NORMAL_SEARCH_STOP_S,
+                                  default=card)
     if level == "easy":
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()
@@ -120,6 +130,16 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
         elif r < 0.16:  # a wasted high card: the highest card it may play
             card = policy.highest_by_rank(legal, spades_last=False)
     return card
+
+
+def _against_a_nil(known: knowledge.Known) -> bool:
+    """Whether an opponent's nil is alive and our side has none of its own to keep."""
+    bids, taken, seat = known.bids, known.taken, known.seat
+
+    def alive(s: int) -> bool:
+        return bids[s] == 0 and not taken[s]
+
+    return (alive(seat ^ 1) or alive(seat ^ 3)) and not (alive(seat) or alive(seat ^ 2))
 
 
 def _bits(m: int) -> Iterator[int]:

@@ -341,15 +341,19 @@ def _candidates(legal: int, others: int) -> list[int]:
     return out
 
 
-def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: float) -> int:
-    """The Hard bot's card (an int) for the seat to act."""
+def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: float,
+                default: int | None = None) -> int:
+    """The Hard bot's card (an int) for the seat to act; ``default`` is the card near-ties
+    go to (Normal's card for the play-outs, ``play_card`` without ``keep_lead``, when not
+    given)."""
     me = known.seat
     team = me & 1
     hand = known.hand or 0
     ctx = known.ctx()
     legal = legal_mask(hand, known.trick, known.broken)
-    default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken,
-                        known.broken, known.voids)
+    if default is None:
+        default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken,
+                            known.broken, known.voids)
     others = ((1 << 52) - 1) & ~known.gone & ~hand
     kept_apart = apart(known, hand)
     cands = _candidates(legal, kept_apart)
