@@ -4,6 +4,7 @@ bids it makes read the hand, the partner, the score and the rules."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -152,6 +153,23 @@ def test_a_team_behind_at_the_end_bids_its_tricks_not_a_hopeless_nil() -> None:
     mid_match = bidmodel.choose_bid(hand, first(1, scores=[130, 50], **kw))
     at_the_end = bidmodel.choose_bid(hand, first(1, scores=[480, 300], **kw))
     assert at_the_end == mid_match == 3
+
+
+def test_a_team_ahead_bids_no_higher_and_some_hands_a_trick_lower() -> None:
+    """A set costs a team ahead more than a trick more gains it: 150 points up, a hand bids
+    no more than level, some hands a trick less; behind, the same as level."""
+    rng = random.Random(5)
+    level, ahead, behind = [], [], []
+    for _ in range(60):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[:13])
+        level.append(bidmodel.choose_bid(hand, first(scores=[100, 100])))
+        ahead.append(bidmodel.choose_bid(hand, first(scores=[250, 100])))
+        behind.append(bidmodel.choose_bid(hand, first(scores=[100, 250])))
+    assert behind == level
+    assert all(a <= b for a, b in zip(ahead, level))
+    assert sum(a < b for a, b in zip(ahead, level)) >= 5
 
 
 def test_blind_nil_only_far_behind() -> None:
