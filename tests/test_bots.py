@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from spades.bots import choose, hint, knowledge, policy, search
+from spades.bots import choose, heuristic_card, hint, knowledge, policy, search
 from spades.cards import Card, mask_of
 from spades.rules import HAND_OVER, Match, Rules, legal_mask, parse_action
 from spades.views import seat_view
@@ -239,9 +239,7 @@ def test_bust_opponent_nil_stays_under_the_nil_card() -> None:
 def heuristic(v: dict) -> str:
     """Normal's card by its heuristics alone: its card with no nil of an opponent alive,
     and the card its search starts from (and keeps on a near-tie) while one is."""
-    k = knowledge.read(v)
-    return str(Card(policy.play_card(k.ctx(), k.seat, k.hand, k.trick, k.leader, k.gone, k.taken, k.broken,
-                                     k.voids, keep_lead=True)))
+    return str(Card(heuristic_card(knowledge.read(v))))
 
 
 def test_bust_opponent_nil_leads_low() -> None:

@@ -117,8 +117,7 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     if level == "hard":
         budget = HARD_BUDGET_S if budget_s is None else budget_s
         return search.choose_card(known, rng, budget, time.monotonic() + budget)
-    card = policy.play_card(known.ctx(), known.seat, known.hand, known.trick, known.leader, known.gone,
-                            known.taken, known.broken, known.voids, keep_lead=True)
+    card = heuristic_card(known)
     if level == "normal" and _against_a_nil(known):
         return search.choose_card(known, rng, NORMAL_NIL_SEARCH_S, time.monotonic() + NORMAL_SEARCH_STOP_S,
                                   default=card)
@@ -130,6 +129,13 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
         elif r < 0.16:  # a wasted high card: the highest card it may play
             card = policy.highest_by_rank(legal, spades_last=False)
     return card
+
+
+def heuristic_card(known: knowledge.Known) -> int:
+    """Normal's card by its heuristics alone (``policy.play_card`` with ``keep_lead``):
+    Normal's and Easy's card, and where Normal searches, the card its search starts from."""
+    return policy.play_card(known.ctx(), known.seat, known.hand or 0, known.trick, known.leader, known.gone,
+                            known.taken, known.broken, known.voids, keep_lead=True)
 
 
 def _against_a_nil(known: knowledge.Known) -> bool:
