@@ -172,6 +172,28 @@ def test_a_team_ahead_bids_no_higher_and_some_hands_a_trick_lower() -> None:
     assert sum(a < b for a, b in zip(ahead, level)) >= 5
 
 
+def test_a_nil_needs_a_partner_who_can_cover_it() -> None:
+    """A nil's chance at the table rises with the partner's bid: with three low spades and
+    jacks and queens to shed, the second bidder of a team bids nil beside a partner's 6 but
+    a trick beside a partner's 2 (by the model's chance alone, 0.68, a nil beside either)."""
+    hand = cards("2S 3S 5S 4H 5H JH QH 5D 9D TD JD 2C JC")
+    assert bidmodel.model().nil_chance(hand) == pytest.approx(0.68, abs=0.01)
+    assert bidmodel.choose_bid(hand, first(bids=[None, None, 6, None])) == 0
+    assert bidmodel.choose_bid(hand, first(bids=[None, None, 2, None])) == 1
+
+
+def test_the_table_spreads_the_models_nil_chances_and_reads_the_bids_before() -> None:
+    """At the table a middling nil is less likely than the model says and a sure one surer;
+    an opponent's nil before ours makes ours likelier (its side plays to keep its own)."""
+    m = bidmodel.model()
+    middling = cards("2S 3S 5S 4H 5H JH QH 5D 9D TD JD 2C JC")
+    sure = cards(WEAK)
+    assert bidmodel.table_nil_chance(middling, first()) < m.nil_chance(middling) - 0.03
+    assert m.nil_chance(sure) > 0.85 and bidmodel.table_nil_chance(sure, first()) > m.nil_chance(sure)
+    beside = first(1, bids=[0, None, None, None], dealer=3)
+    assert bidmodel.table_nil_chance(middling, beside) > bidmodel.table_nil_chance(middling, first(1, dealer=3)) + 0.1
+
+
 def test_blind_nil_only_far_behind() -> None:
     sit = first(rules=Rules(blind_nil=True))
     assert not bidmodel.wants_blind_nil(sit)
