@@ -75,7 +75,7 @@ LEAD_SCALE = 150
 NIL_ATTACK = 1.0
 # A nil's chance at a table (``table_nil_chance``). The calibrated chance reads the 13 cards
 # and was fitted on play-outs where a weak hand bid nil at random; the nils the model chose
-# at real tables were made less often than it said (65-67% of those it put at 71%, against
+# at real tables were made less often than it said (65-66% of those it put at 71%, against
 # Normal itself and ``punisher``), its chances too close together, and the bids known
 # before ours told more. Fitted on 15,600 of Normal's nils in the arena, against Normal, the
 # yardstick and ``punisher`` pooled (docs/bots.md, "A nil's chance at the table"): the
