@@ -37,7 +37,7 @@ from pathlib import Path
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player
-from spades.web import create_app
+from spades.web import close_app, create_app
 from spades.web.hub import Connection
 
 
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
         pool = cf.ThreadPoolExecutor(1)
         app = create_app({"DATABASE": str(Path(tmp) / "bench.db"), "SECRET_KEY": "bench",
                           "PLAY_DELAYS": {"slow": 0, "normal": 0, "fast": 0}, "BOT_POOL": pool,
-                          "RESUME_TABLES": False, "TOURNEY_TICK_S": 0})
+                          "RESUME_TABLES": False, "TOURNEY_TICK_S": 0, "NOTICE_TICK_S": 0})
         service = app.extensions["spades.tables"]
         players = [f"bench{s}" for s in range(4)]
         code = "BENCH1"
@@ -132,8 +132,7 @@ def main(argv: list[str] | None = None) -> None:
                 frames.append(done - posted)
         else:
             raise RuntimeError(f"the table stopped moving after {len(trips)} cards")
-        app.extensions["spades.tourneys"].close()
-        service.close()
+        close_app(app)
         pool.shutdown()
 
     print(f"table page render: median {statistics.median(pages) * 1000:.2f} ms over {len(pages)} GETs")

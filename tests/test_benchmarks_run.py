@@ -5,15 +5,22 @@ command runs pytest); the idle-tables test borrows ``bench.idle``'s copies of a 
 table, no other test imports it."""
 
 import json
+import threading
 
 from bench import idle, render
 from bench.engine import EngineRunner
 
 
 def test_the_web_benchmark_plays_through_hand_ends(capsys):
+    before = set(threading.enumerate())
     render.main(["--moves", "60", "--pages", "3"])  # 60 cards: past the first hand's end
     out = capsys.readouterr().out
     assert "table page render: median" in out and "over 60 cards" in out
+    # its site is closed: no thread of it goes on ticking on the removed database
+    left = [t for t in set(threading.enumerate()) - before if t.name == "turn-notices"]
+    for t in left:
+        t.join(2)
+    assert not [t for t in left if t.is_alive()]
 
 
 def test_the_engine_runner_plays_whole_hands():
