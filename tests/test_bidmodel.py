@@ -173,8 +173,8 @@ def test_a_team_ahead_bids_no_higher_and_some_hands_a_trick_lower() -> None:
 
 
 def test_a_nil_needs_a_partner_who_can_cover_it() -> None:
-    """A nil's chance at the table rises with the partner's bid: with three low spades and
-    jacks and queens to shed, the second bidder of a team bids nil beside a partner's 6 but
+    """A nil's chance at the table rises with the partner's bid: with three low spades,
+    three jacks and a queen, the second bidder of a team bids nil beside a partner's 6 but
     a trick beside a partner's 2 (by the model's chance alone, 0.68, a nil beside either)."""
     hand = cards("2S 3S 5S 4H 5H JH QH 5D 9D TD JD 2C JC")
     assert bidmodel.model().nil_chance(hand) == pytest.approx(0.68, abs=0.01)
