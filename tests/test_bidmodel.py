@@ -99,6 +99,7 @@ def test_the_command_writes_a_model_that_loads(tmp_path) -> None:
 STRONG = "AS KS QS 5S 4S AH KH 3H AD 4D 2D 3C 5C"
 MIDDLE = "AS 7S 4S AH 9H 5H 3H QD 8D 6D 4D 2D 9C"
 WEAK = "2H 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 2S"
+MIDDLING_NIL = "2S 3S 5S 4H 5H JH QH 5D 9D TD JD 2C JC"  # the model puts its nil at 0.68
 
 
 def first(seat: int = 0, **kw) -> Situation:
@@ -176,7 +177,7 @@ def test_a_nil_needs_a_partner_who_can_cover_it() -> None:
     """A nil's chance at the table rises with the partner's bid: with three low spades,
     three jacks and a queen, the second bidder of a team bids nil beside a partner's 6 but
     a trick beside a partner's 2 (by the model's chance alone, 0.68, a nil beside either)."""
-    hand = cards("2S 3S 5S 4H 5H JH QH 5D 9D TD JD 2C JC")
+    hand = cards(MIDDLING_NIL)
     assert bidmodel.model().nil_chance(hand) == pytest.approx(0.68, abs=0.01)
     assert bidmodel.choose_bid(hand, first(bids=[None, None, 6, None])) == 0
     assert bidmodel.choose_bid(hand, first(bids=[None, None, 2, None])) == 1
@@ -186,7 +187,7 @@ def test_the_table_spreads_the_models_nil_chances_and_reads_the_bids_before() ->
     """At the table a middling nil is less likely than the model says and a sure one surer;
     an opponent's nil before ours makes ours likelier (its side plays to keep its own)."""
     m = bidmodel.model()
-    middling = cards("2S 3S 5S 4H 5H JH QH 5D 9D TD JD 2C JC")
+    middling = cards(MIDDLING_NIL)
     sure = cards(WEAK)
     assert bidmodel.table_nil_chance(middling, first()) < m.nil_chance(middling) - 0.03
     assert m.nil_chance(sure) > 0.85 and bidmodel.table_nil_chance(sure, first()) > m.nil_chance(sure)

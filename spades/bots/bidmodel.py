@@ -369,6 +369,11 @@ class Situation:
     def team(self) -> int:
         return self.seat & 1
 
+    @property
+    def opponent_bid_nil(self) -> bool:
+        """Whether an opponent has bid nil (or blind nil) before this seat's bid."""
+        return 0 in (self.bids[(self.seat + 1) & 3], self.bids[(self.seat + 3) & 3])
+
 
 def _bag_value(x: float, bags_now: int, rules: Rules, near_end: bool) -> float:
     """Points of ``x`` more bags: under the penalty each costs a tenth of 100 in the long
@@ -460,7 +465,7 @@ def team_dist(hand: int, sit: Situation, m: BidModel, dist: list[float] | None =
         already = pb
     mean_us, var_us = _stats(team)
     moved = _others_shift(sit, m, mean_us, var_us, us) + (m.gift - gift_margin(sit) if gift else 0.0)
-    if gift and 0 in (sit.bids[(seat + 1) & 3], sit.bids[(seat + 3) & 3]):
+    if gift and sit.opponent_bid_nil:
         moved -= NIL_ATTACK
     return shift(team, moved), already
 
@@ -503,7 +508,7 @@ def table_nil_chance(hand: int, sit: Situation, m: BidModel | None = None) -> fl
     pb = sit.bids[sit.seat ^ 2]
     if pb:
         x += NIL_PARTNER_BID * (pb - NIL_PARTNER_MEAN)
-    if 0 in (sit.bids[(sit.seat + 1) & 3], sit.bids[(sit.seat + 3) & 3]):
+    if sit.opponent_bid_nil:
         x += NIL_OPPONENT_NIL
     return 1 / (1 + math.exp(-x))
 
