@@ -13,7 +13,8 @@ Hard bid alike, by the bid model (``bidmodel.choose_bid``; Easy with slips); Har
 searches its cards, counting its work in simulated card plays, and its ``budget_s`` is
 also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
 an opponent's nil is alive and its side has none: then it searches as Hard does, with
-about 3 ms of work (``NORMAL_NIL_SEARCH_S``), starting from its heuristic card.
+about 3 ms of work (``NORMAL_NIL_SEARCH_S``), starting from its heuristic card, its
+play-outs giving every seat Normal's cards (Hard's give the other team ``punisher``'s).
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through
 the bots' own modules) only; never the web layer, storage or the table service.
@@ -120,7 +121,7 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     card = heuristic_card(known)
     if level == "normal" and _against_a_nil(known):
         return search.choose_card(known, rng, NORMAL_NIL_SEARCH_S, time.monotonic() + NORMAL_SEARCH_STOP_S,
-                                  default=card)
+                                  default=card, attack=False)
     if level == "easy":
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()

@@ -8,7 +8,8 @@ number, one either side, nil when it has a chance, and the bid made; for a card,
 card of each run of equivalent legal cards. Each candidate is worth the hand's expected
 point difference for the seat's team (its points minus the other team's, bags, nils and
 the bag penalty included, no match bonus), over the same sampled deals, the later seats
-bidding by the model and every seat playing Normal's cards; the analyst's choice is the
+bidding by the model; a card's play-outs are Hard's (the seat's team plays Normal's
+cards, the other team attacks), a bid's give every seat Normal's cards; the analyst's choice is the
 best of them (Hard's pick, for a card; Hard itself bids by the model), and a step's cost
 is the best candidate's worth less the worth of the choice made (0 when it was the best,
 never below). From ``DD_TRICKS`` tricks left every card also gets its
@@ -122,8 +123,8 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
         work += drawn
         values = {}
         for c in cands:
-            result, plays = play_out_after(known, ctx, sampled, c)
-            work += plays + 1
+            result, cost = play_out_after(known, ctx, sampled, c)
+            work += cost + 1
             values[c] = _points(ctx.bidding, known, ctx, result, team)
         tally.add(w, values)
     return reps, tally, default

@@ -17,6 +17,12 @@ side bosses. Bids count sure tricks the conventional way, shaded beside a strong
 partner or against a nil, up near ten bags or with tricks to spare as the last bidder;
 nil only with a really safe hand. No-bidding mode plays to win every trick.
 
+Hard's search also plays the other team's cards with ``play_card`` in its play-outs
+(``spades.bots.search.ATTACKERS``): its model of opponents who attack. Nothing here
+depends on Hard or Normal, so the arena still measures them against an independent
+card play, though Hard's figures against ``punisher`` flatter it (its play-outs know how
+these opponents play), and the yardstick and Normal are the fairer tests of Hard.
+
 API:
 - ``choose(view, seed=0) -> int | str``: a legal action in JSON form for the seat view of
   BOTS.md; ValueError when it is not the seat's turn. Deterministic (the seed is unused).
