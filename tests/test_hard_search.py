@@ -90,10 +90,8 @@ def test_a_play_out_with_players_asks_each_seat_and_tells_it_the_voids_shown() -
 
 def test_the_play_outs_other_team_sets_a_close_contract_that_normals_play_lets_make() -> None:
     """Hard's play-outs give the other team attacking play (``search.ATTACKERS``): seats 0
-    and 2 bid 6 and take exactly 6 when every seat plays Normal's cards, but attacked
-    they are set."""
-    from spades.bots.policy import HandCtx
-
+    and 2 bid 6 and take exactly 6 when every seat plays Normal's cards (Normal's search,
+    ``attack`` False), but attacked they are set."""
     hands = ["2S 9S TS 5H 7H 8H 3D 4D 7D TD JD QD 2C", "4S 5S 8S QS AS 2H 6H 2D 7C 8C 9C TC JC",
              "6S 7S JS KS 9H QH KH AH 5D 6D 8D 9D KC", "3S 3H 4H TH JH KD AD 3C 4C 5C 6C QC AC"]
     bids = [2, 4, 4, 2]
@@ -102,9 +100,7 @@ def test_the_play_outs_other_team_sets_a_close_contract_that_normals_play_lets_m
     lead = int(Card.parse("2C"))
     assert policy.play_card(known.ctx(), 0, deal[0], [], 0, 0, [0] * 4, False) == lead
     attacked, _work = search.play_out_after(known, known.ctx(), deal, lead)
-    rest = deal[:]
-    rest[0] &= ~(1 << lead)
-    quiet, _plays = search.playout(HandCtx(True, bids), rest, [lead], 0, 1 << lead, [0] * 4, False)
+    quiet, _plays = search.play_out_after(known, known.ctx(), deal, lead, attack=False)
     assert quiet[0] + quiet[2] == 6
     assert attacked[0] + attacked[2] < 6
 

@@ -296,11 +296,9 @@ def play_out_after(known: Known, ctx: HandCtx, sampled: list[int], card: int,
         broken = broken or any(x < 13 for x in trick)
         trick = []
         leader = winner
-    if not attack:
-        return playout(ctx, hands, trick, leader, known.gone | 1 << card, taken, broken)
-    result, plays = playout(ctx, hands, trick, leader, known.gone | 1 << card, taken, broken,
-                            ATTACKERS[known.seat & 1])
-    return result, int(plays * ATTACK_WORK)
+    players = ATTACKERS[known.seat & 1] if attack else None
+    result, plays = playout(ctx, hands, trick, leader, known.gone | 1 << card, taken, broken, players)
+    return result, int(plays * ATTACK_WORK) if attack else plays
 
 
 EXACT_TRICKS = 5  # from this many tricks left (the one in progress included), each deal is solved exactly ...
