@@ -60,3 +60,13 @@ def test_the_deviations_benchmark_judges_the_last_hands_by_the_match(capsys):
     decisions = [sum(g["n"] for kind in ("cards", "bids") for g in f[kind].values()) for f in (whole, late)]
     assert 0 < decisions[1] < decisions[0]
     assert "matches won in 100" in capsys.readouterr().out
+
+
+def test_the_search_quality_benchmark_pairs_the_changed_search_with_the_shipped_one(capsys):
+    from bench import search_quality
+    from spades.bots import search
+    args = ["--positions", "3", "--seed", "2", "--budgets", "0.01", "--reference", "0.02"]
+    same = search_quality.main([*args, "--set", f"CARD_TIE={search.CARD_TIE}"])  # the shipped value: nothing changes
+    assert same["decisions"] >= 1
+    assert same["changed"]["0.01"]["gain"] == 0.0 and same["changed"]["0.01"]["loss"] == same["budgets"]["0.01"]["loss"]
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == same

@@ -366,6 +366,13 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     """The Hard bot's card (an int) for the seat to act; ``default`` is the card near-ties
     go to (Normal's card for the play-outs, ``play_card`` without ``keep_lead``, when not
     given); ``attack``: the other team attacks in the play-outs (``play_out_after``)."""
+    return search_card(known, rng, budget_s, deadline, default, attack)[0]
+
+
+def search_card(known: Known, rng: random.Random, budget_s: float, deadline: float,
+                default: int | None = None, attack: bool = True) -> tuple[int, Tally | None]:
+    """``choose_card``'s card and the tally it chose from: each candidate's value on every
+    sample (None when only one run of equivalent cards is legal)."""
     me = known.seat
     team = me & 1
     hand = known.hand or 0
@@ -378,7 +385,7 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     kept_apart = apart(known, hand)
     cands = _candidates(legal, kept_apart)
     if len(cands) == 1:
-        return default
+        return default, None
     counts = [known.held_count(s) for s in range(4)]
     rules = known.rules
     final_hand = rules.end == "hands" and _hand_number(known) >= rules.hands
@@ -403,12 +410,12 @@ def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
         tally.add(w, values)
         if work >= limit or time.monotonic() > deadline:
             break
-    rep = _rep(default, cands, kept_apart)
+    rep = candidate_for(default, cands, kept_apart)
     best = tally.pick(rep, CARD_TIE)
-    return default if best == rep else best
+    return (default if best == rep else best), tally
 
 
-def _rep(card: int, cands: list[int], others: int) -> int:
+def candidate_for(card: int, cands: list[int], others: int) -> int:
     """The candidate standing for ``card`` (the lowest of its run of equivalent cards)."""
     rep = card
     for c in cands:
