@@ -145,8 +145,9 @@ def main(argv: list[str] | None = None) -> dict:
     out: dict = {"positions": a.positions, "decisions": decisions, "reference_s": a.reference,
                  "budgets": {str(b): summary(*shipped[b]) for b in a.budgets}}
     for b in a.budgets:
-        print(f"{b} s: gives away {out['budgets'][str(b)]['loss']} ± {out['budgets'][str(b)]['se']} points "
-              f"a decision ({decisions} decisions, median {out['budgets'][str(b)]['samples']} samples)")
+        f = out["budgets"][str(b)]
+        print(f"{b} s: gives away {f['loss']} ± {f['se']} points a decision ({decisions} decisions, "
+              f"median {f['samples']} samples)")
     if changes:
         out["changed"] = {}
         for b in a.budgets:
