@@ -21,7 +21,9 @@
       while (target.children.length > KEPT) target.removeChild(target.firstElementChild);
       if (atBottom) toBottom();
     } else if (target.classList && target.classList.contains("bubble")) {
-      var bubble = target;
+      // the swap put a new bubble in the place of ``target``
+      var bubble = document.getElementById(target.id);
+      if (!bubble) return;
       setTimeout(function () { if (bubble.isConnected) { bubble.classList.remove("show"); bubble.textContent = ""; } }, BUBBLE_MS);
     }
   });

@@ -73,6 +73,7 @@ def test_friends_and_a_watcher_talk_react_mute_and_silence(app, live_server, bro
         send(bo, "can anyone hear me")
         expect(ann.locator("#chat-log")).to_contain_text("can anyone hear me")
         expect(ann.locator(".plate[data-seat='1'] .bubble")).to_have_text("😂")
+        expect(ann.locator(".plate[data-seat='1'] .bubble")).to_have_text("", timeout=10000)  # and goes
         hana.reload()
         expect(hana.locator("body.live")).to_have_count(1, timeout=15000)
         expect(hana.locator("#chat-log")).to_contain_text("good luck")
