@@ -30,6 +30,7 @@ standard library.
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 import math
 from dataclasses import dataclass, field
@@ -39,7 +40,8 @@ from ..cards import SPADE_MASK
 from ..rules_config import Rules
 
 SCHEMA = 2
-PATH = Path(__file__).with_name("bidmodel.json")
+# beside the package's source (this module may run compiled from elsewhere: ``native``)
+PATH = Path(str(importlib.resources.files("spades.bots") / "bidmodel.json"))
 MAX_T = 13
 ACE, KING, QUEEN, JACK, TEN, NINE = 12, 11, 10, 9, 8, 7
 SIDE_SUITS = (1, 2, 3)
@@ -171,7 +173,7 @@ def nil_features(hand: int, leads: bool) -> tuple[int, ...]:
 
 def _dot(coef: list[float], feats: tuple[int, ...], start: int) -> float:
     """The coefficients from ``coef[start]`` on times ``feats``."""
-    return sum(coef[start + i] * f for i, f in enumerate(feats) if f)
+    return sum((coef[start + i] * f for i, f in enumerate(feats) if f), 0.0)
 
 
 @dataclass(slots=True)
@@ -323,8 +325,8 @@ def model() -> BidModel:
 # -- the decision -----------------------------------------------------------------------
 
 def _stats(d: list[float]) -> tuple[float, float]:
-    m = sum(i * p for i, p in enumerate(d))
-    v = sum((i - m) ** 2 * p for i, p in enumerate(d))
+    m = sum((i * p for i, p in enumerate(d)), 0.0)
+    v = sum(((i - m) ** 2 * p for i, p in enumerate(d)), 0.0)
     return m, v
 
 

@@ -48,7 +48,7 @@ WIN, PRESS, DUCK = 0, 1, 2  # play for tricks; the same, pressing for a set; avo
 SIDE = FULL_MASK & ~SPADE_MASK
 _ABOVE = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))  # same suit, higher
 _BELOW = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))  # same suit, lower
-_SMALL = mask_of(c for c in range(52) if c % 13 <= 8)  # tens and below: the exits
+_SMALL = mask_of([c for c in range(52) if c % 13 <= 8])  # tens and below: the exits
 
 
 def _low(m: int) -> int:
@@ -537,14 +537,14 @@ def nil_safe(hand: int) -> bool:
     return count_tricks(hand) < 2.0
 
 
-def _bid_value(bid: object) -> int | None:
+def _bid_value(bid: int | str | None) -> int | None:
     return None if bid is None else 0 if bid in ("nil", "blind_nil") else int(bid)
 
 
 def choose_bid(view: dict) -> int | str:
     """The bid: nil with a safe hand beside a partner who can cover, else the sure tricks
     shaded down a little, adjusted for the partner's bid, the table and bags near ten."""
-    hand = mask_of(Card.parse(c) for c in view["hand"])
+    hand = mask_of([Card.parse(c) for c in view["hand"]])
     seat, legal = view["seat"], view["legal"]
     bids = [_bid_value(b) for b in view["bids"]]
     rules = view.get("rules") or {}
@@ -597,7 +597,7 @@ def position(view: dict) -> tuple:
                   blind=list(view.get("blind") or [False] * 4), scores=list(view.get("scores") or [0, 0]),
                   bags=list(view.get("bags") or [0, 0]), bag_penalty=bool(rules.get("bag_penalty", True)),
                   target=rules.get("target", 500) if rules.get("end", "target") == "target" else None)
-    hand = mask_of(Card.parse(c) for c in view["hand"])
+    hand = mask_of([Card.parse(c) for c in view["hand"]])
     voids = [0, 0, 0, 0]
     gone = 0
     current = view.get("trick") or {"leader": view["seat"], "cards": []}
