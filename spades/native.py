@@ -97,12 +97,13 @@ def build() -> Path:
             raise
         finally:
             os.chdir(cwd)
-        shutil.copy(Path(tmp) / "build.log", out / "build.log")
+        shutil.copy(log_path, out / "build.log")
         (out / "done").write_text(where.name + "\n")
         for old in BUILDS.iterdir():
-            if old.is_dir() and not old.name.startswith("tmp"):
+            if old.is_dir() and old.name != where.name and not old.name.startswith("tmp"):
                 shutil.rmtree(old, ignore_errors=True)
-        out.rename(where)
+        with contextlib.suppress(OSError):  # another set-up built the same meanwhile
+            out.rename(where)
     return where
 
 

@@ -13,11 +13,14 @@ Hard bid alike, by the bid model (``bidmodel.choose_bid``; Easy with slips); Har
 searches its cards, counting its work in simulated card plays, and its ``budget_s`` is
 also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
 an opponent's nil is alive and its side has none: then it searches as Hard does, with
-1,050 card plays of work (``NORMAL_NIL_WORK``, about 3 ms of the Python source), starting from its heuristic card, its
-play-outs giving every seat Normal's cards (Hard's give the other team ``punisher``'s).
+1,050 card plays of work (``NORMAL_NIL_WORK``, about 3 ms of the Python source),
+starting from its heuristic card, its play-outs giving every seat Normal's cards (Hard's
+give the other team ``punisher``'s). The hot modules run compiled when they are built
+(``spades.native``).
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through
-the bots' own modules) only; never the web layer, storage or the table service.
+the bots' own modules), and ``spades.native``, only; never the web layer, storage or the
+table service.
 """
 
 from __future__ import annotations
