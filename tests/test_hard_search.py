@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from test_bots import view
 from test_solver import brute
 
@@ -137,8 +139,10 @@ def exact_values(known: knowledge.Known, masks: list[int]) -> dict[str, int]:
     ctx = known.ctx()
     pos = Position(tuple(masks), tuple(known.trick), known.leader, tuple(known.taken), True)  # type: ignore[arg-type]
 
+    debt = search.bag_debt(known)
+
     def measure(taken):
-        return int(search.hand_value(known, ctx, list(taken), 0, False))
+        return round(search.hand_value(known, ctx, list(taken), 0, False, debt))
 
     legal = pos.legal()
     memo: dict = {}
@@ -173,7 +177,7 @@ def test_setting_a_close_contract_ruffs_rather_than_ducks_once_ours_is_made() ->
     hearts under the ten of diamonds. The opponents bid 5 and have 3: ruffing with the king
     and playing on holds them to 4 (set); the bag penalty comes to us either way."""
     known, masks = ending(["KS JH AH 4C", "QD KD AD", "3H 4H 6H", "2C TC AC"], "TD QH 3C", 1,
-                          [3, 3, "nil", 2], [6, 2, 0, 1], scores=(140, 220), bags=(7, 2))
+                          [3, 3, "nil", 2], [6, 2, 0, 1], scores=(140, 360), bags=(7, 2))
     assert check_ending(known, masks, normal="AH") == "KS"
 
 
@@ -192,7 +196,7 @@ def test_bags_against_a_team_near_ten_leave_it_an_eighth_trick() -> None:
     Ruffing the king of hearts low (Normal) wins us three of the four tricks left and
     holds them to exactly 7; the ace of spades, or a club thrown, lets them have the eighth."""
     known, masks = ending(["3S JS AS 7C", "2S 5S 6S KS", "2C 5C 6C TC", "5H 7H 8H"], "KH", 3,
-                          [3, 2, 2, 5], [2, 1, 1, 5], scores=(330, 40), bags=(3, 9))
+                          [3, 2, 2, 5], [2, 1, 1, 5], scores=(360, 40), bags=(3, 9))
     assert check_ending(known, masks, normal="3S") in ("AS", "7C")
 
 
@@ -200,7 +204,7 @@ def test_bags_near_ten_win_a_trick_now_rather_than_two_later() -> None:
     """Our 5 is made with 8 bags. Ducking the nine of clubs (Normal) leaves us two more
     tricks later, the tenth bag; winning it now with the queen costs one bag, no penalty."""
     known, masks = ending(["2H AH 3C QC", "4C 6C 7C", "4D 7D TD", "3H 5H JH"], "9C 2D 4H", 1,
-                          [4, 4, 1, 2], [2, 4, 3, 0], scores=(290, 120), bags=(8, 1))
+                          [4, 4, 1, 2], [2, 4, 3, 0], scores=(360, 120), bags=(8, 1))
     assert check_ending(known, masks, normal="3C") == "QC"
 
 
@@ -209,8 +213,20 @@ def test_bags_near_ten_do_not_ruff_beside_a_safe_nil() -> None:
     clubs. Ruffing the king of hearts (Normal) takes us to nine tricks, the tenth bag;
     throwing a diamond leaves the opponents two of the tricks: eight bags."""
     known, masks = ending(["4S 3D 7D 9C", "2D 4D 9D JD", "5C TC QC AC", "6H 9H AH"], "KH", 3,
-                          [3, 5, "nil", 2], [5, 1, 0, 3], scores=(340, 50), bags=(4, 2))
+                          [3, 5, "nil", 2], [5, 1, 0, 3], scores=(360, 50), bags=(4, 2))
     assert check_ending(known, masks, normal="4S") in ("3D", "7D")
+
+
+@pytest.mark.parametrize("scores, expected", [((100, 120), "2H"), ((400, 380), "AH")])
+def test_overtricks_are_left_to_opponents_who_made_theirs_while_bags_have_time_to_cost(scores, expected) -> None:
+    """Both contracts are made (our 6 with 7 taken, their 4 with 4) and two tricks are
+    left. The ace of hearts wins both: two bags for us; the two under the king gives both
+    to them. Early in the match each bag is a tenth of a coming 100-point penalty, so the
+    bags go to them; within 150 of the target, only the point counts and we take them."""
+    known, masks = ending(["AH 2H", "5D", "6D", "7D"], "KH 3H 4H", 1,
+                          [3, 2, 3, 2], [4, 2, 3, 2], scores=scores, bags=(2, 2))
+    assert search.bag_debt(known) == (search.BAG_DEBT if scores[0] < 350 else 0.0)
+    assert plays(known)["hard"] == expected
 
 
 def test_a_small_budget_solves_exactly_from_fewer_tricks_left() -> None:
@@ -226,7 +242,7 @@ def test_busting_a_nil_is_worth_more_than_our_own_contract() -> None:
     only the queen of clubs breaks it (the nil bidder takes two tricks), and that is worth
     more than our contract: 57 points."""
     known, masks = ending(["AS JD 2C QC", "4H 5H 7H AH", "3C 5C TC JC", "TS 5D 6D KD"], "", 0,
-                          [4, 5, 3, "nil"], [4, 5, 0, 0], scores=(260, 260), bags=(3, 7))
+                          [4, 5, 3, "nil"], [4, 5, 0, 0], scores=(350, 260), bags=(3, 7))
     values = exact_values(known, masks)
     assert values["QC"] - max(v for c, v in values.items() if c != "QC") == 57
     assert plays(known) == {"normal": "JD", "hard": "QC"}

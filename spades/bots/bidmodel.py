@@ -387,7 +387,10 @@ def _bag_value(x: float, bags_now: int, rules: Rules, near_end: bool) -> float:
     return -9.0 * x
 
 
-def _near_end(sit: Situation) -> bool:
+def near_end(sit: Situation) -> bool:
+    """Whether the match may end with this hand or the next few: the last hand of a match by
+    hands, or a score within 150 of the target; bags then count only by the penalty they
+    bring now."""
     r = sit.rules
     if r.end == "hands":
         return sit.final_hand
@@ -399,7 +402,7 @@ def contract_values(sit: Situation, m: BidModel, dist: list[float], contracts: r
     """(expected value, contract) for each team contract over the team's trick distribution
     ``dist``; ``extra`` is added to every outcome's points (a partner's nil, for instance)."""
     r = sit.rules
-    near = _near_end(sit)
+    near = near_end(sit)
     bags_now = sit.bags[sit.team]
     out = []
     for c in contracts:
