@@ -172,6 +172,10 @@ def check_ending(known: knowledge.Known, masks: list[int], normal: str, normal_n
     return chosen["hard"]
 
 
+# Within 150 points of the target a bag counts by the penalty it brings now, not by its
+# share of a later one (``search.bag_debt``): the endings that turn on the tenth bag, or
+# that weigh a set or a nil against the bag penalty, are played there.
+
 def test_setting_a_close_contract_ruffs_rather_than_ducks_once_ours_is_made() -> None:
     """Our 3 is made (6 taken), the partner's nil is safe, and Normal ducks the ace of
     hearts under the ten of diamonds. The opponents bid 5 and have 3: ruffing with the king

@@ -44,7 +44,8 @@ HARD_BUDGET_S = 0.5  # default thinking time of Hard; p95 of a decision stays un
 # Normal searches its card, as Hard does, while an opponent's nil is alive: this much work
 # in card plays (about 3 ms of the Python source, under 1 ms compiled: ``native``), and a
 # wall-clock safety stop far above it, so that the card depends on the work done, not on
-# the machine's load or the build
+# the machine's load or the build; a bag counts at its point there (``bags`` False), as
+# when Normal's figures were measured, not at its share of the penalty to come as in Hard's
 NORMAL_NIL_WORK = 1_050
 NORMAL_SEARCH_STOP_S = 0.03
 

@@ -7,7 +7,8 @@ every candidate card, play the rest of the hand out, the seat's team with the No
 heuristics (``policy.play_card``) and the other team with the attacking play of
 ``punisher.play_card`` (``ATTACKERS``); score the result as match value (hand score
 difference with bags, the bag penalty and nils, plus a bonus when the hand ends the
-match); pick the card with the best weighted mean. The same samples serve every
+match, and while the match has hands to go each bag's share of the penalty to come:
+``bag_debt``); pick the card with the best weighted mean. The same samples serve every
 candidate (common random numbers), which keeps the comparison fair at few samples.
 
 Normal's card is the default, and near-ties go to it. With few samples (under
