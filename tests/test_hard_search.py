@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from test_bots import view
 from test_solver import brute
 
