@@ -8,10 +8,10 @@ in a ``concurrent.futures.ProcessPoolExecutor`` worker with a deadline):
 - ``hint(view)``: the bid the Hard bot would make for that seat.
 
 A bot sees only the seat view, never the match. Every level is deterministic for a given
-(view, level, seed): chance comes from a ``random.Random`` seeded from them. Every level
-bids by the bid model (``bidmodel.choose_bid``; Easy with slips, Hard for its own stronger
-play, ``hard``); Hard searches its cards, counting its work in simulated card plays, and
-its ``budget_s`` is also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
+(view, level, seed): chance comes from a ``random.Random`` seeded from them. Normal and
+Hard bid alike, by the bid model (``bidmodel.choose_bid``; Easy with slips); Hard
+searches its cards, counting its work in simulated card plays, and its ``budget_s`` is
+also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
 an opponent's nil is alive and its side has none: then it searches as Hard does, with
 1,050 card plays of work (``NORMAL_NIL_WORK``, about 3 ms of the Python source),
 starting from its heuristic card, its play-outs giving every seat Normal's cards (Hard's
@@ -78,7 +78,7 @@ def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | N
 
 def hint(view: dict) -> int | str:
     """The bid the Hard bot would make for this seat (``"nil"`` or a number): the bid
-    model's for Hard's play (a bid searched by play-outs in which every seat plays like
+    model's, as Normal's (a bid searched by play-outs in which every seat plays like
     Normal was set more often and won less against opponents who attack; docs/bots.md).
 
     Works whenever the seat has looked at its cards and has not bid yet; raises ValueError
@@ -102,7 +102,7 @@ def _blind_or_look(known: knowledge.Known, level: str) -> str:
 
 def _bid(known: knowledge.Known, level: str, rng: random.Random) -> int | str:
     assert known.hand is not None
-    bid = bidmodel.choose_bid(known.hand, known.situation(), hard=level == "hard")
+    bid = bidmodel.choose_bid(known.hand, known.situation())
     if level == "easy":
         bid = _easy_bid(bid, known, rng)
     return "nil" if bid == 0 else bid

@@ -89,12 +89,6 @@ NIL_SLOPE = 1.362
 NIL_PARTNER_BID = 0.224
 NIL_PARTNER_MEAN = 3.5
 NIL_OPPONENT_NIL = 0.812
-# Hard's bids (``choose_bid`` with ``hard``): the model learnt Normal's play, and Hard's
-# search takes more tricks from the same cards and keeps more of its nils; its team counts
-# HARD_TRICKS tricks more and its nil's log-odds HARD_NIL more (docs/bots.md, "Hard's bids
-# from Hard's play").
-HARD_TRICKS = 0.55
-HARD_NIL = 0.45
 
 
 SUIT_BITS = 0x1FFF  # the 13 bits of one suit, shifted down to ranks 0-12 (as ``cards.SUIT_MASKS[0]``)
@@ -456,13 +450,12 @@ def gift_margin(sit: Situation) -> float:
 
 
 def team_dist(hand: int, sit: Situation, m: BidModel, dist: list[float] | None = None,
-              gift: bool = True, hard: bool = False) -> tuple[list[float], int]:
+              gift: bool = True) -> tuple[list[float], int]:
     """(the team's trick distribution as this seat sees it, the partner's bid already in the
     contract). Our tricks when we play to win, plus the partner's by its bid, moved by what
     the other bids say, by ``m.gift`` (tricks that come our way in a bidding hand) and by
-    ``NIL_ATTACK`` when an opponent has bid nil, and by ``HARD_TRICKS`` for Hard's play
-    (``hard``); with ``gift`` False (the generator measuring the gift) by the other bids
-    alone."""
+    ``NIL_ATTACK`` when an opponent has bid nil; with ``gift`` False (the generator
+    measuring the gift) by the other bids alone."""
     seat = sit.seat
     partner = seat ^ 2
     pb = sit.bids[partner]
@@ -479,18 +472,16 @@ def team_dist(hand: int, sit: Situation, m: BidModel, dist: list[float] | None =
     moved = _others_shift(sit, m, mean_us, var_us, us) + (m.gift - gift_margin(sit) if gift else 0.0)
     if gift and sit.opponent_bid_nil:
         moved -= NIL_ATTACK
-    if hard:
-        moved += HARD_TRICKS
     return shift(team, moved), already
 
 
 def choose_bid(hand: int, sit: Situation, m: BidModel | None = None, dist: list[float] | None = None,
-               allow_nil: bool = True, hard: bool = False) -> int:
-    """The Normal bot's bid (0 for nil) for 13 cards in a situation, or with ``hard`` the
-    Hard bot's; ``dist`` is the hand's trick distribution when the caller has it already."""
+               allow_nil: bool = True) -> int:
+    """The Normal bot's bid (0 for nil) for 13 cards in a situation; ``dist`` is the hand's
+    trick distribution when the caller has it already."""
     m = m or model()
     pb = sit.bids[sit.seat ^ 2]
-    team, already = team_dist(hand, sit, m, dist, hard=hard)
+    team, already = team_dist(hand, sit, m, dist)
     mean_us, _var = _stats(team)
     lo = max(already + 1, int(mean_us) - 3)
     hi = min(already + 13, MAX_T, int(mean_us) + 3)
@@ -500,7 +491,7 @@ def choose_bid(hand: int, sit: Situation, m: BidModel | None = None, dist: list[
     best_value, best_c = max(values)
     if allow_nil and pb != 0 and mean_us - already < 4.5:
         # nil: its points at its chance, the failed nil's bags, and the partner's contract alone
-        p = table_nil_chance(hand, sit, m, hard)
+        p = table_nil_chance(hand, sit, m)
         nil_pts = (2 * p - 1) * 100
         bags = (1 - p) * _bag_value(m.nil_bags, sit.bags[sit.team], sit.rules, False)
         if pb is None:
@@ -512,11 +503,10 @@ def choose_bid(hand: int, sit: Situation, m: BidModel | None = None, dist: list[
     return max(1, min(13, best_c - already))
 
 
-def table_nil_chance(hand: int, sit: Situation, m: BidModel | None = None, hard: bool = False) -> float:
+def table_nil_chance(hand: int, sit: Situation, m: BidModel | None = None) -> float:
     """The chance that a nil bid with these 13 cards in this situation is made: the model's
     chance (``BidModel.nil_chance``) as the arena measured it at tables, with the bids
-    made before ours (``NIL_SHIFT`` and the constants after it), with Hard's play
-    (``hard``) ``HARD_NIL`` more in log-odds."""
+    made before ours (``NIL_SHIFT`` and the constants after it)."""
     m = m or model()
     p = min(max(m.nil_chance(hand, (sit.dealer + 1) % 4 == sit.seat), 1e-6), 1 - 1e-6)
     x = NIL_SHIFT + NIL_SLOPE * math.log(p / (1 - p))
@@ -525,8 +515,6 @@ def table_nil_chance(hand: int, sit: Situation, m: BidModel | None = None, hard:
         x += NIL_PARTNER_BID * (pb - NIL_PARTNER_MEAN)
     if sit.opponent_bid_nil:
         x += NIL_OPPONENT_NIL
-    if hard:
-        x += HARD_NIL
     return 1 / (1 + math.exp(-x))
 
 
