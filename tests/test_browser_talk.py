@@ -69,8 +69,14 @@ def test_friends_and_a_watcher_talk_react_mute_and_silence(app, live_server, bro
         hana.get_by_role("button", name="Mute Bo").click()
         expect(hana.locator(".chat-note")).to_contain_text("You muted Bo")
         expect(hana.locator("#chat-log")).not_to_contain_text("Bo:")
+        # Bo reacts while typing: the reaction's answer draws the tools again and keeps his text
+        bo.locator("#chat-text").fill("can anyone hear me")
+        bo.evaluate("document.getElementById('composer').dataset.drawn = 'before'")
         bo.get_by_role("button", name="😂").click()
-        send(bo, "can anyone hear me")
+        expect(bo.locator("#composer[data-drawn]")).to_have_count(0)
+        expect(bo.locator("#chat-text")).to_have_value("can anyone hear me")
+        bo.locator("#chat-text").press("Enter")
+        expect(bo.locator("#chat-text")).to_have_value("", timeout=10000)
         expect(ann.locator("#chat-log")).to_contain_text("can anyone hear me")
         expect(ann.locator(".plate[data-seat='1'] .bubble")).to_have_text("😂")
         expect(ann.locator(".plate[data-seat='1'] .bubble")).to_have_text("", timeout=10000)  # and goes
