@@ -6,6 +6,7 @@ seven tricks left."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import threading
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -21,7 +22,7 @@ def app_config():
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def test_the_analysis_page_in_a_browser(live_server, page: Page, app, service):
+def test_the_analysis_page_in_a_browser(live_server, page: Page, app, app_config, service):
     code = service.create_practice(ANN, "Ann", Rules(end="hands", hands=1, tempo="off", play_speed="fast"), "easy")
     client = as_player(app.test_client(), ANN)
     client.get("/")
@@ -32,8 +33,13 @@ def test_the_analysis_page_in_a_browser(live_server, page: Page, app, service):
     expect(page.locator("[data-card]")).to_have_count(0)
 
     play_out(service, code)
+    # the analysis's one thread is held until the first answer has been read (at this budget
+    # the analysis is done, and the page moved on, before its body could be read otherwise)
+    gate = threading.Event()
+    app_config["ANALYSIS_POOL"].submit(gate.wait, 30)
     first = page.goto(f"{live_server}/g/{code}/analysis")
     assert 'id="analysis-progress"' in first.text()  # the progress first, then the analysis it opens
+    gate.set()
     analysis = page.locator("#analysis")
     expect(analysis).to_have_attribute("data-step", "0", timeout=30_000)  # the socket said it was done
     expect(page.locator(".verdict-box")).to_be_visible()

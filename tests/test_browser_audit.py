@@ -12,6 +12,7 @@ from conftest import OPEN_PANEL
 from playwright.sync_api import Page, expect
 from test_replay import finished_practice
 
+from spades.fairness import secret_from
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, React, Say
@@ -34,12 +35,13 @@ def audit(page: Page, what: str) -> list[str]:
 
 
 def four_people(service, code: str, rules: Rules) -> list[str]:
-    """A table of four people, seat 0 first; returns their ids."""
+    """A table of four people, seat 0 first, dealt from a fixed secret (the same cards on
+    every run); returns their ids."""
     people = [f"{code.lower()}-{s}" for s in range(4)]
     service.store.create_table(code, people[0], {"kind": "friends", "level": "easy", "humans": 4},
                                [SeatRow(s, "human", people[s], name, "🦊")
                                 for s, name in enumerate(["Ann", "Bo", "Cy", "Di"])],
-                               "audit", dataclasses.asdict(rules))
+                               "audit", dataclasses.asdict(rules), deal_secret=secret_from(["audit"]))
     return people
 
 
@@ -87,8 +89,8 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         expect(page.locator(".bidbox")).to_be_visible(timeout=10000)
         found += audit(page, "table, bidding")
         service.act("AUDIT1", Player(people[0]), "3", service.snapshot("AUDIT1", None).view["version"])
-        # seat 0 to play after a trick, holding a card it may not play (the deal is random:
-        # on lead with spades broken, or void in the suit led, every card is legal)
+        # seat 0 to play after a trick, holding a card it may not play (not every turn has
+        # one: on lead with spades broken, or void in the suit led, every card is legal)
         def with_a_refused_card(v: dict) -> bool:
             if not (v["phase"] == "playing" and v["to_act"] == 0 and v["tricks"]):
                 return False
