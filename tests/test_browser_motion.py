@@ -105,7 +105,13 @@ def test_a_played_card_flies_to_the_trick_and_the_trick_to_its_winner(live_serve
     assert any(sum(m["face"] and m["card"] == card for m in moved) >= 2 for card in played), moved
     # the bots' cards came over the socket and flew in from their plates
     assert {m["card"] for m in moved if m["face"]} - set(played)
-    assert any(m["ghost"] for m in moved)  # at least one finished trick went to its winner
+    # at least one finished trick went to its winner (on a busy machine the socket may bring
+    # the next lead before the whole trick showed: nothing to sweep then, so play on a little)
+    for _ in range(4):
+        if any(m["ghost"] for m in log(page)):
+            break
+        played += play_cards(page, 1)
+    assert any(m["ghost"] for m in log(page)), log(page)
     places = settled(page)
     assert places["faces"] >= 1 and places["cards"] == 13 - len(played)
     assert places["astray"] == [] and places["moved"] == [], places
