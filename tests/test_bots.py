@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from spades.bots import choose, heuristic_card, hint, knowledge, policy, search
+from spades.bots import bidmodel, choose, heuristic_card, hint, knowledge, policy, search
 from spades.cards import Card, mask_of
 from spades.rules import HAND_OVER, Match, Rules, legal_mask, parse_action
 from spades.views import seat_view
@@ -327,15 +327,24 @@ def test_hint_is_a_bid_for_the_seat_to_bid() -> None:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_the_hint_is_the_bid_hard_makes_and_hard_bids_as_normal(seed) -> None:
-    """Hard bids by the bid model, as Normal does, and the hint tells that very bid, for
-    the first bidder and for those after it."""
+def test_the_hint_is_the_models_bid_and_hard_bids_it_but_where_it_weighs_a_nil(seed) -> None:
+    """The hint is the bid model's bid, Normal's; Hard bids it too, for the first bidder
+    and for those after it, except where a nil has a chance: then Hard bids the model's
+    number or nil, whichever its play-outs find worth more."""
     m = Match(Rules(), seed=seed)
     for _ in range(seed % 4):  # some bids before this one
         v = seat_view(m, m.to_act)
         m.apply(m.to_act, parse_action(str(choose(v, "normal", seed))))
     v = seat_view(m, m.to_act)
-    assert hint(v) == choose(v, "hard", seed, TINY) == choose(v, "normal", seed)
+    known = knowledge.read(v)
+    assert hint(v) == choose(v, "normal", seed)
+    hard = choose(v, "hard", seed, TINY)
+    chance = bidmodel.model().nil_chance(known.hand, known.leader == known.seat)
+    if known.bids[known.seat ^ 2] == 0 or (hint(v) != "nil" and chance < search.NIL_FLOOR):
+        assert hard == hint(v)
+    else:
+        number = bidmodel.choose_bid(known.hand, known.situation(), allow_nil=False)
+        assert hard in ("nil", number)
 
 
 def test_easy_bids_and_plays_like_a_person() -> None:
@@ -386,3 +395,31 @@ def test_a_card_on_the_trick_keeps_the_cards_around_it_apart_in_hards_search():
     legal = legal_mask(known.hand, known.trick, known.broken)
     shown = {str(Card(c)) for c in _candidates(legal, apart(known, known.hand))}
     assert {"KH", "JH"} <= shown  # the queen between them is on the trick, not gone for this trick's sake
+
+
+def _to_bid(seed: int, seat: int) -> dict:
+    """The view of ``seat`` at its bid in the first hand of ``Match(Rules(), seed)``, the
+    seats before it having bid as Normal does."""
+    m = Match(Rules(), seed=seed)
+    while m.to_act != seat:
+        v = seat_view(m, m.to_act)
+        m.apply(m.to_act, parse_action(str(choose(v, "normal", seed))))
+    return seat_view(m, seat)
+
+
+def test_hard_bids_nil_beside_a_partners_four_where_the_model_bids_one() -> None:
+    """K♥ the only high card outside spades, 9♠ 2♠, and the partner has bid 4: the model
+    counts a trick and bids 1 (its nil's chance 0.55); Hard's play-outs find the nil worth
+    some 19 points more, the partner's four tricks covering it."""
+    v = _to_bid(25, 2)
+    assert v["bids"][:2] == [4, 3] and hint(v) == 1
+    assert choose(v, "hard", 25, 0.1) == "nil"
+
+
+def test_hard_bids_its_number_where_the_models_nil_is_weak() -> None:
+    """First to bid, with ♣A, ♥K and 9♠ 4♠ 2♠, the model bids nil (a chance of 0.67);
+    Hard's play-outs, in which the other team attacks the nil, find 2 worth some 17
+    points more."""
+    v = _to_bid(26, 2)
+    assert v["bids"] == [None, None, None, None] and hint(v) == "nil"
+    assert choose(v, "hard", 26, 0.1) == 2

@@ -9,9 +9,10 @@ in a ``concurrent.futures.ProcessPoolExecutor`` worker with a deadline):
 
 A bot sees only the seat view, never the match. Every level is deterministic for a given
 (view, level, seed): chance comes from a ``random.Random`` seeded from them. Normal and
-Hard bid alike, by the bid model (``bidmodel.choose_bid``; Easy with slips); Hard
-searches its cards, counting its work in simulated card plays, and its ``budget_s`` is
-also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
+Hard bid by the bid model (``bidmodel.choose_bid``; Easy with slips), except that where a
+nil has a chance Hard weighs nil against the model's number by play-outs
+(``search.choose_bid``); Hard searches its cards, counting its work in simulated card
+plays, and its ``budget_s`` is also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
 an opponent's nil is alive and its side has none: then it searches as Hard does, with
 1,050 card plays of work (``NORMAL_NIL_WORK``, about 3 ms of the Python source),
 starting from its heuristic card, its play-outs giving every seat Normal's cards (Hard's
@@ -72,14 +73,20 @@ def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | N
     if "blind_nil" in legal or "look" in legal:
         return _blind_or_look(known, level)
     if isinstance(legal[0], int) or legal[0] == "nil":
+        if level == "hard":
+            budget = HARD_BUDGET_S if budget_s is None else budget_s
+            bid = search.choose_bid(known, rng, budget, time.monotonic() + budget)
+            return "nil" if bid == 0 else bid
         return _bid(known, level, rng)
     return str(CARDS[_card(known, level, rng, budget_s)])
 
 
 def hint(view: dict) -> int | str:
-    """The bid the Hard bot would make for this seat (``"nil"`` or a number): the bid
-    model's, as Normal's (a bid searched by play-outs in which every seat plays like
-    Normal was set more often and won less against opponents who attack; docs/bots.md).
+    """The bid the Hard bot would make for this seat (``"nil"`` or a number) by its count
+    of the cards: the bid model's, as Normal's, in a fraction of a millisecond. At the
+    table Hard also weighs a nil that has a chance against that number by play-outs
+    (``search.choose_bid``, half a second), so for a hand near a nil's line it may bid
+    the other; the hint does not search, so that it answers at once in the request.
 
     Works whenever the seat has looked at its cards and has not bid yet; raises ValueError
     when its cards are not known (not looked yet) or it has already bid.

@@ -32,6 +32,7 @@ seat's view only.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -41,24 +42,23 @@ from ..rules import BIDS, BLIND_NIL, LOOK, Match, legal_mask
 from ..scoring import score_hand
 from ..views import seat_view
 from . import bidmodel, knowledge
-from .bidmodel import Situation
 from .policy import HandCtx, play_card
 from .search import (
+    BID_TIE,
     CARD_TIE,
+    NIL_FLOOR,
     PLAYS_PER_SECOND,
     Sampler,
     Tally,
     apart,
+    bid_values,
     draw,
     play_out_after,
-    playout,
 )
 from .solver import Position, Solver, equivalents
 
 # the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND): more than Hard's 0.5
 BUDGET_S = 0.6
-MODEL_BID_WORK = 20  # a model bid inside a sample counts as this many card plays of work
-BID_TIE = 1.0  # points of preference for the model's bid
 DD_TRICKS = 7  # double-dummy figures from this many tricks left
 SPLIT = 52 - 4 * DD_TRICKS  # a hand's two parts: the bids and the cards before this one, and the rest
 PARTS = (0, 1)
@@ -132,7 +132,8 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
 
 def bid_worths(known: knowledge.Known, rng: random.Random, work_limit: int, made: int) -> tuple[Tally, int]:
     """The worths of Hard's candidate bids and the bid ``made`` (0: nil) over sampled
-    deals (the later seats bid by the model on each), and the model's own bid."""
+    deals (``search.bid_values``, every seat playing Normal's cards), and the model's
+    own bid."""
     me = known.seat
     team = me & 1
     hand = known.hand or 0
@@ -141,34 +142,13 @@ def bid_worths(known: knowledge.Known, rng: random.Random, work_limit: int, made
     base = bidmodel.choose_bid(hand, sit, m)
     number = base or bidmodel.choose_bid(hand, sit, m, allow_nil=False)
     cands = {max(1, number - 1), number, min(13, number + 1), made, base}
-    if known.bids[me ^ 2] != 0 and m.nil_chance(hand, known.leader == me) >= 0.35:
+    if known.bids[me ^ 2] != 0 and m.nil_chance(hand, known.leader == me) >= NIL_FLOOR:
         cands.add(0)
-    order = [(known.dealer + 1 + i) % 4 for i in range(4)]
-    later = order[order.index(me) + 1:]
-    base_ctx = known.ctx()
-    leader = (known.dealer + 1) % 4
-    tally = Tally(sorted(cands))
-    sampler = Sampler(me, [13, 13, 13, 13], FULL_MASK & ~hand, [0, 0, 0, 0])
-    work = 0
-    while work < work_limit:
-        sampled, w, drawn = draw(known, sampler, rng, hand, m)
-        work += drawn
-        dists = {s: m.dist(sampled[s]) for s in later}
-        values = {}
-        for c in tally.values:
-            bids = list(known.bids)
-            bids[me] = c
-            for s in later:
-                later_sit = Situation(s, bids, known.rules, sit.scores, sit.bags, known.dealer, sit.final_hand)
-                bids[s] = bidmodel.choose_bid(sampled[s], later_sit, m, dists[s])
-                work += MODEL_BID_WORK
-            ctx = HandCtx(True, bids, list(known.blind), base_ctx.scores, base_ctx.bags,
-                          base_ctx.bag_penalty, base_ctx.target)
-            result, plays = playout(ctx, sampled, [], leader, 0, [0, 0, 0, 0], False)
-            work += plays
-            values[c] = _points(True, known, ctx, result, team)
-        tally.add(w, values)
-    return tally, base
+
+    def score(ctx: HandCtx, taken: list[int]) -> float:
+        return _points(True, known, ctx, taken, team)
+
+    return bid_values(known, rng, sorted(cands), work_limit, math.inf, score, attack=False), base
 
 
 def _bid_text(value: int) -> int | str:
