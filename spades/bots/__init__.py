@@ -12,11 +12,11 @@ A bot sees only the seat view, never the match. Every level is deterministic for
 Hard bid by the bid model (``bidmodel.choose_bid``; Easy with slips), except that where a
 nil has a chance Hard weighs nil against the model's number by play-outs
 (``search.choose_bid``); Hard searches its cards, counting its work in simulated card
-plays, and its ``budget_s`` is also a wall-clock safety stop. Normal plays by its heuristics (``policy``), except while
-an opponent's nil is alive and its side has none: then it searches as Hard does, with
-1,050 card plays of work (``NORMAL_NIL_WORK``, about 3 ms of the Python source),
-starting from its heuristic card, its play-outs giving every seat Normal's cards (Hard's
-give the other team ``punisher``'s). The hot modules run compiled when they are built
+plays, and its ``budget_s`` is also a wall-clock safety stop. Normal plays by its
+heuristics (``policy``), except while an opponent's nil is alive and its side has none:
+then it searches as Hard does, with 1,050 card plays of work (``NORMAL_NIL_WORK``, about
+3 ms of the Python source), starting from its heuristic card, its play-outs giving every
+seat Normal's cards (Hard's give the other team ``punisher``'s). The hot modules run compiled when they are built
 (``spades.native``).
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through

@@ -503,8 +503,8 @@ class TableService:
 
     def hint(self, code: str, player_id: str) -> int | str | None:
         """The bid the Hard bot would make for this player's seat by its count (the bid
-        model's, ``bots.hint``: a fraction of a millisecond); None when it is not this seat's turn to bid. Raises
-        TableNotFound, NotSeated."""
+        model's, ``bots.hint``: a fraction of a millisecond); None when it is not this
+        seat's turn to bid. Raises TableNotFound, NotSeated."""
         def read(state: TableState) -> dict:
             seat = state.seat_of(player_id)
             if seat is None:
