@@ -16,8 +16,8 @@ plays, and its ``budget_s`` is also a wall-clock safety stop. Normal plays by it
 heuristics (``policy``), except while an opponent's nil is alive and its side has none:
 then it searches as Hard does, with 1,050 card plays of work (``NORMAL_NIL_WORK``, about
 3 ms of the Python source), starting from its heuristic card, its play-outs giving every
-seat Normal's cards (Hard's give the other team ``punisher``'s). The hot modules run compiled when they are built
-(``spades.native``).
+seat Normal's cards (Hard's give the other team ``punisher``'s). The hot modules run
+compiled when they are built (``spades.native``).
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.scoring`` (the last two through
 the bots' own modules), and ``spades.native``, only; never the web layer, storage or the
@@ -73,11 +73,7 @@ def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | N
     if "blind_nil" in legal or "look" in legal:
         return _blind_or_look(known, level)
     if isinstance(legal[0], int) or legal[0] == "nil":
-        if level == "hard":
-            budget = HARD_BUDGET_S if budget_s is None else budget_s
-            bid = search.choose_bid(known, rng, budget, time.monotonic() + budget)
-            return "nil" if bid == 0 else bid
-        return _bid(known, level, rng)
+        return _bid(known, level, rng, budget_s)
     return str(CARDS[_card(known, level, rng, budget_s)])
 
 
@@ -96,7 +92,7 @@ def hint(view: dict) -> int | str:
         raise ValueError("The seat has not looked at its cards yet.")
     if known.bids[known.seat] is not None or not known.rules.bidding:
         raise ValueError("The seat has no bid to make.")
-    return _bid(known, "hard", random.Random())  # Hard's bid draws on no chance
+    return _bid(known, "normal", random.Random())  # the model's bid draws on no chance
 
 
 # -- bidding -----------------------------------------------------------------------------
@@ -107,9 +103,13 @@ def _blind_or_look(known: knowledge.Known, level: str) -> str:
     return "look"
 
 
-def _bid(known: knowledge.Known, level: str, rng: random.Random) -> int | str:
+def _bid(known: knowledge.Known, level: str, rng: random.Random, budget_s: float | None = None) -> int | str:
     assert known.hand is not None
-    bid = bidmodel.choose_bid(known.hand, known.situation())
+    if level == "hard":
+        budget = _hard_budget(budget_s)
+        bid = search.choose_bid(known, rng, budget, time.monotonic() + budget)
+    else:
+        bid = bidmodel.choose_bid(known.hand, known.situation())
     if level == "easy":
         bid = _easy_bid(bid, known, rng)
     return "nil" if bid == 0 else bid
@@ -132,7 +132,7 @@ def _easy_bid(bid: int, known: knowledge.Known, rng: random.Random) -> int:
 def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: float | None) -> int:
     assert known.hand is not None
     if level == "hard":
-        budget = HARD_BUDGET_S if budget_s is None else budget_s
+        budget = _hard_budget(budget_s)
         return search.choose_card(known, rng, budget, time.monotonic() + budget)
     card = heuristic_card(known)
     if level == "normal" and _against_a_nil(known):
@@ -146,6 +146,10 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
         elif r < 0.16:  # a wasted high card: the highest card it may play
             card = policy.highest_by_rank(legal, spades_last=False)
     return card
+
+
+def _hard_budget(budget_s: float | None) -> float:
+    return HARD_BUDGET_S if budget_s is None else budget_s
 
 
 def heuristic_card(known: knowledge.Known) -> int:

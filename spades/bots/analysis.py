@@ -46,13 +46,13 @@ from .policy import HandCtx, play_card
 from .search import (
     BID_TIE,
     CARD_TIE,
-    NIL_FLOOR,
     PLAYS_PER_SECOND,
     Sampler,
     Tally,
     apart,
     bid_values,
     draw,
+    nil_has_a_chance,
     play_out_after,
 )
 from .solver import Position, Solver, equivalents
@@ -142,7 +142,7 @@ def bid_worths(known: knowledge.Known, rng: random.Random, work_limit: int, made
     base = bidmodel.choose_bid(hand, sit, m)
     number = base or bidmodel.choose_bid(hand, sit, m, allow_nil=False)
     cands = {max(1, number - 1), number, min(13, number + 1), made, base}
-    if known.bids[me ^ 2] != 0 and m.nil_chance(hand, known.leader == me) >= NIL_FLOOR:
+    if nil_has_a_chance(known, m):
         cands.add(0)
 
     def score(ctx: HandCtx, taken: list[int]) -> float:

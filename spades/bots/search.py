@@ -501,6 +501,12 @@ def bid_values(known: Known, rng: random.Random, cands: list[int], work_limit: i
             return tally
 
 
+def nil_has_a_chance(known: Known, m: bidmodel.BidModel) -> bool:
+    """Whether the seat to bid may weigh a nil: its partner has not bid nil and the model
+    gives its nil a chance of ``NIL_FLOOR`` or more."""
+    return known.bids[known.seat ^ 2] != 0 and m.nil_chance(known.hand or 0, known.leader == known.seat) >= NIL_FLOOR
+
+
 def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: float) -> int:
     """The Hard bot's bid (0 for nil) for the seat to bid, which has looked: the bid
     model's, except that where a nil has a chance (``NIL_FLOOR``) and the partner has not
@@ -514,7 +520,7 @@ def choose_bid(known: Known, rng: random.Random, budget_s: float, deadline: floa
     m = bidmodel.model()
     sit = known.situation()
     base = bidmodel.choose_bid(hand, sit, m)
-    if known.bids[me ^ 2] == 0 or not (base == 0 or m.nil_chance(hand, known.leader == me) >= NIL_FLOOR):
+    if known.bids[me ^ 2] == 0 or not (base == 0 or nil_has_a_chance(known, m)):
         return base
     number = base or bidmodel.choose_bid(hand, sit, m, allow_nil=False)
     team = me & 1
