@@ -59,7 +59,7 @@ import time
 import types
 from collections.abc import Callable
 
-from ..cards import SUIT_MASKS, cards_of, mask_of
+from ..cards import FULL_MASK, SUIT_MASKS, cards_of, mask_of
 from ..rules import legal_mask
 from ..scoring import score_hand
 from . import bidmodel, punisher
@@ -377,7 +377,7 @@ def apart(known: Known, hand: int) -> int:
     """The cards that keep two of the hand's cards from being equivalent: those another
     seat may hold, and those on the trick (holding K and J with the Q played to this
     trick, the king wins it and the jack does not, although the queen is gone)."""
-    return (((1 << 52) - 1) & ~known.gone & ~hand) | mask_of(known.trick)
+    return (FULL_MASK & ~known.gone & ~hand) | mask_of(known.trick)
 
 
 def _candidates(legal: int, others: int) -> list[int]:
@@ -419,7 +419,7 @@ def search_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     if default is None:
         default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken,
                             known.broken, known.voids)
-    others = ((1 << 52) - 1) & ~known.gone & ~hand
+    others = FULL_MASK & ~known.gone & ~hand
     kept_apart = apart(known, hand)
     cands = _candidates(legal, kept_apart)
     if len(cands) == 1:
@@ -477,7 +477,7 @@ def bid_values(known: Known, rng: random.Random, cands: list[int], work_limit: i
     players = ATTACKERS[me & 1] if attack else None
     per_play = ATTACK_WORK if attack else 1.0
     tally = Tally(cands)
-    sampler = Sampler(me, [13, 13, 13, 13], ((1 << 52) - 1) & ~hand, [0, 0, 0, 0])
+    sampler = Sampler(me, [13, 13, 13, 13], FULL_MASK & ~hand, [0, 0, 0, 0])
     work = 0
     while True:
         sampled, w, drawn = draw(known, sampler, rng, hand, m)
