@@ -33,11 +33,11 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import SUIT_MASKS, cards_of
+from ..cards import FULL_MASK, SUIT_MASKS, cards_of
 from ..rules_config import Rules
 from ..scoring import score_hand
 
-_NON_SPADES = ((1 << 52) - 1) & ~SUIT_MASKS[0]
+_NON_SPADES = FULL_MASK & ~SUIT_MASKS[0]
 INF = 1 << 20
 
 
