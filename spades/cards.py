@@ -65,6 +65,7 @@ _BY_TEXT = {t: CARDS[i] for i, t in enumerate(_TEXT)}
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 SPADE_MASK = SUIT_MASKS[SPADES]
 FULL_MASK = (1 << 52) - 1
+SIDE_MASK = FULL_MASK & ~SPADE_MASK  # the side suits: hearts, diamonds and clubs
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from .cards import (
     _BY_SUIT_MASK,
     CARDS,
-    FULL_MASK,
+    SIDE_MASK,
     SPADE_MASK,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -134,7 +134,6 @@ class HandResult:
     totals: tuple[int, int]
 
 
-_NON_SPADES = FULL_MASK & ~SPADE_MASK
 _BID_ACTIONS: tuple[Bid, ...] = tuple(BIDS[n] for n in range(1, 14)) + (NIL,)
 _BLIND_CHOICE: tuple[Action, ...] = (BLIND_NIL, LOOK)
 
@@ -158,7 +157,7 @@ def legal_mask(held: int, trick: list[int], broken: bool) -> int:
         return (held & SUIT_MASKS[trick[0] // 13]) or held
     if broken:
         return held
-    return (held & _NON_SPADES) or held
+    return (held & SIDE_MASK) or held
 
 
 # Phases of a match
@@ -249,9 +248,9 @@ class Match:
                 led = trick[0] // 13
                 follow = _BY_SUIT_MASK[led][held >> (13 * led) & 0x1FFF]
                 return follow or cards_of(held)
-            if self.broken or not held & _NON_SPADES:
+            if self.broken or not held & SIDE_MASK:
                 return cards_of(held)
-            return cards_of(held & _NON_SPADES)
+            return cards_of(held & SIDE_MASK)
         if not self.looked[seat]:
             return _BLIND_CHOICE
         return _BID_ACTIONS
@@ -313,7 +312,7 @@ class Match:
             trick = self.trick
             if held >> action & 1 and (
                 (action // 13 == trick[0] // 13 or not held & SUIT_MASKS[trick[0] // 13]) if trick
-                else (action >= 13 or self.broken or not held & _NON_SPADES)
+                else (action >= 13 or self.broken or not held & SIDE_MASK)
             ):
                 self.held[seat] = held & ~(1 << action)
                 self.plays.append(action)

@@ -38,14 +38,13 @@ Imports: ``spades.cards``, ``spades.rules.legal_mask`` and ``spades.bots.policy.
 
 from __future__ import annotations
 
-from ..cards import CARDS, FULL_MASK, SPADE_MASK, SUIT_MASKS, Card, mask_of
+from ..cards import CARDS, FULL_MASK, SIDE_MASK, SPADE_MASK, SUIT_MASKS, Card, mask_of
 from ..rules import legal_mask
 from .policy import HandCtx
 
 __all__ = ["choose", "play_card", "choose_bid", "choose_blind", "count_tricks", "nil_safe", "position"]
 
 WIN, PRESS, DUCK = 0, 1, 2  # play for tricks; the same, pressing for a set; avoid tricks (bags)
-SIDE = FULL_MASK & ~SPADE_MASK
 _ABOVE = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))  # same suit, higher
 _BELOW = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))  # same suit, lower
 _SMALL = mask_of([c for c in range(52) if c % 13 <= 8])  # tens and below: the exits
@@ -314,7 +313,7 @@ def _lead_win(hand: int, legal: int, others: int, voids: list[int] | None, seat:
     spades = legal & SPADE_MASK
     if spades and spades_out and not others & _ABOVE[_high(spades)]:
         return _equal_down(_high(spades), hand, others)
-    side = legal & SIDE
+    side = legal & SIDE_MASK
     if not side:
         h = _high(legal)
         return h if not others & _ABOVE[h] else _low(legal)
@@ -374,8 +373,8 @@ def _shed(lose: int, w: int) -> int:
     suited = lose & SUIT_MASKS[w // 13]
     if suited:
         return _high(suited)
-    if lose & SIDE:
-        return _top_rank(lose & SIDE)
+    if lose & SIDE_MASK:
+        return _top_rank(lose & SIDE_MASK)
     return _high(lose)
 
 

@@ -33,11 +33,10 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import FULL_MASK, SUIT_MASKS, cards_of
+from ..cards import SIDE_MASK, SUIT_MASKS, cards_of
 from ..rules_config import Rules
 from ..scoring import score_hand
 
-_NON_SPADES = FULL_MASK & ~SUIT_MASKS[0]
 INF = 1 << 20
 
 
@@ -69,7 +68,7 @@ class Position:
             return (held & SUIT_MASKS[self.trick[0] // 13]) or held
         if self.broken:
             return held
-        return (held & _NON_SPADES) or held
+        return (held & SIDE_MASK) or held
 
     def play(self, card: int) -> Position:
         """The position after the seat to act plays ``card`` (assumed legal)."""
@@ -146,7 +145,7 @@ def _turn(hands: list[int], trick: list[int], leader: int, broken: bool) -> tupl
     elif broken:
         legal = held
     else:
-        legal = (held & _NON_SPADES) or held
+        legal = (held & SIDE_MASK) or held
     others = 0
     for s in range(4):
         if s != seat:
