@@ -137,7 +137,8 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     card = heuristic_card(known)
     if level == "normal" and _against_a_nil(known):
         return search.choose_card(known, rng, NORMAL_NIL_WORK / search.PLAYS_PER_SECOND,
-                                  time.monotonic() + NORMAL_SEARCH_STOP_S, default=card, attack=False, bags=False)
+                                  time.monotonic() + NORMAL_SEARCH_STOP_S, default=card, attack=False, bags=False,
+                                  read=False)
     if level == "easy":
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()

@@ -36,7 +36,7 @@ import math
 import random
 from collections.abc import Callable
 
-from ..cards import CARDS, FULL_MASK, Card
+from ..cards import CARDS, Card
 from ..records import from_record
 from ..rules import BIDS, BLIND_NIL, LOOK, Match, legal_mask
 from ..scoring import score_hand
@@ -47,11 +47,10 @@ from .search import (
     BID_TIE,
     CARD_TIE,
     PLAYS_PER_SECOND,
-    Sampler,
+    Deals,
     Tally,
     apart,
     bid_values,
-    draw,
     nil_has_a_chance,
     play_out_after,
 )
@@ -108,18 +107,15 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
     ctx = known.ctx()
     legal = legal_mask(hand, known.trick, known.broken)
     default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken, known.broken, known.voids)
-    unseen = FULL_MASK & ~known.gone & ~hand
     reps = equivalents(legal, apart(known, hand))
     cands = sorted(set(reps.values()))
     tally = Tally(cands)
     if len(cands) == 1:
         return reps, tally, default
-    counts = [known.held_count(s) for s in range(4)]
-    m = bidmodel.model()
-    sampler = Sampler(me, counts, unseen, known.voids, known.lacks)
+    deals = Deals(known, hand, bidmodel.model())
     work = 0
     while work < work_limit:
-        sampled, w, drawn = draw(known, sampler, rng, hand, m)
+        sampled, w, drawn = deals.next(rng)
         work += drawn
         values = {}
         for c in cands:

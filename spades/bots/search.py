@@ -2,14 +2,19 @@
 
 For a card decision: deal the cards the seat cannot see to the other seats at random,
 consistent with what is known (the cards each still holds, the voids they showed) and
-weighted by how well each sample fits the bids that were made; for every sample and
-every candidate card, play the rest of the hand out, the seat's team with the Normal
-heuristics (``policy.play_card``) and the other team with the attacking play of
-``punisher.play_card`` (``ATTACKERS``); score the result as match value (hand score
-difference with bags, the bag penalty and nils, plus a bonus when the hand ends the
-match, and while the match has hands to go each bag's share of the penalty to come:
-``bag_debt``); pick the card with the best weighted mean. The same samples serve every
-candidate (common random numbers), which keeps the comparison fair at few samples.
+weighted by how well each sample fits the bids that were made, and once the other seats
+have played, by how well it fits their cards too (``Deals``: a chain of deals in which
+each card another seat played is the one Normal's play would choose, but for a factor
+``READ_MISS`` a card; against Normal the true deal fits every card but those of its
+search against a nil, and a seat that plays otherwise costs a factor, not the deal);
+for every sample and every candidate card, play the rest of the hand out, the seat's
+team with the Normal heuristics (``policy.play_card``) and the other team with the
+attacking play of ``punisher.play_card`` (``ATTACKERS``); score the result as match
+value (hand score difference with bags, the bag penalty and nils, plus a bonus when the
+hand ends the match, and while the match has hands to go each bag's share of the
+penalty to come: ``bag_debt``); pick the card with the best weighted mean. The same
+samples serve every candidate (common random numbers), which keeps the comparison fair
+at few samples.
 
 Normal's card is the default, and near-ties go to it. With few samples (under
 ``FEW_SAMPLES``, a small budget under load), another candidate replaces it only when its
@@ -64,7 +69,7 @@ from ..rules import legal_mask
 from ..scoring import score_hand
 from . import bidmodel, punisher
 from .bidmodel import Situation
-from .knowledge import Known
+from .knowledge import ALL_SIDE_VOID, Known
 from .policy import HandCtx, play_card, trick_winner
 from .solver import Position, Solver
 
@@ -185,6 +190,11 @@ class Sampler:
             allowed[c] = read or fits
         # nothing inferred bears on these cards: every deal succeeds at the first try
         self.free = all(len(fit) == len(seats) for fit in allowed.values())
+        # per seat, the unseen cards it may hold (its voids and, where they leave room, lacks)
+        self.may_hold = [0, 0, 0, 0]
+        for c, fit in allowed.items():
+            for s in fit:
+                self.may_hold[s] |= 1 << c
         # the most constrained cards first, so a void-heavy seat does not run out of room
         self.plan = sorted(allowed.items(), key=lambda item: len(item[1]))
         self.loose = [(c, seats) for c in cards]
@@ -228,24 +238,28 @@ DRAW_WORK = 5  # a deal and its weight count as this many card plays of work (me
 BID_SD = 1.0  # spread of a bidder's predicted tricks around what its bid says, in tricks
 
 
+def bid_fit(known: Known, s: int, held: int, m: bidmodel.BidModel) -> float:
+    """The log of how likely seat ``s``'s bid is when it holds ``held`` now, by the bid
+    model: a seat that bid n should hold about the tricks of the hands that bid n (its
+    predicted tricks near that mean), a nil bidder a hand whose nil has a chance (blind
+    nil, or no bid yet, says nothing)."""
+    b = known.bids[s]
+    if b is None or known.blind[s]:
+        return 0.0
+    full = held | known.played_by[s]
+    if b == 0:
+        return math.log(max(0.02, m.nil_chance(full)))
+    d = m.mean(full) - m.bid_stats(b)[0]
+    return -d * d / (2 * BID_SD * BID_SD)
+
+
 def bid_weight(known: Known, hands: list[int], m: bidmodel.BidModel | None = None) -> float:
-    """How likely the sampled cards are given the bids made, by the bid model: a seat that
-    bid n should hold about the tricks of the hands that bid n (its predicted tricks near
-    that mean), a nil bidder a hand whose nil has a chance (blind nil says nothing)."""
+    """How likely the sampled cards are given the bids made (``bid_fit`` of every other seat)."""
     m = m or bidmodel.model()
     w = 0.0
     for s in range(4):
-        if s == known.seat:
-            continue
-        b = known.bids[s]
-        if b is None or known.blind[s]:
-            continue
-        full = hands[s] | known.played_by[s]
-        if b == 0:
-            w += math.log(max(0.02, m.nil_chance(full)))
-        else:
-            d = m.mean(full) - m.bid_stats(b)[0]
-            w -= d * d / (2 * BID_SD * BID_SD)
+        if s != known.seat:
+            w += bid_fit(known, s, hands[s], m)
     return math.exp(w)
 
 
@@ -264,6 +278,177 @@ def draw(known: Known, sampler: Sampler, rng: random.Random, hand: int,
         if w >= 1.0 or rng.random() < w:
             return hands, 1.0, work
     return hands, w, work
+
+
+READ_MISS = 0.08  # a deal's factor for each opponent's card Normal's play would not have chosen in it
+READ_MISS_PARTNER = 0.5  # the same for the partner's cards (a partner may search, as Hard does)
+
+
+class Reading:
+    """The cards the other seats played this hand, each with what its seat saw when it
+    played it (the trick, the cards gone, the tricks taken, the voids shown), so that
+    Normal's choice can be replayed from the cards a deal gives that seat (``log_fit``)."""
+
+    def __init__(self, known: Known) -> None:
+        me = known.seat
+        self.me = me
+        self.ctx = known.ctx()
+        # per seat: (trick, leader, gone, taken, broken, voids, card, the seat's cards from this one on)
+        self.events: list[list[tuple[list[int], int, int, list[int], bool, list[int], int, int]]] = [[], [], [], []]
+        self.log_miss = [math.log(READ_MISS_PARTNER if s == me ^ 2 else READ_MISS) for s in range(4)]
+        gone = 0
+        taken = [0, 0, 0, 0]
+        broken = False
+        voids = [0, 0, 0, 0]  # as knowledge notes them: a suit not followed, a spade led unbroken
+        for leader, cards in [(t[0], t[1]) for t in known.tricks] + [(known.leader, known.trick)]:
+            if not cards:
+                continue
+            led = cards[0] // 13
+            if led == 0 and not broken:
+                voids[leader] |= ALL_SIDE_VOID
+            for i in range(len(cards)):
+                c = cards[i]
+                s = (leader + i) & 3
+                if s != me:
+                    self.events[s].append((cards[:i], leader, gone, taken[:], broken, voids[:], c, 0))
+                gone |= 1 << c
+                if c // 13 != led:
+                    voids[s] |= 1 << led
+            if len(cards) == 4:
+                taken[(leader + trick_winner(cards)) & 3] += 1
+                broken = broken or cards[0] < 13 or cards[1] < 13 or cards[2] < 13 or cards[3] < 13
+        for evs in self.events:
+            later = 0
+            for j in range(len(evs) - 1, -1, -1):
+                e = evs[j]
+                later |= 1 << e[6]
+                evs[j] = (e[0], e[1], e[2], e[3], e[4], e[5], e[6], later)
+        self.plays = sum(len(evs) for evs in self.events)
+
+    def log_fit(self, s: int, held: int) -> float:
+        """The log of a deal's factor for seat ``s`` holding ``held`` now: ``log_miss[s]``
+        for each card it played that Normal's play (``play_card``, with ``keep_lead`` for
+        an opponent) would not have chosen from the cards it then held, nor a card
+        equivalent to it from that seat's view (no card between them that it could not see)."""
+        out = 0.0
+        opponent = (s ^ self.me) & 1 == 1
+        for trick, leader, gone, taken, broken, voids, card, later in self.events[s]:
+            hand = held | later
+            c = play_card(self.ctx, s, hand, trick, leader, gone, taken, broken, voids, keep_lead=opponent)
+            if c != card:
+                lo, hi = (c, card) if c < card else (card, c)
+                between = SUIT_MASKS[lo // 13] & ((1 << hi) - 1) & ~((2 << lo) - 1)
+                if lo // 13 != hi // 13 or (FULL_MASK & ~gone & ~hand) & between:
+                    out += self.log_miss[s]
+        return out
+
+
+CHAIN_BURN = 40  # swaps before a chain's first deal
+CHAIN_STEP = 3  # swaps between two deals of a chain
+CHAIN_DEALS = 25  # deals of one chain before another starts from a fresh deal
+
+
+class Chain:
+    """Deals that fit the play as well as the bids: a Markov chain (Metropolis-Hastings)
+    over the deals the sampler allows, each step proposing to swap a card between two
+    other seats, which holds each deal in proportion to ``bid_fit`` times
+    ``Reading.log_fit`` of every other seat. Weighting independent deals by the same
+    factors left few that counted (docs/bots.md, "Reading every card of the other seats");
+    the chain spends its work on deals that fit instead. Every ``CHAIN_DEALS`` deals it
+    starts again from a fresh deal (``Sampler.deal``), so that one chain's start does not
+    colour a whole decision."""
+
+    def __init__(self, known: Known, sampler: Sampler, reading: Reading, hand: int,
+                 m: bidmodel.BidModel) -> None:
+        self.known = known
+        self.sampler = sampler
+        self.reading = reading
+        self.hand = hand
+        self.m = m
+        self.others = [s for s in range(4) if s != known.seat]
+        self.hands: list[int] = []
+        self.fit = [0.0, 0.0, 0.0, 0.0]  # per seat, log of its factor in the current deal
+        self.left = 0
+
+    def _fit(self, s: int, held: int) -> float:
+        return bid_fit(self.known, s, held, self.m) + self.reading.log_fit(s, held)
+
+    def _swaps(self, rng: random.Random, n: int) -> int:
+        """``n`` proposed swaps; the work they took."""
+        work = 0
+        hands = self.hands
+        may = self.sampler.may_hold
+        events = self.reading.events
+        for _ in range(n):
+            a, b = rng.sample(self.others, 2)
+            give = hands[a] & may[b]
+            take = hands[b] & may[a]
+            if not give or not take:
+                continue
+            x = _pick(give, rng)
+            y = _pick(take, rng)
+            na = hands[a] & ~(1 << x) | 1 << y
+            nb = hands[b] & ~(1 << y) | 1 << x
+            fa = self._fit(a, na)
+            fb = self._fit(b, nb)
+            work += SWAP_WORK + len(events[a]) + len(events[b])
+            # the chance of proposing the swap back, over that of proposing this one
+            back = math.log(give.bit_count() * take.bit_count()) - math.log(
+                max(1, (nb & may[a]).bit_count() * (na & may[b]).bit_count()))
+            gain = fa + fb - self.fit[a] - self.fit[b] + back
+            if gain >= 0 or rng.random() < math.exp(gain):
+                hands[a], hands[b] = na, nb
+                self.fit[a], self.fit[b] = fa, fb
+        return work
+
+    def deal(self, rng: random.Random) -> tuple[list[int], int]:
+        """The chain's next deal (the seat's own entry its hand) and the work it took."""
+        work = 0
+        if self.left == 0:
+            self.hands = self.sampler.deal(rng)
+            self.hands[self.known.seat] = self.hand
+            for s in self.others:
+                self.fit[s] = self._fit(s, self.hands[s])
+            work += DRAW_WORK + self.reading.plays + self._swaps(rng, CHAIN_BURN)
+            self.left = CHAIN_DEALS
+        else:
+            work += self._swaps(rng, CHAIN_STEP)
+        self.left -= 1
+        return self.hands[:], work
+
+
+SWAP_WORK = 4  # a proposed swap counts as this many card plays of work, and each card it replays one more
+
+
+def _pick(mask: int, rng: random.Random) -> int:
+    """A card of ``mask`` at random."""
+    k = rng.randrange(mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+class Deals:
+    """The deals one card decision is judged on: drawn and kept by the bids (``draw``);
+    with ``read``, once the other seats have played a card this hand, from a ``Chain``
+    that fits their play too."""
+
+    def __init__(self, known: Known, hand: int, m: bidmodel.BidModel, read: bool = True) -> None:
+        self.known = known
+        self.hand = hand
+        self.m = m
+        counts = [known.held_count(s) for s in range(4)]
+        self.sampler = Sampler(known.seat, counts, FULL_MASK & ~known.gone & ~hand, known.voids, known.lacks)
+        reading = Reading(known) if read else None
+        self.chain = Chain(known, self.sampler, reading, hand, m) if reading is not None and reading.plays else None
+
+    def next(self, rng: random.Random) -> tuple[list[int], float, int]:
+        """A deal, its weight and the work it took."""
+        if self.chain is not None:
+            hands, work = self.chain.deal(rng)
+            return hands, 1.0, work
+        return draw(self.known, self.sampler, rng, self.hand, self.m)
 
 
 DEVIATE_Z = 1.0  # with few samples, standard errors a candidate must lead the default by
@@ -398,17 +583,18 @@ def _candidates(legal: int, others: int) -> list[int]:
 
 
 def choose_card(known: Known, rng: random.Random, budget_s: float, deadline: float,
-                default: int | None = None, attack: bool = True, bags: bool = True) -> int:
+                default: int | None = None, attack: bool = True, bags: bool = True, read: bool = True) -> int:
     """The Hard bot's card (an int) for the seat to act; ``default`` is the card near-ties
     go to (Normal's card for the play-outs, ``play_card`` without ``keep_lead``, when not
     given); ``attack``: the other team attacks in the play-outs (``play_out_after``);
-    ``bags``: a bag costs its share of the coming penalty (``bag_debt``), else its point."""
-    return search_card(known, rng, budget_s, deadline, default, attack, bags)[0]
+    ``bags``: a bag costs its share of the coming penalty (``bag_debt``), else its point;
+    ``read``: the deals fit the other seats' play (``Deals``), not only their bids."""
+    return search_card(known, rng, budget_s, deadline, default, attack, bags, read)[0]
 
 
 def search_card(known: Known, rng: random.Random, budget_s: float, deadline: float,
                 default: int | None = None, attack: bool = True,
-                bags: bool = True) -> tuple[int, Tally | None]:
+                bags: bool = True, read: bool = True) -> tuple[int, Tally | None]:
     """``choose_card``'s card and the tally it chose from: each candidate's value on every
     sample (None when only one run of equivalent cards is legal)."""
     me = known.seat
@@ -419,23 +605,20 @@ def search_card(known: Known, rng: random.Random, budget_s: float, deadline: flo
     if default is None:
         default = play_card(ctx, me, hand, known.trick, known.leader, known.gone, known.taken,
                             known.broken, known.voids)
-    others = FULL_MASK & ~known.gone & ~hand
     kept_apart = apart(known, hand)
     cands = _candidates(legal, kept_apart)
     if len(cands) == 1:
         return default, None
-    counts = [known.held_count(s) for s in range(4)]
     rules = known.rules
     final_hand = rules.end == "hands" and _hand_number(known) >= rules.hands
     tally = Tally(cands)
     work = 0
     limit = max(1, round(budget_s * PLAYS_PER_SECOND))
-    m = bidmodel.model()
-    sampler = Sampler(me, counts, others, known.voids, known.lacks)
+    deals = Deals(known, hand, bidmodel.model(), read)
     debt = bag_debt(known) if bags else 0.0
     solver = ending_solver(known, ctx, final_hand, debt) if solves_exactly(13 - sum(known.taken), limit) else None
     while True:
-        sampled, w, drawn = draw(known, sampler, rng, hand, m)
+        sampled, w, drawn = deals.next(rng)
         work += drawn
         if solver is not None:
             values, nodes = solved_values(known, solver, sampled, cands, team)
