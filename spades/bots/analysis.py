@@ -7,8 +7,9 @@ seed, on what the acting seat could see at that moment (its seat view, read by
 number, one either side, nil when it has a chance, and the bid made; for a card, one
 card of each run of equivalent legal cards. Each candidate is worth the hand's expected
 point difference for the seat's team (its points minus the other team's, bags, nils and
-the bag penalty included, no match bonus), over the same sampled deals, the later seats
-bidding by the model; a card's play-outs are Hard's (the seat's team plays Normal's
+the bag penalty included, no match bonus), over the same sampled deals (Hard's,
+``search.Deals``: for a card, fitting the play so far), the later seats bidding by the
+model; a card's play-outs are Hard's (the seat's team plays Normal's
 cards, the other team attacks), a bid's give every seat Normal's cards; the analyst's choice is the
 best of them (Hard's pick, for a card; Hard itself bids by the model), and a step's cost
 is the best candidate's worth less the worth of the choice made (0 when it was the best,

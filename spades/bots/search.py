@@ -346,6 +346,7 @@ class Reading:
 CHAIN_BURN = 40  # swaps before a chain's first deal
 CHAIN_STEP = 3  # swaps between two deals of a chain
 CHAIN_DEALS = 25  # deals of one chain before another starts from a fresh deal
+SWAP_WORK = 9  # a proposed swap counts as this many card plays of work (measured), each card it replays one more
 
 
 class Chain:
@@ -415,9 +416,6 @@ class Chain:
             work += self._swaps(rng, CHAIN_STEP)
         self.left -= 1
         return self.hands[:], work
-
-
-SWAP_WORK = 9  # a proposed swap counts as this many card plays of work (measured), and each card it replays one more
 
 
 def _pick(mask: int, rng: random.Random) -> int:
