@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from spades.bots import bidmodel, choose, heuristic_card, hint, knowledge, policy, search
+from spades.bots import bidmodel, choose, deals, heuristic_card, hint, knowledge, policy, search
 from spades.cards import Card, mask_of
 from spades.rules import HAND_OVER, Match, Rules, legal_mask, parse_action
 from spades.views import seat_view
@@ -106,7 +106,7 @@ def test_hard_deals_keep_the_voids_and_the_counts() -> None:
     known = knowledge.read(v)
     counts = [known.held_count(s) for s in range(4)]
     unseen = ((1 << 52) - 1) & ~known.gone & ~known.hand
-    sampler = search.Sampler(0, counts, unseen, known.voids)
+    sampler = deals.Sampler(0, counts, unseen, known.voids)
     assert not sampler.free
     rng = random.Random(2)
     for _ in range(50):
@@ -123,22 +123,22 @@ def test_hard_deals_without_inferences_are_even() -> None:
 
     counts = [0, 6, 4, 2]
     unseen = (1 << 12) - 1
-    sampler = search.Sampler(0, counts, unseen, [0, 0, 0, 0])
+    sampler = deals.Sampler(0, counts, unseen, [0, 0, 0, 0])
     assert sampler.free
     rng = random.Random(3)
     held = [[0] * 4 for _ in range(12)]
-    deals = set()
+    seen = set()
     for _ in range(6000):
         hands = sampler.deal(rng)
         assert [h.bit_count() for h in hands] == counts and hands[1] | hands[2] | hands[3] == unseen
-        deals.add(tuple(hands))
+        seen.add(tuple(hands))
         for c in range(12):
             for s in (1, 2, 3):
                 held[c][s] += hands[s] >> c & 1
     for c in range(12):
         for s in (1, 2, 3):
             assert held[c][s] / 6000 == pytest.approx(counts[s] / 12, abs=0.03)
-    assert len(deals) > 4600  # of 13,860 equally likely deals, 4,865 differ on average
+    assert len(seen) > 4600  # of 13,860 equally likely deals, 4,865 differ on average
 
 
 def test_hard_weighs_deals_by_the_bids() -> None:
@@ -151,7 +151,7 @@ def test_hard_weighs_deals_by_the_bids() -> None:
                                            "6H", "7H", "8H"])
     with_strong = [0, strong, 0, weak]
     with_weak = [0, weak, 0, strong]
-    assert search.bid_weight(known, with_strong) > 100 * search.bid_weight(known, with_weak)
+    assert deals.bid_weight(known, with_strong) > 100 * deals.bid_weight(known, with_weak)
 
 
 def test_hard_keeps_the_heuristic_choice_unless_the_samples_clearly_say_otherwise() -> None:

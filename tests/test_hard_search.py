@@ -10,7 +10,7 @@ import pytest
 from test_bots import view
 from test_solver import brute
 
-from spades.bots import knowledge, policy, search
+from spades.bots import deals, knowledge, policy, search
 from spades.bots.solver import Position
 from spades.cards import Card, mask_of
 from spades.rules import Rules
@@ -57,7 +57,7 @@ def test_hards_deals_give_no_seat_a_card_it_is_shown_to_lack() -> None:
     known = knowledge.read(v)
     counts = [known.held_count(s) for s in range(4)]
     unseen = ((1 << 52) - 1) & ~known.gone & ~(known.hand or 0)
-    sampler = search.Sampler(0, counts, unseen, known.voids, known.lacks)
+    sampler = deals.Sampler(0, counts, unseen, known.voids, known.lacks)
     assert not sampler.free
     rng = random.Random(3)
     for _ in range(50):
@@ -66,7 +66,7 @@ def test_hards_deals_give_no_seat_a_card_it_is_shown_to_lack() -> None:
         assert not hands[1] & cards("6H 7H 8H 9H TH JH QH")
     # a card the reading leaves nowhere goes where the voids allow
     lacks = [0, unseen, unseen, unseen]
-    hands = search.Sampler(0, counts, unseen, known.voids, lacks).deal(rng)
+    hands = deals.Sampler(0, counts, unseen, known.voids, lacks).deal(rng)
     assert hands[1] | hands[2] | hands[3] == unseen
 
 
@@ -297,7 +297,7 @@ def test_normals_true_cards_fit_its_play_where_no_nil_is_bid() -> None:
     for known, held in _normal_positions(range(8)):
         if 0 in known.bids:
             continue  # Normal searches against a nil, and its card may differ from the heuristics'
-        reading = search.Reading(known)
+        reading = deals.Reading(known)
         for s in (known.seat ^ 1, known.seat ^ 3):
             assert reading.log_fit(s, held[s]) == 0.0
             checked += 1
@@ -308,17 +308,17 @@ def test_hards_deals_fit_the_play_better_than_deals_by_the_bids_alone() -> None:
     """The chain's deals give each seat its count of cards, none of a suit it showed void
     in, and miss fewer of the cards the others played than deals kept by the bids alone."""
     rng = random.Random(5)
-    m = search.bidmodel.model()
+    m = deals.bidmodel.model()
     misses = {True: 0.0, False: 0.0}
     for known, _held in _normal_positions(range(4)):
         hand = known.hand or 0
-        reading = search.Reading(known)
-        unseen = search.FULL_MASK & ~known.gone & ~hand
+        reading = deals.Reading(known)
+        unseen = deals.FULL_MASK & ~known.gone & ~hand
         for read in (True, False):
-            deals = search.Deals(known, hand, m, read)
-            assert (deals.chain is not None) == read
+            source = deals.Deals(known, hand, m, read)
+            assert (source.chain is not None) == read
             for _ in range(30):
-                hands, w, work = deals.next(rng)
+                hands, w, work = source.next(rng)
                 assert work > 0 and w > 0
                 assert hands[known.seat] == hand
                 assert hands[0] | hands[1] | hands[2] | hands[3] == unseen | hand
@@ -327,6 +327,6 @@ def test_hards_deals_fit_the_play_better_than_deals_by_the_bids_alone() -> None:
                         assert hands[s].bit_count() == known.held_count(s)
                         for suit in range(4):
                             if known.voids[s] >> suit & 1:
-                                assert not hands[s] & search.SUIT_MASKS[suit]
+                                assert not hands[s] & deals.SUIT_MASKS[suit]
                         misses[read] += reading.log_fit(s, hands[s]) / reading.log_miss[s]
     assert misses[True] < 0.75 * misses[False]

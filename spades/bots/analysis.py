@@ -8,7 +8,7 @@ number, one either side, nil when it has a chance, and the bid made; for a card,
 card of each run of equivalent legal cards. Each candidate is worth the hand's expected
 point difference for the seat's team (its points minus the other team's, bags, nils and
 the bag penalty included, no match bonus), over the same sampled deals (Hard's,
-``search.Deals``: for a card, fitting the play so far), the later seats bidding by the
+``deals.Deals``: for a card, fitting the play so far), the later seats bidding by the
 model; a card's play-outs are Hard's (the seat's team plays Normal's
 cards, the other team attacks), a bid's give every seat Normal's cards; the analyst's choice is the
 best of them (Hard's pick, for a card; Hard itself bids by the model), and a step's cost
@@ -43,12 +43,12 @@ from ..rules import BIDS, BLIND_NIL, LOOK, Match, legal_mask
 from ..scoring import score_hand
 from ..views import seat_view
 from . import bidmodel, knowledge
+from .deals import Deals
 from .policy import HandCtx, play_card
 from .search import (
     BID_TIE,
     CARD_TIE,
     PLAYS_PER_SECOND,
-    Deals,
     Tally,
     apart,
     bid_values,

@@ -19,7 +19,7 @@ cards it is taken not to hold, for Hard's deals), the way a club player reads th
 - that seat, void in a side suit led, throwing a side card under an opponent's side card
   while its team needed tricks, had no spade left to ruff with (a void in spades).
 
-These are conventions, not rules: ``spades.bots.search.Sampler`` keeps them where it can
+These are conventions, not rules: ``spades.bots.deals.Sampler`` keeps them where it can
 and lets a card go to any seat its voids allow when they leave it nowhere to go.
 
 Imports: ``spades.cards``, ``spades.rules`` (for ``Rules``), ``spades.bots.policy`` and
