@@ -239,8 +239,11 @@ def test_the_turn_takes_the_focus_and_the_live_region_tells_each_move_once(live_
     page.evaluate("""() => {
         window.told = [];
         const region = document.getElementById("announce");
-        new MutationObserver(() => window.told.push(region.textContent.trim())).observe(region,
-            {childList: true, subtree: true, characterData: true});
+        // each move is a span of its own; one update may tell several moves
+        new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(n => {
+            const words = n.textContent.trim();
+            if (words) window.told.push(words);
+        }))).observe(region, {childList: true, subtree: true});
     }""")
     expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'bid-value'",
