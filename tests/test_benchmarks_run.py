@@ -70,3 +70,21 @@ def test_the_search_quality_benchmark_pairs_the_changed_search_with_the_shipped_
     assert same["decisions"] >= 1
     assert same["changed"]["0.01"]["gain"] == 0.0 and same["changed"]["0.01"]["loss"] == same["budgets"]["0.01"]["loss"]
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == same
+
+
+def test_the_reading_benchmark_pairs_a_changed_reading_with_the_shipped_one(capsys):
+    from bench import reading
+    from spades.bots import deals
+    args = ["--matches", "1", "--seed", "4", "--deals", "30", "--every", "2"]
+    same = reading.main([*args, "--set", f"READ_MISS={deals.READ_MISS}"])  # the shipped value: nothing changes
+    assert same["positions"] >= 10
+    for group, f in same["changed"].items():
+        assert f["gain"] == 0.0 and f["placed"] == same["shipped"][group]["placed"]
+        assert 0.0 < f["placed"] <= 1.0
+    # the fewer cards are left unseen, the better the deals place them
+    assert same["shipped"]["tricks 8-13"]["placed"] > same["shipped"]["first trick"]["placed"]
+    # reading the play places the cards better than the bids alone (the positions differ
+    # from the run above: Hard's seats play them out on the clock)
+    bids = reading.main([*args, "--bids-only"])
+    assert bids["changed"]["all"]["gain"] < 0.0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == bids
