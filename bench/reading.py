@@ -33,21 +33,19 @@ only with ``--set`` or ``--bids-only``; ``gain`` is the changed ``placed`` less 
 shipped one, on the same positions, and ``gain_se`` its standard error; ``all`` is the
 group of every position).
 
-Imports: the product (``spades``) only.
+Imports: the product (``spades``) and ``bench.search_quality`` (its ``--set``).
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import contextlib
 import json
 import math
 import random
 import statistics
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
+from bench.search_quality import constants, parse_changes
 from spades.arena import BUILTIN, builtin_action
 from spades.bots import bidmodel, deals, knowledge
 from spades.cards import FULL_MASK, cards_of
@@ -56,19 +54,6 @@ from spades.rules_config import Rules
 from spades.views import seat_view
 
 HARD_BUDGET = 0.01  # seconds a decision for the Hard seats that play the positions out
-
-
-@contextlib.contextmanager
-def constants(changes: dict[str, object]) -> Iterator[None]:
-    """``spades.bots.deals`` with ``changes`` to its constants, put back after."""
-    before = {name: getattr(deals, name) for name in changes}
-    for name, value in changes.items():
-        setattr(deals, name, value)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            setattr(deals, name, value)
 
 
 def placed(known: knowledge.Known, held: list[int], n: int, seed: int, read: bool) -> tuple[float, float]:
@@ -133,7 +118,7 @@ def one_match(job: tuple) -> list[tuple[list[str], tuple[float, float], tuple[fl
                 shipped = placed(known, match.held, n, deal_seed, True)
                 changed = None
                 if changes or bids_only:
-                    with constants(changes):
+                    with constants(changes, deals):
                         changed = placed(known, match.held, n, deal_seed, not bids_only)
                 out.append((groups(known), shipped, changed))
         spec = "hard" if hard else against
@@ -167,15 +152,7 @@ def main(argv: list[str] | None = None) -> dict:
     a = p.parse_args(argv)
     if a.against not in BUILTIN:
         p.error(f"--against {a.against}: one of {', '.join(BUILTIN)}")
-    changes: dict[str, object] = {}
-    for item in a.set:
-        name, _, text = item.partition("=")
-        if not name.isupper() or not hasattr(deals, name):
-            p.error(f"spades.bots.deals has no constant {name}")
-        try:
-            changes[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            p.error(f"--set {item}: the value is not a Python literal")
+    changes = parse_changes(p, a.set, deals)
     jobs = [(i, a.against, a.seed, a.deals, max(1, a.every), changes, a.bids_only) for i in range(a.matches)]
     by_group: dict[str, list] = {}
     with ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:

@@ -40,6 +40,7 @@ import json
 import random
 import statistics
 import time
+import types
 from collections.abc import Iterator
 
 from spades import bots
@@ -68,16 +69,32 @@ def position(seed: int) -> knowledge.Known:
 
 
 @contextlib.contextmanager
-def constants(changes: dict[str, object]) -> Iterator[None]:
-    """``spades.bots.search`` with ``changes`` to its constants, put back after."""
-    before = {name: getattr(search, name) for name in changes}
+def constants(changes: dict[str, object], module: types.ModuleType = search) -> Iterator[None]:
+    """``module`` (``spades.bots.search`` by default) with ``changes`` to its constants,
+    put back after."""
+    before = {name: getattr(module, name) for name in changes}
     for name, value in changes.items():
-        setattr(search, name, value)
+        setattr(module, name, value)
     try:
         yield
     finally:
         for name, value in before.items():
-            setattr(search, name, value)
+            setattr(module, name, value)
+
+
+def parse_changes(p: argparse.ArgumentParser, items: list[str], module: types.ModuleType) -> dict[str, object]:
+    """The ``--set NAME=VALUE`` items as {name: value}: each an upper-case constant of
+    ``module``, each value a Python literal (else the parser's error)."""
+    changes: dict[str, object] = {}
+    for item in items:
+        name, _, text = item.partition("=")
+        if not name.isupper() or not hasattr(module, name):
+            p.error(f"{module.__name__} has no constant {name}")
+        try:
+            changes[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            p.error(f"--set {item}: the value is not a Python literal")
+    return changes
 
 
 def searched(known: knowledge.Known, budget: float, seed: int) -> tuple[int, search.Tally | None]:
@@ -113,15 +130,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--reference", type=float, default=4.0)
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     a = p.parse_args(argv)
-    changes: dict[str, object] = {}
-    for item in a.set:
-        name, _, text = item.partition("=")
-        if not hasattr(search, name):
-            p.error(f"spades.bots.search has no {name}")
-        try:
-            changes[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            p.error(f"--set {item}: the value is not a Python literal")
+    changes = parse_changes(p, a.set, search)
     shipped: dict[float, tuple[list[float], list[int]]] = {b: ([], []) for b in a.budgets}
     changed: dict[float, tuple[list[float], list[int]]] = {b: ([], []) for b in a.budgets}
     decisions = 0
