@@ -32,7 +32,7 @@ from spades import bots
 from spades.bots import analysis
 from spades.bots.solver import Position, Solver
 from spades.records import to_record
-from spades.rules import HAND_OVER, Match, parse_action
+from spades.rules import Match, parse_action
 from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables.analyses import AnalysisQueue
@@ -42,12 +42,7 @@ from spades.views import seat_view
 def played_match(seed: int, hands: int) -> dict:
     """A finished match of ``hands`` hands, every seat the Normal bot, as its record."""
     m = Match(Rules(end="hands", hands=hands), seed=seed)
-    while not m.finished:
-        if m.phase == HAND_OVER:
-            m.next_hand()
-            continue
-        seat = m.to_act
-        assert seat is not None
+    for seat in m.turns():
         m.apply(seat, parse_action(bots.choose(seat_view(m, seat), "normal", seed)))
     return to_record(m)
 

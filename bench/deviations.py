@@ -132,12 +132,7 @@ def one(job: tuple) -> list[tuple[str, str, float]]:
     specs_of_seat = [specs[t] for t in team_of_seat]
     team0 = 1 if swapped else 0  # the score index of team 0's seats
     out = []
-    while not match.finished:
-        if match.phase == HAND_OVER:
-            match.next_hand()
-            continue
-        seat = match.to_act
-        assert seat is not None
+    for seat in match.turns():
         view = seat_view(match, seat)
         action = act(view, specs_of_seat[seat], seed)
         if team_of_seat[seat] == 0 and (to_end is None or max(match.scores) >= to_end):

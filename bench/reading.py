@@ -49,7 +49,7 @@ from bench.search_quality import constants, parse_changes
 from spades.arena import BUILTIN, builtin_action
 from spades.bots import bidmodel, deals, knowledge
 from spades.cards import FULL_MASK, cards_of
-from spades.rules import HAND_OVER, PLAYING, Match, parse_action
+from spades.rules import PLAYING, Match, parse_action
 from spades.rules_config import Rules
 from spades.views import seat_view
 
@@ -102,12 +102,7 @@ def one_match(job: tuple) -> list[tuple[list[str], tuple[float, float], tuple[fl
     hard_team = 1 if index % 2 else 0  # the arena's pairs: the second of each swaps seats
     out = []
     decisions = 0
-    while not match.finished:
-        if match.phase == HAND_OVER:
-            match.next_hand()
-            continue
-        seat = match.to_act
-        assert seat is not None
+    for seat in match.turns():
         view = seat_view(match, seat)
         hard = seat & 1 == hard_team
         if hard and match.phase == PLAYING:

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from . import bots
 from .bots import punisher, yardstick
 from .cards import NotationError
-from .rules import HAND_OVER, IllegalAction, Match, parse_action
+from .rules import IllegalAction, Match, parse_action
 from .rules_config import Rules, RulesError
 from .views import seat_view
 
@@ -167,12 +167,7 @@ def play_match(specs: tuple[str, str], rules_json: dict, seed: int, swapped: boo
             spec = specs[team_of_seat[s]]
             if spec.startswith("cmd:"):
                 outside[s] = OutsideBot(spec[4:], limit_s)
-        while not match.finished:
-            if match.phase == HAND_OVER:
-                match.next_hand()
-                continue
-            seat = match.to_act
-            assert seat is not None
+        for seat in match.turns():
             team = team_of_seat[seat]
             spec = specs[team]
             view = seat_view(match, seat)

@@ -12,7 +12,8 @@ Decisions where RULES.md is silent, kept here so the code and the docs agree:
   gone. When bidding ends every seat's cards are shown to it (a blind nil bidder too).
 - At the 99-hand cap the higher score wins; level there is a draw.
 - Between hands the match waits in ``hand_over`` until ``next_hand()`` deals (the table
-  decides when: every person pressed Continue, or the host dealt).
+  decides when: every person pressed Continue, or the host dealt). With no one to wait for
+  (bots playing a match out), ``for seat in match.turns()`` deals each hand as it ends.
 - Deals come from the seed's generator unless the match is given ``deals``, a function
   of (hand number, dealer) giving each hand's cards (a table's provably fair deals,
   ``spades.fairness``); the seed still draws the first dealer either way.
@@ -23,7 +24,7 @@ Imports: stdlib and the rest of the core only.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .cards import (
@@ -399,6 +400,18 @@ class Match:
     @property
     def finished(self) -> bool:
         return self.phase == MATCH_OVER
+
+    def turns(self) -> Iterator[int]:
+        """Each seat to act, in turn, until the match is over: the next hand is dealt
+        whenever one ends. The caller applies the seat's action before asking for the next
+        (the way bots play a match out: the arena, the tourneys' bot tables, benchmarks)."""
+        while not self.finished:
+            if self.phase == HAND_OVER:
+                self.next_hand()
+                continue
+            seat = self.to_act
+            assert seat is not None
+            yield seat
 
     def cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now (for views and bots of that seat only)."""

@@ -161,6 +161,21 @@ def test_hands_pass_left_and_the_match_ends_by_hands():
         m.next_hand()
 
 
+def test_turns_gives_each_seat_to_act_and_deals_between_hands():
+    m = Match(Rules(end="hands", hands=3), seed=11)
+    asked = []
+    for seat in m.turns():
+        assert seat == m.to_act and m.legal_actions(seat)
+        asked.append((m.hand_number, seat))
+        m.apply(seat, m.legal_actions(seat)[0])
+    assert m.finished and len(m.results) >= 3
+    # 4 bids and 52 cards a hand, and each hand's first bid is the seat after its dealer
+    assert len(asked) == 56 * len(m.results)
+    firsts = [seat for i, (hand, seat) in enumerate(asked) if i % 56 == 0]
+    assert all((b - a) % 4 == 1 for a, b in zip(firsts, firsts[1:]))
+    assert list(m.turns()) == []
+
+
 def test_no_bidding_mode_starts_with_play_and_scores_ten_a_trick():
     m = Match(Rules(mode="no_bidding", end="hands", hands=1), seed=3)
     assert m.phase == "playing" and m.legal_actions(m.to_act)

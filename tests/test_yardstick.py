@@ -13,7 +13,7 @@ import pytest
 from spades import bots
 from spades.arena import SPARRING
 from spades.bots import yardstick
-from spades.rules import HAND_OVER, Match, parse_action
+from spades.rules import Match, parse_action
 from spades.rules_config import Rules
 from spades.views import seat_view
 
@@ -33,11 +33,7 @@ def drive(rules: dict, seed: int, specs: tuple[str, str], check=None) -> int:
     Returns the number of the sparring bots' answers."""
     match = Match(Rules.from_dict({**rules, "end": "hands", "hands": 2}), seed=seed)
     asked = 0
-    while not match.finished:
-        if match.phase == HAND_OVER:
-            match.next_hand()
-            continue
-        seat = match.to_act
+    for seat in match.turns():
         view = seat_view(match, seat)
         spec = specs[seat % 2]
         if spec in SPARRING:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import bots
 from ..fairness import FairDeals
-from ..rules import HAND_OVER, Match, parse_action
+from ..rules import Match, parse_action
 from ..rules_config import Rules, RulesError
 from ..stats import replay
 from ..storage import (
@@ -67,12 +67,7 @@ def table_seed(tourney_seed: str, round_number: int, slot: int) -> str:
 def play_bots(rules: Rules, seed: str) -> Match:
     """A match of four Normal bots, played out at once (two bot teams: no person at the table)."""
     match = Match(rules, seed)
-    while not match.finished:
-        if match.phase == HAND_OVER:
-            match.next_hand()
-            continue
-        seat = match.to_act
-        assert seat is not None
+    for seat in match.turns():
         action = bots.choose(seat_view(match, seat), LEVEL, bot_seed(seed, 1, match.version, seat))
         match.apply(seat, parse_action(action))  # type: ignore[arg-type]
     return match
