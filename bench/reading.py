@@ -46,7 +46,7 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.search_quality import constants, parse_changes
-from spades.arena import BUILTIN, builtin_action
+from spades.arena import BUILTIN, builtin_action, pair_seed
 from spades.bots import bidmodel, deals, knowledge
 from spades.cards import FULL_MASK, cards_of
 from spades.rules import PLAYING, Match, parse_action
@@ -98,7 +98,7 @@ def one_match(job: tuple) -> list[tuple[list[str], tuple[float, float], tuple[fl
     """Play match ``index`` of the pairs and measure its positions: per position, its
     groups and (placed, log) shipped and, with a change, changed."""
     index, against, seed, n, every, changes, bids_only = job
-    match = Match(Rules(), seed=seed * 100_000 + index // 2)
+    match = Match(Rules(), seed=pair_seed(seed, index))
     hard_team = 1 if index % 2 else 0  # the arena's pairs: the second of each swaps seats
     out = []
     decisions = 0

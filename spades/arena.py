@@ -297,6 +297,12 @@ def _check_spec(spec: str) -> str:
     raise ValueError(f"unknown team {spec!r}: {', '.join(BUILTIN)} or cmd:COMMAND")
 
 
+def pair_seed(base: int, index: int) -> int:
+    """The seed of match ``index`` of a run seeded ``base``: both matches of a pair share it
+    (the second of each pair swaps the seats)."""
+    return base * 100_000 + index // 2
+
+
 def _play_one(job: tuple) -> tuple[int, MatchResult]:
     index, specs, rules_json, seed, swapped, limit_s, budget_s = job
     return index, play_match(specs, rules_json, seed, swapped, limit_s, budget_s)
@@ -316,7 +322,7 @@ def main(args: argparse.Namespace) -> int:
     budget = getattr(args, "budget", None) or os.environ.get("SPADES_HARD_BUDGET")
     budget_s = float(budget) if budget else None
     base = int(args.seed or 0)
-    todo = [(i, specs, rules_json, base * 100_000 + i // 2, i % 2 == 1, limit_s, budget_s)
+    todo = [(i, specs, rules_json, pair_seed(base, i), i % 2 == 1, limit_s, budget_s)
             for i in range(max(0, int(args.matches)))]
     results: list[MatchResult | None] = [None] * len(todo)
     done = 0
