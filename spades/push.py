@@ -22,6 +22,7 @@ import ipaddress
 import json
 import logging
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from email.utils import parseaddr
@@ -44,10 +45,13 @@ TIMEOUT_S = 5.0  # for one push service's answer: a notice is never worth a stuc
 MAX_ENDPOINT = 1024
 # push services take about 4 KB a message; a notice is a line or two
 MAX_TITLE, MAX_BODY, MAX_URL = 100, 300, 500
-# the push services browsers use (Chrome and its kin, Firefox, Safari, Edge): only these
-# are sent to, so a made-up subscription cannot make the site post anywhere it likes
+# the hosts of the push services browsers use (Chrome and its kin, Firefox, Safari, Edge):
+# only these are sent to, on port 443, so a made-up subscription cannot make the site post
+# anywhere it likes. Each is matched exactly; ``*.`` stands for one label of letters,
+# digits and hyphens (Windows' service has a host per region: wns2-bl2p.notify.windows.com)
 PUSH_HOSTS = ("fcm.googleapis.com", "android.googleapis.com", "updates.push.services.mozilla.com",
-              "push.services.mozilla.com", "push.apple.com", "notify.windows.com")
+              "web.push.apple.com", "*.notify.windows.com")
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 
 Outcome = Literal["sent", "gone", "failed"]
 
@@ -159,13 +163,22 @@ class Subscription:
 
 
 def _host_allowed(host: str, hosts: Iterable[str]) -> bool:
-    return any(host == h or host.endswith("." + h) for h in hosts)
+    """Whether ``host`` is one of ``hosts`` exactly (a ``*.`` in one: any one label there)."""
+    for allowed in hosts:
+        if allowed.startswith("*."):
+            label, dot, rest = host.partition(".")
+            if dot and rest == allowed[2:] and _LABEL.fullmatch(label):
+                return True
+        elif host == allowed:
+            return True
+    return False
 
 
 def check_endpoint(endpoint: object, hosts: Iterable[str] = PUSH_HOSTS, loopback: bool = False) -> str:
-    """The endpoint if it is an https URL of a known push service (or, with ``loopback``,
-    any http or https URL on 127.0.0.1 or ::1: the tests' push service); raises
-    BadSubscription with the reason."""
+    """The endpoint if it is an https URL on port 443 of a known push service's own host
+    (``hosts``; no other port, and no subdomain of one), or, with ``loopback``, any http or
+    https URL on 127.0.0.1 or ::1 (the tests' push service); raises BadSubscription with
+    the reason."""
     if not isinstance(endpoint, str) or not endpoint:
         raise BadSubscription("The subscription has no endpoint.")
     if len(endpoint) > MAX_ENDPOINT or not endpoint.isascii() or any(c.isspace() for c in endpoint):
@@ -186,7 +199,7 @@ def check_endpoint(endpoint: object, hosts: Iterable[str] = PUSH_HOSTS, loopback
         raise BadSubscription("The subscription's endpoint must be an https address.")
     if url.username is not None:
         raise BadSubscription("The subscription's endpoint is not a web address.")
-    if not _host_allowed(host, hosts):
+    if not _host_allowed(host, hosts) or url.port not in (None, 443):
         raise BadSubscription("This browser's push service is not one this site sends notices to.")
     return endpoint
 
@@ -253,16 +266,25 @@ class Notices:
     subject: str
     ttl: int = TTL_S
     timeout: float = TIMEOUT_S
+    hosts: tuple[str, ...] = PUSH_HOSTS
+    loopback: bool = False
 
     def notify(self, person: str, title: str, body: str, url: str) -> int:
         """Send ``{"title", "body", "url"}`` to every browser of ``person``; the number of
         browsers whose push service took it. Subscriptions the push service says are gone
-        are removed. A title, body or link longer than ``MAX_TITLE``, ``MAX_BODY`` or
-        ``MAX_URL`` characters is cut. Blocks for each push service's answer (``timeout``
-        at most each): call it from a background thread, never under a table's lock."""
+        are removed, and so is one whose endpoint ``check_endpoint`` would not take now
+        (kept before the check was as strict): nothing is posted to it. A title, body or
+        link longer than ``MAX_TITLE``, ``MAX_BODY`` or ``MAX_URL`` characters is cut.
+        Blocks for each push service's answer (``timeout`` at most each): call it from a
+        background thread, never under a table's lock."""
         payload = {"title": title[:MAX_TITLE], "body": body[:MAX_BODY], "url": url[:MAX_URL]}
         sent = 0
         for row in self.store.push_subscriptions(person):
+            try:
+                check_endpoint(row.endpoint, self.hosts, self.loopback)
+            except BadSubscription:
+                self.store.remove_push_subscription(row.endpoint)
+                continue
             outcome = send(Subscription(row.endpoint, row.p256dh, row.auth), payload, self.key, self.subject,
                            ttl=self.ttl, timeout=self.timeout)
             if outcome == "sent":

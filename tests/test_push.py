@@ -284,6 +284,16 @@ def changed(**parts) -> dict:
      "This browser's push service is not one this site sends notices to."),
     (changed(endpoint="https://10.0.0.1/push"), "This browser's push service is not one this site sends notices to."),
     (changed(endpoint="https://fcm.googleapis.com:99999/x"), "The subscription's endpoint is not a web address."),
+    (changed(endpoint="https://fcm.googleapis.com:7299/x"),
+     "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://attacker.fcm.googleapis.com/x"),
+     "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://anything.web.push.apple.com/x"),
+     "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://a.wns2-bl2p.notify.windows.com/w/"),
+     "This browser's push service is not one this site sends notices to."),
+    (changed(endpoint="https://wns2-bl2p.notify.windows.com:8443/w/"),
+     "This browser's push service is not one this site sends notices to."),
     (changed(endpoint="https://fcm.googleapis.com/" + "x" * 1100), "The subscription's endpoint is not a web address."),
     (changed(endpoint="https://fcm.googleapis.com/é"), "The subscription's endpoint is not a web address."),
     (changed(keys=None), "The subscription has no keys."),
@@ -308,6 +318,13 @@ def test_a_real_push_service_endpoint_is_taken(app, client):
     assert r.status_code == 204
     assert [s.endpoint for s in app.extensions["spades.tables"].store.push_subscriptions(person_of(client))] == \
         [GOOD["endpoint"]]
+
+
+@pytest.mark.parametrize("endpoint", [
+    "https://fcm.googleapis.com:443/fcm/send/abc", "https://updates.push.services.mozilla.com/wpush/v2/abc",
+    "https://web.push.apple.com/QGx1", "https://wns2-bl2p.notify.windows.com/w/?token=abc"])
+def test_each_browsers_push_service_is_taken_at_its_own_host(app, client, endpoint):
+    assert subscribe(client, BrowserKeys().subscription(endpoint)).status_code == 204
 
 
 def test_one_address_subscribing_again_and_again_is_stopped(app, push_service):
@@ -342,6 +359,17 @@ def test_loopback_endpoints_are_refused_unless_allowed(app, client, push_service
     r = subscribe(client, BrowserKeys().subscription(f"{push_service.base}/x"))
     assert r.status_code == 400
     assert r.get_json()["error"] == "The subscription's endpoint must be an https address."
+
+
+def test_a_kept_subscription_the_check_would_refuse_now_is_dropped_unsent(app, client):
+    """One taken before the hosts were matched exactly (a port of a push service's host)."""
+    assert subscribe(client, GOOD).status_code == 204  # a session and a person
+    store, person = app.extensions["spades.tables"].store, person_of(client)
+    keys = GOOD["keys"]
+    store.add_push_subscription(person, "https://fcm.googleapis.com:7299/x", keys["p256dh"], keys["auth"])
+    store.remove_push_subscription(GOOD["endpoint"])
+    assert notify(app, person, "Your turn at ABCDEF", "Your bid.", "/g/ABCDEF") == 0
+    assert store.push_subscriptions(person) == []
 
 
 def test_subscriptions_are_kept_by_endpoint_twenty_a_person_on_either_engine(database):

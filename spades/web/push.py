@@ -54,7 +54,8 @@ def notices(app: Flask) -> Notices:
                 key = load_vapid_key(app.config.get("VAPID_PRIVATE_KEY"), app.instance_path)
                 sender = app.config.get("SPADES_MAIL_FROM") or os.environ.get("SPADES_MAIL_FROM")
                 found = Notices(app.extensions["spades.tables"].store, key,
-                                subject_for(app.config.get("VAPID_SUBJECT"), sender))
+                                subject_for(app.config.get("VAPID_SUBJECT"), sender),
+                                hosts=tuple(app.config["PUSH_HOSTS"]), loopback=bool(app.config["PUSH_ALLOW_LOOPBACK"]))
                 app.extensions["spades.push.notices"] = found
     return found
 
