@@ -74,6 +74,16 @@ def test_text_is_kept_as_text(table):
     assert 'href="https://example.com' not in html
 
 
+def test_a_line_loses_control_and_direction_characters_and_keeps_its_emoji(table):
+    code, hana, ann, watcher = table
+    assert say(hana, code, "a\x00b\u202e").status_code == 200
+    assert say(watcher, code, "\u2066go\x1b \u200fteam\u2069 👩\u200d💻").status_code == 200
+    assert chat_of(ann, code) == ["Hana: ab"]
+    assert chat_of(watcher, code) == ["Hana: ab", "A watcher (watching): go team 👩\u200d💻"]
+    r = say(hana, code, "\x00\u202e\u2066\u200b")
+    assert r.status_code == 400 and "Write something first." in r.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("text, status, words", [
     ("", 400, "Write something first."),
     ("   \n\t ", 400, "Write something first."),

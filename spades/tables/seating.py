@@ -1,24 +1,26 @@
 """Seating rules, pure: names and emoji people may choose, and who sits where in a room.
 
-Imports: stdlib and ``spades.tables.errors`` / ``values`` only.
+Imports: stdlib, ``spades.text`` and ``spades.tables.errors`` / ``values`` only.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from ..text import clean_text
 from .errors import BadPlayer
 from .values import BOT_PARTNER, EMOJIS, MAX_NAME
 
 
 def clean_name(text: str | None) -> str:
-    """A player's name: trimmed, inner spaces collapsed, 1-20 characters, no control or
-    format characters. Raises BadPlayer with the reason.
+    """A player's name: cleaned (``spades.text.clean_text``: control, direction and
+    invisible characters out, inner spaces collapsed), 1-20 characters. Raises BadPlayer
+    with the reason.
 
     >>> clean_name("  Ann   Lee ")
     'Ann Lee'
     """
-    name = " ".join((text or "").split())
+    name = clean_text(text)
     if not name:
         raise BadPlayer("Choose a name (1 to 20 characters).")
     if len(name) > MAX_NAME:

@@ -32,6 +32,7 @@ from ..storage import (
     TourneyTeamRow,
 )
 from ..tables import BOT_EMOJI, CODE_ALPHABET, Refused, check_emoji, clean_name
+from ..text import clean_text
 from .errors import (
     AlreadyRegistered,
     BadEntry,
@@ -64,7 +65,7 @@ def new_tourney(director_id: str, name: str, format: str, rounds: int | None, te
     """The row of a new tourney (no code and no seed yet). Raises BadEntry."""
     if not director_id:
         raise BadEntry("Open the site in a browser first: a tourney needs a director.")
-    name = " ".join(str(name or "").split())
+    name = clean_text(str(name or ""))
     if not name:
         raise BadEntry("Give the tourney a name.")
     if len(name) > MAX_TOURNEY_NAME:

@@ -62,6 +62,7 @@ from ..tables import (
     check_emoji,
     clean_name,
 )
+from ..text import clean_text
 from .auth import MAIL_SCOPE, Budget, mail_budget, take
 from .identity import csrf_token, player_id
 from .limits import limiter, making, too_many
@@ -110,7 +111,7 @@ def practice():
             abort(400, description=OPTION[name].message)
         settings.update(chosen)
     try:
-        name = clean_name(form["name"]) if form.get("name", "").strip() else "You"
+        name = clean_name(form["name"]) if clean_text(form.get("name")) else "You"
     except BadPlayer as e:
         abort(400, description=str(e))
     level = settings.pop("level")
@@ -239,7 +240,7 @@ def join(code: str):
         return _join_form(code, str(e), 400, values)
     except Refused as e:
         return refused(e, code)
-    session["name"] = " ".join(values["name"].split())
+    session["name"] = clean_text(values["name"])
     return redirect(f"/g/{code}", 303)
 
 

@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, flash, get_flashed_messages, redirect, rende
 from .. import tables
 from ..stats import Result, record_of, results_over_time
 from ..storage import PlayerGame
+from ..text import clean_text
 from .identity import player_id
 from .people import blocked_people, muted_people, played_with
 from .services import accounts, service
@@ -40,7 +41,7 @@ EMOJI: tuple[str, ...] = getattr(tables, "EMOJIS", (
 def clean_name(text: str | None) -> str:
     """A name: trimmed, inner spaces collapsed, 1-20 characters, no control or format
     characters. Raises ValueError with the reason."""
-    name = " ".join((text or "").split())
+    name = clean_text(text)
     if not name:
         raise ValueError("Choose a name of 1 to 20 characters.")
     if len(name) > MAX_NAME:

@@ -12,10 +12,10 @@ The host's settings are the table's options ``chat`` (``on``, ``reactions``: the
 reactions only, ``off``) and ``filter`` (rude words masked, with ``better-profanity``'s
 list). A tourney table allows reactions only, whatever its options say: partners may
 not signal. Limits: ``FLOOD`` lines in ``FLOOD_S`` seconds per person per table, the
-same message again within ``REPEAT_S`` seconds refused; control characters are taken
-out and runs of spaces made one.
+same message again within ``REPEAT_S`` seconds refused; control, direction and other
+invisible characters are taken out and runs of spaces made one (``spades.text``).
 
-Imports: stdlib, better-profanity, ``spades.storage`` and the ``spades.tables`` modules
+Imports: stdlib, better-profanity, ``spades.storage``, ``spades.text`` and the ``spades.tables`` modules
 below the actor.
 """
 
@@ -24,11 +24,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from ...storage import ChatRow, PutOptions, PutSilence, SaveLine
+from ...text import clean_text
 from ..decide import Decision, person_seat
 from ..errors import BadAction, NotHost, NotWatchable, TalkRefused, TooFast
 from ..registry import CHAT_ANSWER, PERSON, Command, Form, declare
@@ -79,14 +79,6 @@ class Silence(Command):
 
     number: int
     on: bool = True
-
-
-def clean_text(text: str) -> str:
-    """The message as it is kept: control and format characters out (a line break is a
-    space), runs of spaces made one, no spaces at the ends."""
-    kept = "".join(" " if c in "\t\n\r" else c for c in text
-                   if c in "\t\n\r" or unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    return " ".join(kept.split())
 
 
 @functools.cache
