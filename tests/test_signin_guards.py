@@ -267,7 +267,7 @@ def test_answers_that_carry_a_hand_are_never_stored(app, client):
     r = client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "3", "version": "0"},
                     headers={"HX-Request": "true"})  # a move's answer: the fragments
     assert r.headers.get("Cache-Control") == "no-store"
-    assert "no-store" not in client.get("/").headers.get("Cache-Control", "")
+    assert "no-store" not in app.test_client().get("/").headers.get("Cache-Control", "")  # a new visitor's
 
 
 def test_hsts_only_over_https(client):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
+from email.utils import parsedate_to_datetime
 
 import pytest
 from conftest import csrf_of, start_practice
@@ -294,3 +296,34 @@ def test_pages_name_their_icon_and_it_is_served(client):
     icon = re.search(r'<link rel="icon" href="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
     r = client.get(icon)
     assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+
+
+def test_a_persons_pages_and_fragments_are_never_stored_the_public_ones_may_be(app, client, service):
+    assert "no-store" not in client.get("/").headers.get("Cache-Control", "")  # a new visitor's home page
+    code = start_practice(client)
+    for path in ("/", f"/g/{code}/chat", "/new", f"/j/{code}", "/turns", "/games", "/t"):
+        r = client.get(path)
+        assert r.status_code < 400 and r.headers.get("Cache-Control") == "no-store", path
+    for path in ("/rules", "/fairness", "/sw.js"):
+        assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
+
+
+def session_cookie_days(response) -> float | None:
+    """How many days from now the session cookie set by ``response`` lasts (None: not set)."""
+    for header in response.headers.getlist("Set-Cookie"):
+        if header.startswith("session="):
+            expires = re.search(r"Expires=([^;]+)", header).group(1)
+            return (parsedate_to_datetime(expires).timestamp() - time.time()) / 86400
+    return None
+
+
+def test_the_session_cookie_lasts_as_long_as_an_unused_session_from_its_last_day_of_use(client):
+    r = client.post("/practice", data={"csrf": csrf_of(client), "level": "easy", "speed": "fast",
+                                       "end": "target-500"})
+    assert r.status_code == 303 and 29.9 < session_cookie_days(r) <= 30  # SESSION_IDLE_DAYS, not 400 days
+    assert session_cookie_days(client.get("/rules")) is None  # not signed again with every answer ...
+    with client.session_transaction() as s:
+        s["day"] -= 1  # ... but on a new day of use
+    assert 29.9 < session_cookie_days(client.get("/rules")) <= 30
+    assert session_cookie_days(client.get("/rules")) is None
+

@@ -76,7 +76,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   browser (``spades.web.push``); without a key one is made once into
   ``instance/vapid_private.pem``.
 - ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
-  this long is signed out (``spades.accounts``). ``MAIL_HOURLY_CAP`` (500; env
+  this long is signed out (``spades.accounts``), and the session cookie lasts as long from
+  its last day of use (``PERMANENT_SESSION_LIFETIME``). ``MAIL_HOURLY_CAP`` (500; env
   ``SPADES_MAIL_HOURLY_CAP``): messages the whole site may send in an hour, counted in the
   rate limits' storage (``spades.web.auth``).
 
@@ -131,9 +132,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         RESUME_TABLES=True,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
         # the cookie is sent again only when the session changes, not with every answer
-        # (signing it is a good part of a move's cost; 400 days run from the last change)
+        # (signing it is a good part of a move's cost), and once a day of use
+        # (``spades.web.identity``): its lifetime, SESSION_IDLE_DAYS, runs from that day
         SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_IDLE_DAYS=float(os.environ.get("SPADES_SESSION_IDLE_DAYS", "30")),
         MAIL_HOURLY_CAP=int(os.environ.get("SPADES_MAIL_HOURLY_CAP", "500")),
@@ -165,6 +166,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ["SPADES_SECRET_KEY"]
     if config:
         app.config.update(config)
+    if "PERMANENT_SESSION_LIFETIME" not in (config or {}):
+        # the cookie lasts no longer than the server keeps an unused signed-in session
+        app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config["SESSION_IDLE_DAYS"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
     app.config.setdefault("PUSH_ALLOW_LOOPBACK", app.testing)

@@ -7,10 +7,16 @@ here); styles may be inline (attributes), and images may be inline SVG or ``data
 WebSockets go back to this site only.
 
 ``Cache-Control: no-store`` on every answer of the areas whose answers carry a person's
-cards or account (``NO_STORE``): the table page and its fragments (htmx answers to moves
-and every command), ``view.json``, ``record.json``, the hint, the replay and score sheet, the analysis,
-the sign-in pages and the profile; so neither a shared computer's cache nor its back
-button keeps a hand. ``Strict-Transport-Security`` only on a request that came over https
+cards, account or lists (``NO_STORE``): the table page and its fragments (htmx answers to
+moves and every command), ``view.json``, ``record.json``, the hint, the replay and score
+sheet, the analysis, the table's chat, the sign-in pages, the profile and the people one
+plays with, the your-turn list and the push subscription; and on the home page, the join
+and new-table forms and the tourney pages (``NO_STORE_KNOWN``) once the browser is
+someone (a player id or an account in its session): they then show that person's Rejoin
+list, name and registrations. A new visitor's home page, like the rules, the fairness
+page and the static files, may be kept (the app on a phone shows it offline). So neither
+a shared computer's cache nor its back button keeps a hand or a person's lists.
+``Strict-Transport-Security`` only on a request that came over https
 (``request.is_secure``, which follows ``X-Forwarded-Proto`` when ProxyFix is set up).
 
 Imports: Flask only.
@@ -18,7 +24,7 @@ Imports: Flask only.
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, session
 
 POLICY = "; ".join([
     "default-src 'self'",
@@ -32,7 +38,10 @@ POLICY = "; ".join([
     "object-src 'none'",
 ])
 HSTS = "max-age=31536000; includeSubDomains"
-NO_STORE = frozenset({"table", "replay", "analysis", "auth", "profile"})  # blueprints whose answers are one person's
+# blueprints whose answers are one person's
+NO_STORE = frozenset({"table", "replay", "analysis", "auth", "profile", "talk", "people", "notices", "push"})
+# ... and those whose answers are one person's once the browser is someone
+NO_STORE_KNOWN = frozenset({"lobby", "tourney"})
 
 
 def secure(response: Response) -> Response:
@@ -43,9 +52,14 @@ def secure(response: Response) -> Response:
     headers.setdefault("Referrer-Policy", "same-origin")
     if request.is_secure:
         headers.setdefault("Strict-Transport-Security", HSTS)
-    if request.blueprint in NO_STORE:
+    if request.blueprint in NO_STORE or (request.blueprint in NO_STORE_KNOWN and _someone()):
         headers["Cache-Control"] = "no-store"
     return response
+
+
+def _someone() -> bool:
+    """The session names a person (a browser's player id, or an account)."""
+    return bool(session.get("pid") or session.get("uid"))
 
 
 def init_app(app: Flask) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import time
 from dataclasses import dataclass
 
 from flask import Flask, abort, current_app, request, session
@@ -45,6 +46,7 @@ def player_id(create: bool = False) -> str | None:
     if pid is None and create:
         pid = secrets.token_urlsafe(16)
         session["pid"] = pid
+        session["day"] = _today()
         session.permanent = True
     return pid
 
@@ -57,6 +59,22 @@ def csrf_token() -> str:
         session["csrf"] = token
         session.permanent = True
     return token
+
+
+def _day_of_use() -> None:
+    """A browser that is someone (a player id, an account) gets its session cookie again on
+    its first request of each day (UTC): the cookie lasts ``PERMANENT_SESSION_LIFETIME``
+    (``SESSION_IDLE_DAYS``) from its last day of use, as the server's idle sign-out counts,
+    though it is not sent with every answer."""
+    if request.endpoint == "static" or not (session.get("pid") or session.get("uid")):
+        return
+    today = _today()
+    if session.get("day") != today:
+        session["day"] = today
+
+
+def _today() -> int:
+    return int(time.time() // 86400)
 
 
 def _utf8(text: object) -> bytes:
@@ -124,4 +142,5 @@ def remember_device(response: Response, email: str) -> Response:
 
 def init_app(app: Flask) -> None:
     app.before_request(_check_csrf)
+    app.before_request(_day_of_use)
     app.jinja_env.globals["csrf_token"] = csrf_token
