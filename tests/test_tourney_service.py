@@ -539,6 +539,73 @@ def test_a_team_token_is_shown_to_its_members_only_and_the_director_sees_the_dir
     assert team.mine and not team.complete and team.players[0].me
 
 
+# -- the creator, withdrawing --------------------------------------------------------------
+def test_the_creator_who_plays_is_registered_with_the_tourney_alone_or_as_a_team(svc):
+    _, tourneys = svc
+    code = tourneys.create(DIRECTOR, "Mine", team_limit=4, player=("Dee", EMOJIS[2]))
+    view = tourneys.view(code, DIRECTOR)
+    (team,) = view.teams
+    assert view.director and view.my_team == team.id and view.token is not None
+    assert not team.solo and [(p.name, p.emoji, p.me) for p in team.players] == [("Dee", EMOJIS[2], True)]
+    assert tourneys.join_team(code, view.token, "bo", "Bo", EMOJIS[1]) == team.id  # the link works
+    alone = tourneys.create(DIRECTOR, "Mine alone", team_limit=4, player=("Dee", EMOJIS[2]), solo=True)
+    (team,) = tourneys.view(alone, DIRECTOR).teams
+    assert team.solo and tourneys.view(alone, DIRECTOR).token is None
+    only = tourneys.create(DIRECTOR, "Directed", team_limit=4)
+    assert tourneys.view(only, DIRECTOR).teams == () and tourneys.view(only, DIRECTOR).my_team is None
+    with pytest.raises(BadEntry):  # a bad name makes no tourney at all
+        tourneys.create("cy", "Bad name", team_limit=4, player=("", EMOJIS[0]))
+    assert tourneys.store.player_tourneys("cy") == []
+
+
+def test_withdrawing_before_the_start_frees_the_place_and_a_partner_stays(svc):
+    _, tourneys = svc
+    code = tourneys.create(DIRECTOR, "Leaving", team_limit=2)
+    tourneys.register_solo(code, "sol", "Sol", EMOJIS[0])
+    token = tourneys.register_team(code, "ann", "Ann", EMOJIS[1])
+    tourneys.join_team(code, token, "bo", "Bo", EMOJIS[2])
+    assert tourneys.view(code, None).places == 2
+    # a solo who withdraws is gone: the team is left out of the page, its place is free
+    tourneys.withdraw(code, "sol")
+    view = tourneys.view(code, "sol")
+    assert view.my_team is None and view.places == 1
+    assert [p.name for t in view.teams for p in t.players] == ["Ann", "Bo"]
+    # the team's first player leaves: Bo stays, now first, with the team's link to send again
+    tourneys.withdraw(code, "ann")
+    (team,) = tourneys.view(code, "bo").teams
+    assert [p.name for p in team.players] == ["Bo"] and not team.complete and team.mine
+    assert tourneys.view(code, "bo").token == token and tourneys.view(code, "ann").my_team is None
+    assert tourneys.join_team(code, token, "cy", "Cy", EMOJIS[3]) == team.id  # a new partner by the same link
+    (team,) = tourneys.view(code, "bo").teams
+    assert [p.name for p in team.players] == ["Bo", "Cy"]
+    tourneys.register_solo(code, "ann", "Ann", EMOJIS[1])  # who withdrew may register again
+    # the team's last person leaves: the team is out, and its link says why
+    tourneys.withdraw(code, "cy")
+    tourneys.withdraw(code, "bo")
+    assert [t.players[0].name for t in tourneys.view(code, None).teams] == ["Ann"]
+    with pytest.raises(BadTeamLink, match="has withdrawn from the tourney"):
+        tourneys.join_team(code, token, "di", "Di", EMOJIS[4])
+    with pytest.raises(TourneyError, match="You are not registered in this tourney."):
+        tourneys.withdraw(code, "bo")
+
+
+def test_withdrawing_is_refused_after_the_start_in_a_plain_sentence(svc):
+    _, tourneys = svc
+    code = tourneys.create(DIRECTOR, "Started", team_limit=4)
+    teams = register_teams(tourneys, code, 3)
+    (_, (ann, _)), (removed, (cy, _)) = list(teams.items())[:2]
+    tourneys.remove_team(code, DIRECTOR, removed)
+    with pytest.raises(AlreadyRegistered, match="The director removed your team"):
+        tourneys.withdraw(code, cy)
+    tourneys.start(code, DIRECTOR)
+    with pytest.raises(RegistrationClosed, match="The tourney has started: it is too late to withdraw."):
+        tourneys.withdraw(code, ann)
+    assert tourneys.view(code, ann).my_team is not None
+    tourneys.cancel(code, DIRECTOR)
+    with pytest.raises(TourneyOver, match="over"):
+        tourneys.withdraw(code, ann)
+
+
 # -- reads and notices ---------------------------------------------------------------------
 def test_listing_shows_listed_tourneys_by_status_and_the_bus_hears_every_change(svc, clock):
     tables, tourneys = svc

@@ -1,5 +1,5 @@
 """The commands' checks and rows: for each thing a person or the director asks (create,
-register, join a team, Ready, add a bot team, remove a team, cancel, start), whether it
+register, join a team, withdraw, Ready, add a bot team, remove a team, cancel, start), whether it
 may be done now, and the storage ops it writes. A refusal is raised with the sentence the
 person reads.
 
@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..storage import (
+    DropTourneyPlayer,
     Duplicate,
     NewTourney,
     Op,
@@ -27,6 +29,7 @@ from ..storage import (
     PutTourneyReady,
     PutTourneyTeam,
     Store,
+    TourneyData,
     TourneyPlayerRow,
     TourneyRow,
     TourneyTeamRow,
@@ -48,7 +51,7 @@ from .state import Tourney, find
 
 __all__ = [
     "FORMATS", "MAX_TEAMS", "MAX_ROUNDS", "new_tourney", "commit_new", "directed", "check_start", "bot_team",
-    "remove_team", "cancel", "entry", "register", "join", "commit_entry", "ready",
+    "remove_team", "cancel", "entry", "register", "join", "withdraw", "creator_entry", "commit_entry", "ready",
 ]
 
 FORMATS = ("knockout", "swiss")
@@ -88,12 +91,15 @@ def new_tourney(director_id: str, name: str, format: str, rounds: int | None, te
                       float(checkin_s), bool(listed), bool(bot_fill), director_id, "registering", now)
 
 
-def commit_new(store: Store, row: TourneyRow) -> str:
-    """Store the new tourney under a code nobody has; returns the code."""
+def commit_new(store: Store, row: TourneyRow, with_rows: Callable[[TourneyRow], list[Op]] | None = None) -> str:
+    """Store the new tourney under a code nobody has; returns the code. ``with_rows``
+    gives rows committed with it, in the same transaction, from the row with its code
+    (the creator's registration, ``creator_entry``)."""
     for _ in range(20):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(TOURNEY_CODE_LENGTH))
+        new = replace(row, code=code)
         try:
-            store.commit([NewTourney(replace(row, code=code))])
+            store.commit([NewTourney(new), *(with_rows(new) if with_rows is not None else ())])
             return code
         except Duplicate:
             continue  # the code is taken: draw another
@@ -192,6 +198,9 @@ def join(t: Tourney, token: str, player_id: str, name: str, emoji: str, now: flo
     Raises RegistrationClosed, BadTeamLink, AlreadyRegistered."""
     _open(t)
     team = next((tm for tm in t.teams.values() if token and isinstance(token, str) and tm.token == token), None)
+    if team is not None and team.state == "withdrawn":
+        raise BadTeamLink("The person who sent you this link has withdrawn from the tourney: register "
+                          "yourself instead.")
     if team is None or team.state != "in":
         raise BadTeamLink("That team link does not work: ask your partner to send it again.")
     if player_id in t.persons(team.id):
@@ -201,6 +210,48 @@ def join(t: Tourney, token: str, player_id: str, name: str, emoji: str, now: flo
         raise BadTeamLink("That team already has its two players.")
     return team.id, [PutTourneyPlayer(t.code, TourneyPlayerRow(team.id, 1, player_id, name, emoji, False,
                                                                _checked_in(t, now), now))]
+
+
+def creator_entry(row: TourneyRow, player_id: str, name: str, emoji: str, *, solo: bool, now: float) -> list[Op]:
+    """The rows that register the creator (``entry`` checked) in their new tourney (``row``,
+    with its code), alone or as a team whose link they send: what ``register`` writes
+    in a tourney nobody is in yet."""
+    _, _, ops = register(Tourney(TourneyData(row, (), (), ())), player_id, name, emoji, solo=solo, now=now)
+    return ops
+
+
+def withdraw(t: Tourney, player_id: str) -> list[Op]:
+    """The person leaves the tourney before the start: the rows that take them out.
+    Raises RegistrationClosed (started), TourneyOver, AlreadyRegistered (their team was
+    removed), TourneyError (not registered).
+
+    What withdrawing means: the person leaves their team, and nothing else changes for
+    the others. A team with nobody left (a solo, or a team whose partner never joined) is
+    out: ``withdrawn``, hidden from the page, its link no longer works, and its place is
+    free. A team of two keeps the partner who stays, as the team's first player, with the
+    same link: they may send it to someone else, or play with a partner drawn at the
+    start. Whoever withdrew may register again while registration is open. Once the
+    tourney has started nobody withdraws: the director removes a team instead."""
+    if t.status == "running":
+        raise RegistrationClosed("The tourney has started: it is too late to withdraw. If you cannot play, "
+                                 "tell the director, who can remove your team.")
+    if t.status != "registering":
+        raise TourneyOver("This tourney is over.")
+    me = t.player(player_id)
+    if me is None:
+        raise TourneyError("You are not registered in this tourney.")
+    team = t.teams[me.team_id]
+    if team.state == "removed":
+        raise AlreadyRegistered("The director removed your team from this tourney.")
+    stays = [p for p in t.players.get(team.id, []) if p.player_id != player_id]
+    ops: list[Op] = [DropTourneyPlayer(t.code, team.id, me.slot)]
+    if not stays:
+        ops.append(PutTourneyTeam(t.code, replace(team, state="withdrawn", note="Withdrew before the start.")))
+    elif me.slot == 0:
+        # the partner moves up to the first slot, so the link's next partner takes the second
+        ops += [DropTourneyPlayer(t.code, team.id, stays[0].slot),
+                PutTourneyPlayer(t.code, replace(stays[0], slot=0))]
+    return ops
 
 
 def commit_entry(store: Store, ops: list[Op]) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..rules_config import Rules
-from ..storage import Store
+from ..storage import Op, Store, TourneyRow
 from ..tables import TableService
 from . import commands
 from .commands import FORMATS, MAX_ROUNDS, MAX_TEAMS
@@ -137,16 +137,25 @@ class TourneyService:
     # -- the director ----------------------------------------------------------------------
     def create(self, director_id: str, name: str, *, format: str = "knockout", rounds: int | None = None,
                team_limit: int = 16, start_at: float | None = None, checkin_s: float | None = None,
-               listed: bool = True, bot_fill: bool = False) -> str:
+               listed: bool = True, bot_fill: bool = False, player: tuple[str, str] | None = None,
+               solo: bool = False) -> str:
         """A new tourney directed by its creator; returns its code. ``rounds``: Swiss only.
         ``start_at`` (epoch seconds): it starts by itself then, people checking in during
-        the ``checkin_s`` before; None: the director presses Start. Raises BadEntry."""
+        the ``checkin_s`` before; None: the director presses Start. ``player``: the
+        creator's name and emoji when they play in it too: they are registered with it,
+        in the same transaction, alone when ``solo``, otherwise as a team (its link is in
+        their view's ``token``). Raises BadEntry."""
+        entered = commands.entry(director_id, *player) if player is not None else None
+        now = self.clock()
         row = commands.new_tourney(director_id, name, format, rounds, team_limit, start_at,
-                                   self.checkin_s if checkin_s is None else checkin_s, listed, bot_fill,
-                                   self.clock())
+                                   self.checkin_s if checkin_s is None else checkin_s, listed, bot_fill, now)
         row = replace(row, seed=self.new_seed())
+
+        def creator(new: TourneyRow) -> list[Op]:
+            assert entered is not None
+            return commands.creator_entry(new, director_id, *entered, solo=solo, now=now)
         with self._lock:
-            code = commands.commit_new(self.store, row)
+            code = commands.commit_new(self.store, row, creator if entered is not None else None)
         self._worker.announce(code)
         return code
 
@@ -224,6 +233,16 @@ class TourneyService:
             commands.commit_entry(self.store, ops)
         self._worker.announce(t.code)
         return team_id
+
+    def withdraw(self, code: str, player_id: str) -> None:
+        """The person leaves the tourney before the start (``commands.withdraw`` says what
+        that means for their team). Raises TourneyNotFound, RegistrationClosed (started),
+        TourneyOver, AlreadyRegistered (their team was removed), TourneyError (not
+        registered)."""
+        with self._lock:
+            t = find(self.store, code)
+            self.store.commit(commands.withdraw(t, player_id))
+        self._worker.announce(t.code)
 
     def ready(self, code: str, player_id: str) -> None:
         """The person presses Ready: in the check-in window, they check in; once running,

@@ -62,6 +62,9 @@ class PersonView:
 
 @dataclass(frozen=True, slots=True)
 class TeamView:
+    """A team as everyone sees it (a team merged into a solo pair at the start, or whose
+    people all withdrew, is left out of the view)."""
+
     id: int
     players: tuple[PersonView, ...]
     bot: bool  # a bot team the director added
@@ -261,7 +264,7 @@ def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int
                            len(t.players.get(team.id, [])) == 2, team.state, team.seed, team.note,
                            team.id == my_team)
                   for team in sorted(t.teams.values(), key=lambda x: (x.seed or 10**6, x.id))
-                  if team.state != "merged")
+                  if team.state not in ("merged", "withdrawn"))
     my_match = None
     if my_team is not None and my_team in current and t.teams[my_team].state == "in":
         m = current[my_team]
