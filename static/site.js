@@ -340,3 +340,48 @@ if (/^\/g\/[A-Za-z0-9]+$/.test(window.location.pathname)) {
 document.addEventListener("focusin", function (e) {
   if (e.target && e.target.matches && e.target.matches("input[data-select-on-focus]")) e.target.select();
 });
+
+// A Copy button (data-copy="ID", hidden until this script shows it) copies the text of
+// that element and says so in the status beside it; where the clipboard is refused, the
+// text is selected instead, ready to copy by hand.
+function copyText(button) {
+  var source = document.getElementById(button.dataset.copy);
+  if (!source) return;
+  var text = (source.value !== undefined ? source.value : source.textContent).trim();
+  var said = button.parentNode.querySelector(".copy-said");
+  function tell(words) { if (said) said.textContent = words; }
+  function selectIt() {
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    tell("Selected: copy it with your device's Copy.");
+  }
+  if (!navigator.clipboard || !navigator.clipboard.writeText) { selectIt(); return; }
+  navigator.clipboard.writeText(text).then(function () { tell("Copied."); }, selectIt);
+}
+document.querySelectorAll("[data-copy]").forEach(function (b) { b.hidden = false; });
+document.addEventListener("click", function (e) {
+  var button = e.target.closest && e.target.closest("[data-copy]");
+  if (button) copyText(button);
+});
+
+// The fieldsets of a form that apply to one choice only (data-shown-when="format=swiss",
+// or "play=team,solo") show while it is chosen; the others are hidden and disabled, so
+// the browser neither checks nor sends them. Without this script they all show, and the
+// server reads only those that apply.
+function showChosen(form) {
+  form.querySelectorAll("[data-shown-when]").forEach(function (box) {
+    var rule = box.dataset.shownWhen.split("=");
+    var picked = form.querySelector("input[name='" + rule[0] + "']:checked");
+    var on = !!picked && rule[1].split(",").indexOf(picked.value) >= 0;
+    box.hidden = !on;
+    box.disabled = !on;
+  });
+}
+document.querySelectorAll("form").forEach(function (f) { if (f.querySelector("[data-shown-when]")) showChosen(f); });
+document.addEventListener("change", function (e) {
+  var form = e.target.form;
+  if (form && form.querySelector("[data-shown-when]")) showChosen(form);
+});

@@ -37,13 +37,12 @@ def test_four_people_a_bot_team_a_knockout_round_and_live_standings(live_server,
         ann.get_by_label("Name of the tourney").fill("Friday cup")
         ann.get_by_label("Teams at most").fill("4")
         ann.get_by_label(re.compile("Bot teams welcome")).check()
-        who(ann, "Ann")
+        who(ann, "Ann")  # she plays in it too, with a partner (the form's choice unless changed)
         ann.get_by_role("button", name="Create the tourney").click()
         ann.wait_for_url(re.compile(r"/t/[A-Z2-9]{6}$"))
         code = ann.url.rsplit("/", 1)[1]
-        who(ann, "Ann")
-        ann.get_by_role("button", name=re.compile("Register a team")).click()
-        link = ann.locator(".team-link input").input_value()
+        expect(ann.locator(".my-team")).to_contain_text("You are registered")
+        link = ann.locator("#team-link-url").inner_text().strip()
         assert f"/t/{code}/team/" in link
 
         bo.goto(link)
@@ -111,7 +110,7 @@ def test_what_a_person_types_to_register_stays_when_the_page_changes_live(live_s
     try:
         ann.goto(live_server + "/t/new")
         ann.get_by_label("Name of the tourney").fill("Tuesday cup")
-        who(ann, "Ann")
+        ann.locator("label:has(input[name=play][value=no])").click()  # she registers later
         ann.get_by_role("button", name="Create the tourney").click()
         ann.wait_for_url(re.compile(r"/t/[A-Z2-9]{6}$"))
         bo.goto(ann.url)
@@ -130,3 +129,46 @@ def test_what_a_person_types_to_register_stays_when_the_page_changes_live(live_s
     finally:
         for c in contexts:
             c.close()
+
+
+def test_on_a_phone_the_form_shows_the_fields_that_apply_and_the_team_link_fits_and_copies(live_server, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  permissions=["clipboard-read", "clipboard-write"])
+    ann = context.new_page()
+    try:
+        ann.goto(live_server + "/t/new")
+        rounds, start_time = ann.get_by_label("Rounds"), ann.get_by_label("Start time")
+        expect(rounds).to_be_hidden()  # a knockout started by hand: neither applies
+        expect(start_time).to_be_hidden()
+        expect(ann.get_by_label("Check-in opens")).to_be_hidden()
+        ann.locator("label:has(input[name=format][value=swiss])").click()
+        expect(rounds).to_be_visible()
+        ann.locator("label:has(input[name=start][value=time])").click()
+        expect(start_time).to_be_visible()
+        ann.locator("label:has(input[name=start][value=director])").click()
+        ann.locator("label:has(input[name=format][value=knockout])").click()
+        expect(rounds).to_be_hidden()
+        rounds_input = ann.locator("input[name=rounds]")
+        expect(rounds_input).to_be_disabled()  # hidden, so neither checked nor sent
+        ann.locator("label:has(input[name=play][value=no])").click()
+        expect(ann.get_by_label("Your name")).to_be_hidden()  # directing only: no name asked
+        ann.locator("label:has(input[name=play][value=team])").click()
+        ann.get_by_label("Name of the tourney").fill("Phone cup")
+        who(ann, "Ann")
+        ann.get_by_role("button", name="Create the tourney").click()
+        ann.wait_for_url(re.compile(r"/t/[A-Z2-9]{6}$"))
+        code = ann.url.rsplit("/", 1)[1]
+
+        box = ann.locator("#team-link-url")
+        expect(box).to_contain_text(f"/t/{code}/team/")
+        link = box.inner_text().strip()
+        fits = box.evaluate("e => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= innerWidth")
+        assert fits, box.bounding_box()  # the whole link shows, wrapped, inside the screen
+        assert ann.evaluate("document.documentElement.scrollWidth <= innerWidth")  # nothing sticks out
+        expect(ann.locator(".team-link")).to_contain_text("Send this link to your partner")
+        ann.get_by_role("button", name="Copy the link").click()
+        expect(ann.locator(".team-link [role=status]")).to_have_text("Copied.")
+        assert ann.evaluate("navigator.clipboard.readText()") == link
+        expect(ann.locator(".my-team")).to_contain_text("press Ready within 2 minutes")
+    finally:
+        context.close()

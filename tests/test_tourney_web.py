@@ -40,6 +40,11 @@ def post(client, path: str, **fields):
     return client.post(path, data={"csrf": csrf_of(client), **fields})
 
 
+def team_link(page: str) -> str:
+    """The team link a page shows its first player, to send the partner."""
+    return re.search(r'<code id="team-link-url" class="link-text">(http[^<]+/team/[^<]+)</code>', page).group(1)
+
+
 def flashed(client, code: str) -> str:
     m = re.search(r'class="message" role="alert">([^<]+)<', client.get(f"/t/{code}").get_data(as_text=True))
     return m.group(1) if m else ""
@@ -54,7 +59,7 @@ def flashed(client, code: str) -> str:
     ("name", "", None),
 ])
 def test_a_bad_field_is_said_and_nothing_is_made(client, service, field, value, message):
-    r = create(client, **{field: value})
+    r = create(client, **{"play": "team", field: value})  # playing in it: the name is needed
     assert r.status_code == 400
     if message:
         assert message in r.get_data(as_text=True)
@@ -73,7 +78,7 @@ def test_register_alone_and_as_a_team_by_link(app, client):
     assert "Friday cup" in page and "You direct this tourney" in page and "Register a team" in page
     assert post(client, f"/t/{code}/register", name="Ann", emoji="🐼", **{"as": "team"}).status_code == 303
     page = client.get(f"/t/{code}").get_data(as_text=True)
-    link = re.search(r'value="(http[^"]+/t/' + code + r'/team/[^"]+)"', page).group(1)
+    link = team_link(page)
     path = link.split("localhost", 1)[1]
     bo = app.test_client()
     form = bo.get(path).get_data(as_text=True)
@@ -142,10 +147,100 @@ def test_a_tourney_table_links_back_to_its_tourney(app, client, service):
     assert f'href="/g/{table}/watch"' in client.get(f"/t/{code}").get_data(as_text=True)
 
 
+def test_the_team_link_has_a_copy_button_and_the_page_says_what_happens_next(app, client):
+    code = new_tourney(client)
+    post(client, f"/t/{code}/register", name="Ann", emoji="🐼", **{"as": "team"})
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f"/t/{code}/team/" in team_link(page)  # the whole link, as text that wraps
+    assert 'data-copy="team-link-url"' in page and "Copy the link</button>" in page
+    assert "Send this link to your partner. Opening it, they join your team." in page
+    assert "If nobody has joined by the start, you get a partner then" in page
+    assert "The director starts the tourney." in page
+    assert "this page asks you “Ready?”: press Ready within 2 minutes, or your team loses that match." in page
+    assert "Once both teams are ready, your table opens here." in page
+    bo = app.test_client()
+    post(bo, f"/t/{code}/team/{team_link(page).rsplit('/', 1)[1]}", name="Bo", emoji="🐨")
+    page = bo.get(f"/t/{code}").get_data(as_text=True)
+    assert "As a team with 🐼 Ann." in page and "team-link-url" not in page  # complete: no link to send
+
+
+def test_a_timed_tourney_says_when_it_starts_and_when_check_in_opens(client):
+    code = new_tourney(client, start="time", start_at="2099-01-02T19:30", checkin="10", play="solo")
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Alone: at the start you get a partner, another person who registered alone (or a bot)." in page
+    assert "The tourney starts by itself at 19:30. Check in on this page from 19:20" in page
+
+
+def test_a_registered_person_withdraws_before_the_start_and_not_after(app, client):
+    code = new_tourney(client, bot_fill="on")
+    bo = app.test_client()
+    post(bo, f"/t/{code}/register", name="Bo", emoji="🐨", **{"as": "solo"})
+    page = bo.get(f"/t/{code}").get_data(as_text=True)
+    assert f'action="/t/{code}/withdraw"' in page and ">Withdraw</button>" in page
+    assert post(bo, f"/t/{code}/withdraw").status_code == 303
+    page = bo.get(f"/t/{code}").get_data(as_text=True)
+    assert "Register alone" in page and "You are registered" not in page and "No team yet." in page
+    assert not flashed(bo, code)
+    post(bo, f"/t/{code}/register", name="Bo", emoji="🐨", **{"as": "solo"})  # and may come back
+    post(client, f"/t/{code}/bot-team")
+    assert post(client, f"/t/{code}/start").status_code == 303
+    assert "Withdraw</button>" not in bo.get(f"/t/{code}").get_data(as_text=True)
+    assert post(bo, f"/t/{code}/withdraw").status_code == 303
+    assert flashed(bo, code) == ("The tourney has started: it is too late to withdraw. If you cannot play, "
+                                 "tell the director, who can remove your team.")
+    stranger = app.test_client()
+    stranger.get(f"/t/{code}")
+    post(stranger, f"/t/{code}/withdraw")
+    assert flashed(stranger, code)
+
+
+def test_a_partner_who_stays_after_the_other_withdraws_gets_the_link_to_send(app, client):
+    code = new_tourney(client, play="team")  # Ann plays in her tourney, as a team
+    link = team_link(client.get(f"/t/{code}").get_data(as_text=True))
+    bo = app.test_client()
+    post(bo, link.split("localhost", 1)[1], name="Bo", emoji="🐨")
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "As a team with 🐨 Bo." in page and "Bo stays registered and may find another partner" in page
+    post(client, f"/t/{code}/withdraw")
+    page = bo.get(f"/t/{code}").get_data(as_text=True)
+    assert "waiting for your partner" in page and team_link(page) == link
+
+
+def test_the_creator_plays_in_it_unless_they_only_direct_it(client):
+    form = client.get("/t/new").get_data(as_text=True)
+    assert re.search(r'name="play" value="team" checked', form)  # playing is the default
+    code = new_tourney(client, play="team", name="Ann")
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "You are registered" in page and "You direct this tourney" in page and "Register a team" not in page
+    assert "🐼 Ann" in page and f"/t/{code}/team/" in team_link(page)
+    code = new_tourney(client, play="solo", name="Ann")
+    assert "Alone: at the start you get a partner" in client.get(f"/t/{code}").get_data(as_text=True)
+    code = new_tourney(client, play="no", name="")  # directing only: no name needed
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Register a team" in page and "You are registered" not in page
+    r = create(client, play="maybe")
+    assert r.status_code == 400 and "Say whether you play in it" in r.get_data(as_text=True)
+
+
+def test_the_form_shows_rounds_for_swiss_and_the_start_time_for_a_timed_start_only(client, service):
+    form = client.get("/t/new").get_data(as_text=True)
+    rounds = re.search(r'<fieldset class="depends" data-shown-when="([^"]+)">\s*<label class="field">Rounds', form)
+    start = re.search(r'<fieldset class="depends" data-shown-when="([^"]+)">\s*<label class="field">Start time', form)
+    assert rounds and rounds.group(1) == "format=swiss" and start and start.group(1) == "start=time"
+    # without the script every field is sent: the ones that do not apply are not read
+    code = new_tourney(client, format="knockout", rounds="junk", start="director", start_at="junk", checkin="x")
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    status = re.search(r'<p class="tourney-status">(.*?)</p>', page, re.S).group(1)
+    assert "Knockout" in status and "rounds" not in status and "starts at" not in status
+    assert "starts when the director presses Start" in status
+
+
 TOURNEY_ROUTES = {
-    "/t/new": ("tourney_name", "format", "team_limit", "rounds", "start", "start_at", "checkin", "name", "emoji"),
+    "/t/new": ("tourney_name", "format", "team_limit", "rounds", "start", "start_at", "checkin", "play", "name",
+               "emoji"),
     "/t/{code}/register": ("as", "name", "emoji"),
     "/t/{code}/team/{token}": ("name", "emoji"),
+    "/t/{code}/withdraw": (),
     "/t/{code}/ready": (),
     "/t/{code}/start": (),
     "/t/{code}/bot-team": (),

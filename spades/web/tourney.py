@@ -1,8 +1,10 @@
 """Tourney pages: ``/t`` (the listed tourneys, a page of ``LIST_PAGE`` at a time,
 ``?page=N``), ``/t/new`` (a listed tourney needs a signed-in director; each person and
 each client address may make a few an hour), ``/t/<CODE>`` (register alone or as a team,
-the team link, Ready?, the bracket or the standings, each table's score with a Watch
-link, the director's controls) and ``/t/<CODE>/team/<TOKEN>`` (the partner's link).
+withdraw before the start, the team link with its Copy button, Ready?, the bracket or the
+standings, each table's score with a Watch link, the director's controls) and
+``/t/<CODE>/team/<TOKEN>`` (the partner's link). The creator registers with the new
+tourney unless they say they only direct it.
 
 Every control is a plain form answered with a 303 back to the page (a refusal is its
 sentence, flashed); the page's live part (``tourney/_live.html``) is pushed again over
@@ -55,7 +57,10 @@ NO_TOURNEY = "There is no tourney with that code. Check it, or create one."
 LISTED_NEEDS_SIGN_IN = ("Sign in to list a tourney on the tourneys page, or untick \"Listed\" to make it "
                         "by link only.")
 NEW_DEFAULTS = {"format": "knockout", "rounds": "3", "team_limit": "8", "start": "director", "checkin": "10",
-                "listed": "on", "bot_fill": ""}
+                "listed": "on", "bot_fill": "", "play": "team"}
+# whether the creator plays in their tourney: as a team (they get the link to send), alone,
+# or not at all; a form that does not say (an older page) registers nobody
+PLAY = {"team": "team", "solo": "solo", "no": None, "": None}
 
 
 def tourneys() -> TourneyService:
@@ -160,15 +165,23 @@ def create():
     listed = form.get("listed") == "on"
     if listed and not signed_in():
         return refuse(LISTED_NEEDS_SIGN_IN, 403)
+    play = form.get("play", "")
+    if play not in PLAY:
+        return refuse("Say whether you play in it: with a partner, alone, or not at all.")
     try:
-        pid, name, emoji = _person()
+        if PLAY[play] is None:  # directing only: the name asked for the players is not needed
+            pid, player = player_id(create=True) or "", None
+        else:
+            pid, name, emoji = _person()
+            player = (name, emoji)
         refusal = making("tourney", pid)
         if refusal:
             return refuse(refusal.message, 429, refusal.headers)
         code = tourneys().create(pid, form.get("tourney_name", ""), format=fmt, rounds=numbers.get("rounds"),
                                  team_limit=numbers["team_limit"], start_at=start_at,
                                  checkin_s=numbers["checkin"] * 60 if "checkin" in numbers else None,
-                                 listed=listed, bot_fill=form.get("bot_fill") == "on")
+                                 listed=listed, bot_fill=form.get("bot_fill") == "on", player=player,
+                                 solo=PLAY[play] == "solo")
     except (BadPlayer, TourneyError) as e:
         return refuse(str(e))
     return redirect(f"/t/{code}", 303)
@@ -252,6 +265,12 @@ def _team_number() -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 6:
         abort(400, description="Say which team.")
     return int(text)
+
+
+@bp.post("/t/<code>/withdraw")
+def withdraw(code: str):
+    """Leave the tourney before its start (``TourneyService.withdraw``)."""
+    return _control(code, lambda c: tourneys().withdraw(c, player_id() or ""))
 
 
 @bp.post("/t/<code>/ready")
