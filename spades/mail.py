@@ -70,20 +70,29 @@ class Mailer:
             outbox=outbox,
         )
 
-    def message(self, to: str, subject: str, text: str, html: str | None = None) -> EmailMessage:
+    def message(self, to: str, subject: str, text: str, html: str | None = None,
+                headers: Mapping[str, str] | None = None) -> EmailMessage:
+        """The message as it is sent; ``headers``: more header fields (a notice's
+        ``List-Unsubscribe``), which may not replace the ones set here."""
         msg = EmailMessage()
         msg["From"] = self.sender
         msg["To"] = to
         msg["Subject"] = subject
         msg["Message-ID"] = make_msgid(domain="spades.local")
+        for name, value in (headers or {}).items():
+            if name.lower() in ("from", "to", "subject", "message-id"):
+                raise ValueError(f"{name} is set by the mailer")
+            msg[name] = value
         msg.set_content(text)
         if html:
             msg.add_alternative(html, subtype="html")
         return msg
 
-    def send(self, to: str, subject: str, text: str, html: str | None = None) -> EmailMessage:
-        """Send one message. Raises MailError when the SMTP server refuses or cannot be reached."""
-        msg = self.message(to, subject, text, html)
+    def send(self, to: str, subject: str, text: str, html: str | None = None,
+             headers: Mapping[str, str] | None = None) -> EmailMessage:
+        """Send one message (``headers``: more header fields, see ``message``). Raises
+        MailError when the SMTP server refuses or cannot be reached."""
+        msg = self.message(to, subject, text, html, headers)
         if not self.host:
             self._to_outbox(msg)
             return msg

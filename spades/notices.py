@@ -1,20 +1,25 @@
 """"Your turn" notices for turn-based tables, by mail and by push.
 
-A turn-based table stores whom it waits on (``spades.storage.turns``), and whether the
-person had no page of the table open as the wait began (``notify``). Every tick:
+A turn-based table stores whom it waits on (``spades.storage.turns``), whether the
+person had no page of the table open as the wait began (``notify``), and when their last
+page of it closed if they left during the wait (``away``; cleared when one opens again).
+Every tick:
 
-- **Your turn.** Each person with such waits not told yet gets one mail listing every
-  table waiting on them (the least time left first), at most one every ``MAIL_EVERY_S``
-  (an hour): waits that begin within the hour after a mail are told in the next one. A
-  push notice ("Your turn at <table>") goes to each of the person's browsers that allowed
-  them, for every wait as it is found (``push``).
+- **Your turn.** Each person with waits not told yet, who had no page of the table open
+  as the wait began or has had none open for ``away_s`` (``AWAY_S``, two minutes) during
+  it, gets one mail listing every table waiting on them (the least time left first), at
+  most one every ``MAIL_EVERY_S`` (an hour): waits due within the hour after a mail are
+  told in the next one. A push notice ("Your turn at <table>") goes to each of the
+  person's browsers that allowed them, for every wait as it is found (``push``). Each
+  wait is told once; someone back within the grace is told nothing.
 - **Time running out.** Once ``WARN_SHARE`` (80%) of a move's time is used, one warning
   by mail (outside the hourly rule) and by push.
 
 Mail goes only to people with an account and an address, who did not turn the notice
 mails off; every mail carries a signed link that turns them off without signing in
-(``unsubscribe_token``; its route is ``spades.web.notices``). A notice names tables and
-how long is left; never a card.
+(``unsubscribe_token``; its route is ``spades.web.notices``: one press on its page, or
+the one-click POST that mail programs send from the ``List-Unsubscribe`` header, RFC
+8058). A notice names tables and how long is left; never a card.
 
 In a cluster one process ticks at a time (the caller passes a shared lock), and a wait's
 notice is marked as sent with the wait it was for, so nobody is told twice.
@@ -42,6 +47,7 @@ log = logging.getLogger(__name__)
 
 MAIL_EVERY_S = 3600.0  # at most one "your turn" mail per person this often
 WARN_SHARE = 0.8  # the warning goes out once this share of a move's time is used
+AWAY_S = 120.0  # a person whose pages of a table waiting on them all closed is told after this
 _SALT = "spades-notices-off"
 
 Push = Callable[[str, str, str, str], int]  # (person, title, body, url) -> notices sent
@@ -65,7 +71,9 @@ def unsubscribed_person(secret: str, token: str) -> str | None:
 class Notices:
     """The notices' worker: ``tick(now)`` tells whoever is due (see the module docstring).
     ``base_url``: the site's public address for the links (None: no mail is sent, as an
-    invitation would not be); ``push``: sends a push notice to a person's browsers."""
+    invitation would not be); ``push``: sends a push notice to a person's browsers;
+    ``away_s``: how long a person's pages of a table waiting on them must all have been
+    closed before they are told."""
 
     store: Store
     mailer: Mailer
@@ -74,6 +82,7 @@ class Notices:
     push: Push | None = None
     lock: AbstractContextManager | None = None
     clock: Callable[[], float] = time.time
+    away_s: float = AWAY_S
 
     def tick(self, now: float | None = None) -> None:
         now = self.clock() if now is None else now
@@ -83,7 +92,7 @@ class Notices:
 
     def _your_turn(self, now: float) -> None:
         due: dict[str, list[TurnRow]] = defaultdict(list)
-        for t in self.store.notices_due():
+        for t in self.store.notices_due(away_by=now - self.away_s):
             due[t.person].append(t)
         for person, turns in due.items():
             fresh = [t for t in turns if not t.pushed]
@@ -128,8 +137,10 @@ class Notices:
     def _mail(self, person: str, address: str, subject: str, text: str) -> bool:
         off = f"{self.base_url}/notices/off/{unsubscribe_token(self.secret, person)}"
         body = f"{text}\n\nTo stop these mails: {off}\n"
+        # RFC 8058: mail programs offer their own button, which POSTs to the link at once
+        headers = {"List-Unsubscribe": f"<{off}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
         try:
-            self.mailer.send(address, subject, body)
+            self.mailer.send(address, subject, body, headers=headers)
             return True
         except MailError:
             log.warning("a turn notice could not be mailed; trying again on the next tick")

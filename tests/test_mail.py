@@ -37,3 +37,17 @@ def test_no_server_prints_and_writes_the_outbox(tmp_path, capsys):
 def test_bad_tls_setting_is_refused():
     with pytest.raises(ValueError):
         Mailer.from_config({"SPADES_SMTP_TLS": "maybe"})
+
+
+def test_smtp_delivers_the_extra_header_fields(smtp):
+    """A turn notice's one-click stop (RFC 8058) rides in two header fields."""
+    mailer = Mailer.from_config(smtp.config())
+    stop = "https://spades.example/notices/off/InUtYW5uIg.abc"
+    mailer.send("ann@example.com", "Your turn at table ABCDEF", f"To stop these mails: {stop}",
+                headers={"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+    [envelope] = smtp.messages
+    msg = message_from_bytes(envelope.content, policy=policy.default)
+    assert str(msg["List-Unsubscribe"]).strip() == f"<{stop}>"
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    with pytest.raises(ValueError):  # the fields the mailer sets stay its own
+        mailer.send("ann@example.com", "s", "t", headers={"From": "someone@else.example"})

@@ -1,8 +1,9 @@
 """Turn-based tables with an injected clock (nobody sleeps through a day) and a real SMTP
 server: whom a table waits on, the "your turn" mails (once per person per hour, listing
 every table waiting on them), the 80% warning once, a missed move played by a bot and
-the seat taken back, the wait for Continue between hands, the limit of 20 tables, and
-the link that stops the mails."""
+the seat taken back, the wait for Continue between hands, the limit of 20 tables, a
+person who closes the page on their turn told once after the grace (kept over a
+restart), and the link that stops the mails (one press, or a mail program's one-click)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,19 @@ from test_lobby import join, new_table, post
 from spades.mail import Mailer
 from spades.notices import Notices, unsubscribe_token
 from spades.rules_config import Rules
-from spades.storage import SeatRow, Store
-from spades.tables import EMOJIS, MAX_TURN_TABLES, Continue, Player, TableService, TakeOver
+from spades.storage import PutAway, PutTurns, SeatRow, Store, Waiting
+from spades.tables import (
+    EMOJIS,
+    MAX_TURN_TABLES,
+    Connected,
+    Continue,
+    Disconnected,
+    Player,
+    Resume,
+    Server,
+    TableService,
+    TakeOver,
+)
 
 HOUR, DAY = 3600.0, 86400.0
 NAMES = ("Ann", "Bo", "Cy", "Di")
@@ -202,6 +214,121 @@ def test_three_days_of_mails_warnings_a_missed_move_and_the_seat_taken_back(svc,
         assert all(later - earlier >= HOUR for earlier, later in zip(times, times[1:])), name
 
 
+class Pushes(list):
+    """The push notices sent, as (person, title, url)."""
+
+    def __call__(self, person: str, title: str, body: str, url: str) -> int:
+        self.append((person, title, url))
+        return 1
+
+
+def turn_with_the_page_open(svc: TableService, pool: ManualPool, clock, notices) -> str:  # noqa: F811
+    """A table for Ann alone (bots in the other seats): her first wait told, her page
+    opened, an hour on, her move made: the new wait begins with her page open. Its code."""
+    code = table(svc, people=1)
+    settle(svc, pool)
+    notices.tick()  # her first wait began with no page open: told at once
+    svc.handle(code, person(0), Connected())
+    clock.now += HOUR
+    move(svc, code)
+    until_turn(svc, pool, code, 0)
+    [wait] = svc.store.turns_of(code)
+    assert not wait.notify
+    return code
+
+
+def your_turn_mails(smtp, name: str) -> list:  # noqa: F811
+    return [m for m in mails_to(smtp, name) if m.message["Subject"].startswith("Your turn")]
+
+
+def test_a_person_who_closes_the_page_on_their_turn_is_told_once_after_two_minutes(svc, pool, clock, smtp):  # noqa: F811
+    pushes = Pushes()
+    notices = Notices(svc.store, Mailer(host=smtp.host, port=int(smtp.port)), "secret", BASE, push=pushes,
+                      clock=clock)
+    code = turn_with_the_page_open(svc, pool, clock, notices)
+    mailed, pushed = len(your_turn_mails(smtp, "Ann")), len(pushes)
+    notices.tick()
+    assert (len(your_turn_mails(smtp, "Ann")), len(pushes)) == (mailed, pushed)  # her page is open: nothing
+
+    svc.handle(code, person(0), Disconnected())  # she closes the tab, on her turn
+    clock.now += 119
+    notices.tick()
+    assert (len(your_turn_mails(smtp, "Ann")), len(pushes)) == (mailed, pushed)  # within the grace
+    clock.now += 2
+    notices.tick()
+    [mail] = your_turn_mails(smtp, "Ann")[mailed:]
+    assert mail.message["Subject"] == f"Your turn at table {code}" and f"{BASE}/g/{code}" in mail.text
+    assert pushes[pushed:] == [(person(0).id, f"Your turn at {code}", f"{BASE}/g/{code}")]
+
+    # once per wait: back and away again, nothing more
+    svc.handle(code, person(0), Connected())
+    svc.handle(code, person(0), Disconnected())
+    clock.now += 10 * 60
+    notices.tick()
+    assert (len(your_turn_mails(smtp, "Ann")), len(pushes)) == (mailed + 1, pushed + 1)
+
+
+def test_back_within_the_grace_is_told_nothing(svc, pool, clock, notices, smtp):  # noqa: F811
+    code = turn_with_the_page_open(svc, pool, clock, notices)
+    mailed = len(mails_to(smtp, "Ann"))
+    svc.handle(code, person(0), Disconnected())
+    clock.now += 90
+    svc.handle(code, person(0), Connected())  # a reload, a tab put back
+    clock.now += HOUR
+    notices.tick()
+    assert len(mails_to(smtp, "Ann")) == mailed
+
+
+def test_the_hourly_rule_holds_for_a_person_who_closed_the_page(svc, pool, clock, notices, smtp):  # noqa: F811
+    code = turn_with_the_page_open(svc, pool, clock, notices)
+    other = table(svc, people=1)  # a second table waits on Ann, who has no page of it open
+    settle(svc, pool)
+    notices.tick()
+    assert len(your_turn_mails(smtp, "Ann")) == 2 and f"Table {other}:" in your_turn_mails(smtp, "Ann")[-1].text
+    svc.handle(code, person(0), Disconnected())
+    clock.now += 10 * 60
+    notices.tick()
+    assert len(your_turn_mails(smtp, "Ann")) == 2  # mailed ten minutes ago: the next mail waits for the hour
+    clock.now += HOUR
+    notices.tick()
+    [mail] = your_turn_mails(smtp, "Ann")[2:]
+    assert mail.message["Subject"] == "Your turn at 2 tables" and f"{BASE}/g/{code}" in mail.text
+
+
+def test_the_time_away_is_kept_over_a_restart(svc, pool, clock, notices, smtp, store):  # noqa: F811
+    code = turn_with_the_page_open(svc, pool, clock, notices)
+    svc.handle(code, person(0), Disconnected())  # she closes the tab; then the process stops
+    svc.close()
+    mailed = len(your_turn_mails(smtp, "Ann"))
+    again = TableService(store, pool=pool, clock=clock)
+    try:
+        clock.now += 121
+        Notices(store, notices.mailer, "secret", BASE, clock=clock).tick()
+        [mail] = your_turn_mails(smtp, "Ann")[mailed:]
+        assert f"{BASE}/g/{code}" in mail.text
+    finally:
+        again.close()
+
+
+def test_a_page_open_as_the_process_stopped_counts_as_closed_from_the_restart(store, svc, pool, clock, notices,
+                                                                                smtp):  # noqa: F811
+    code = turn_with_the_page_open(svc, pool, clock, notices)
+    svc.close()  # stopped with her page open: no word of its closing ever comes
+    mailed = len(your_turn_mails(smtp, "Ann"))
+    again = TableService(store, pool=pool, clock=clock)
+    try:
+        again.handle(code, Server(), Resume())
+        clock.now += 119
+        notices.tick()
+        assert len(your_turn_mails(smtp, "Ann")) == mailed  # her page may yet come back
+        clock.now += 2
+        notices.tick()
+        [mail] = your_turn_mails(smtp, "Ann")[mailed:]
+        assert f"{BASE}/g/{code}" in mail.text
+    finally:
+        again.close()
+
+
 def test_between_hands_the_table_waits_for_continue_or_the_moves_time(svc, pool, clock):
     code = table(svc, people=2, tempo="days-1")
     settle(svc, pool)
@@ -225,16 +352,31 @@ def test_a_twenty_first_turn_based_table_is_refused(svc, store):
     assert not svc.at_turn_limit(person(1).id)
 
 
-def test_the_link_in_the_mail_stops_the_mails_and_a_forged_one_is_refused(app, client):
+def test_the_link_in_the_mail_asks_for_a_press_and_a_forged_one_is_refused(app, client):
     store = app.extensions["spades.tables"].store
     store.sign_in("eve@example.com", "u-eve", None, "Eve", EMOJIS[0], 0.0)
     token = unsubscribe_token(app.config["SECRET_KEY"], "u-eve")
-    r = client.get(f"/notices/off/{token}")
+    r = client.get(f"/notices/off/{token}")  # a visit (or a mail scanner following the link) changes nothing
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "Stop the turn mails?" in page and f'action="/notices/off/{token}"' in page
+    assert store.mail_prefs("u-eve")[0] is False
+    r = client.post(f"/notices/off/{token}")  # the button: no CSRF token needed, the link is signed
     assert r.status_code == 200 and "No more turn mails" in r.get_data(as_text=True)
     assert store.mail_prefs("u-eve")[0] is True
     for forged in (token[:-2] + "xx", unsubscribe_token("another secret", "u-eve"), "nonsense"):
-        r = client.get(f"/notices/off/{forged}")
-        assert r.status_code == 400 and "This link is not valid" in r.get_data(as_text=True)
+        for r in (client.get(f"/notices/off/{forged}"), client.post(f"/notices/off/{forged}")):
+            assert r.status_code == 400 and "This link is not valid" in r.get_data(as_text=True)
+
+
+def test_a_mail_programs_one_click_turns_the_mails_off_without_a_session(app):
+    store = app.extensions["spades.tables"].store
+    store.sign_in("eve@example.com", "u-eve", None, "Eve", EMOJIS[0], 0.0)
+    token = unsubscribe_token(app.config["SECRET_KEY"], "u-eve")
+    stranger = app.test_client()  # no cookie, no CSRF token: as a mail program posts (RFC 8058)
+    r = stranger.post(f"/notices/off/{token}", data={"List-Unsubscribe": "One-Click"})
+    assert r.status_code == 200 and store.mail_prefs("u-eve")[0] is True
+    r = stranger.post("/me/notices", data={"mail": "on"})  # the site's other forms still need the token
+    assert r.status_code == 400 and store.mail_prefs("u-eve")[0] is True
 
 
 @pytest.fixture
@@ -287,3 +429,18 @@ def test_the_profile_turns_the_mails_off_and_on_for_a_signed_in_person(app, clie
     assert store.mail_prefs(uid)[0] is False
     r = client.post("/me/notices", data={"csrf": csrf_of(client), "mail": "maybe"})
     assert r.status_code == 400
+
+
+def test_the_time_away_is_stored_with_the_wait_on_either_engine(database):
+    store = Store(database)
+    wait = Waiting("u-ann", 0, "1/7", 1000.0, 2000.0, False)
+    store.commit([PutTurns("ABCDEF", (wait,))])
+    assert store.notices_due(away_by=5000.0) == []  # her page is open
+    store.commit([PutAway("ABCDEF", "u-ann", 1100.0)])
+    store.commit([PutAway("ABCDEF", "u-ann", 1150.0)])  # the first closing stands
+    store.commit([PutTurns("ABCDEF", (wait,))])  # the same wait stored again keeps it
+    assert store.notices_due(away_by=1099.0) == []
+    [due] = store.notices_due(away_by=1100.0)
+    assert (due.person, due.away) == ("u-ann", 1100.0)
+    store.commit([PutAway("ABCDEF", "u-ann", None), PutAway("ABCDEF", "u-bo", 1100.0)])  # back; Bo has no wait
+    assert store.notices_due(away_by=5000.0) == [] and [t.away for t in store.turns_of("ABCDEF")] == [None]

@@ -114,7 +114,7 @@ from .tourneys import (
     PutTourneyTeam,
     TourneyStore,
 )
-from .turns import PutTurns, TurnStore, Waiting
+from .turns import PutAway, PutTurns, TurnStore, Waiting
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
@@ -138,6 +138,6 @@ __all__ = [
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
     "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
-    "PutTurns", "TurnRow", "Waiting",  # turn-based tables
+    "PutAway", "PutTurns", "TurnRow", "Waiting",  # turn-based tables
     "PushSubscriptionRow",  # push
 ]

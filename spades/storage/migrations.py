@@ -350,6 +350,14 @@ def m015_push(s: Schema) -> None:
     s.create_index("push_subscriptions", ["person"])
 
 
+@migration
+def m016_turns_away(s: Schema) -> None:
+    """``turns.away``: when the person's last page of the table closed during a wait that
+    began with a page open (NULL: a page is open, or none was as it began and ``notify``
+    says so); the notices tell them once a short grace has passed (``spades.notices``)."""
+    s.add_column("turns", "away", float)
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

@@ -278,3 +278,4 @@ class TurnRow:
     pushed: bool
     notified: bool  # mailed (or nothing to mail)
     warned: bool
+    away: float | None = None  # its person's last page of the table closed then, during the wait

@@ -1,7 +1,8 @@
 """Turn-based tables: whom each one waits on, kept so that a person's list of tables
 waiting on them, the notices and the timers of tables out of memory are read from the
 database alone. The table's actor writes the rows with a table's change
-(``PutTurns``); the notices read and mark them.
+(``PutTurns``), and when a person's last page of the table closes or one opens again
+during their wait (``PutAway``); the notices read and mark them.
 
 Imports: stdlib and the storage package's ``base``, ``rows`` and ``core``.
 """
@@ -15,13 +16,14 @@ from .base import Db
 from .core import StoreCore
 from .rows import TurnRow
 
-_TURN = "SELECT table_code, person, seat, turn, since, deadline, notify, pushed, notified, warned FROM turns"
+_TURN = ("SELECT table_code, person, seat, turn, since, deadline, notify, pushed, notified, warned, away "
+         "FROM turns")
 MARKS = ("pushed", "notified", "warned")  # what went out about a wait
 
 
 def _turn(r: dict) -> TurnRow:
     return TurnRow(r["table_code"], r["person"], r["seat"], r["turn"], r["since"], r["deadline"], bool(r["notify"]),
-                   bool(r["pushed"]), bool(r["notified"]), bool(r["warned"]))
+                   bool(r["pushed"]), bool(r["notified"]), bool(r["warned"]), r["away"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,21 @@ class PutTurns:
             db.execute("INSERT INTO turns (table_code, person, seat, turn, since, deadline, notify, pushed, notified, "
                        "warned) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0)",
                        [self.code, w.person, w.seat, w.turn, w.since, w.deadline, int(w.notify)])
+
+
+@dataclass(frozen=True, slots=True)
+class PutAway:
+    """``person``'s last page of table ``code`` closed at ``at`` during their wait (the
+    first time stands until a page opens again), or (``at`` None) a page is open again.
+    Nothing happens when the table does not wait on them."""
+
+    code: str
+    person: str
+    at: float | None
+
+    def apply(self, db: Db) -> None:
+        db.execute("UPDATE turns SET away = " + ("COALESCE(away, ?)" if self.at is not None else "?")
+                   + " WHERE table_code = ? AND person = ?", [self.at, self.code, self.person])
 
 
 class TurnStore(StoreCore):
@@ -107,10 +124,16 @@ class TurnStore(StoreCore):
         with self._reading() as db:
             return {r["table_code"] for r in db.query("SELECT DISTINCT table_code FROM turns")}
 
-    def notices_due(self) -> list[TurnRow]:
-        """The waits whose person should be told (no page of the table open when it began)."""
+    def notices_due(self, away_by: float | None = None) -> list[TurnRow]:
+        """The waits whose person should be told and was not yet: they had no page of the
+        table open when it began, or (with ``away_by``) their last one closed during the
+        wait at ``away_by`` or before and none opened since."""
         with self._reading() as db:
-            return [_turn(r) for r in db.query(f"{_TURN} WHERE notify = 1 AND notified = 0 ORDER BY since")]
+            if away_by is None:
+                return [_turn(r) for r in db.query(f"{_TURN} WHERE notify = 1 AND notified = 0 ORDER BY since")]
+            return [_turn(r) for r in db.query(
+                f"{_TURN} WHERE notified = 0 AND (notify = 1 OR (away IS NOT NULL AND away <= ?)) ORDER BY since",
+                [away_by])]
 
     def warnings_due(self, now: float, share: float) -> list[TurnRow]:
         """The timed waits with ``share`` of their time used and no warning yet."""

@@ -37,6 +37,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
   of turn-based tables are looked for (``spades.web.notices``); 0: never (tests tick).
+  ``NOTICE_AWAY_S`` (120; env ``SPADES_NOTICE_AWAY_S``): a person whose every page of a
+  table waiting on them closed is told after this long, unless one opened again.
   ``TURN_LIST_POLL_S`` (15): how often an open home or Games page asks for its your-turn list.
 - ``ADMIN_EMAILS`` (env ``SPADES_ADMIN_EMAILS``, comma-separated): the accounts that run
   the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
@@ -51,7 +53,9 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   make (flask-limiter strings; env ``SPADES_`` + the name, e.g. for a venue behind one
   address). A listed tourney needs a signed-in director.
 - ``PUBLIC_URL`` (env ``SPADES_PUBLIC_URL``, e.g. ``https://spades.example``): the site's
-  address in invitation mails. Without it, a mail link is built from the request's host
+  address in invitation mails and in the turn notices, which are not sent without it (the
+  log says so once at start; ``scripts/serve`` sets it to the address it serves on).
+  Without it, an invitation's link is built from the request's host
   only when Flask checked that host against ``TRUSTED_HOSTS`` (env
   ``SPADES_TRUSTED_HOSTS``, comma-separated; other hosts then get a 400) or it is loopback.
 - ``TOURNEY_TICK_S`` (1): how often tourneys' timers are checked (0: never; tests tick by
@@ -149,6 +153,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         TOURNEY_TICK_S=1.0,
         NOTICE_TICK_S=float(os.environ.get("SPADES_NOTICE_TICK_S", "60")),
+        NOTICE_AWAY_S=float(os.environ.get("SPADES_NOTICE_AWAY_S", "120")),
         TURN_LIST_POLL_S=15,
         **{name: os.environ.get(f"SPADES_{name}", default) for name, default in MAKING_LIMITS.items()},
         REDIS_URL=os.environ.get("SPADES_REDIS_URL") or None,

@@ -6,7 +6,8 @@ browser, so the same browser always gets its seat back. Every state-changing POS
 the session's CSRF token: a hidden ``csrf`` field in forms, the ``X-CSRF-Token`` header
 from HTMX (set once with ``hx-headers`` on the page body). Tokens are compared as UTF-8
 bytes, so any text at all (``é``, a lone surrogate) is a 400 with the usual words, never
-an error.
+an error. A view marked ``csrf_exempt`` is reached without one: its URL carries its own
+signed proof (the one-click stop link of a notice mail, posted by a mail program).
 
 The device cookie (``spades_device``, sent to ``/signin`` pages only, HttpOnly, SameSite
 Lax, Secure as the session is, for ``DEVICE_DAYS``): an itsdangerous-signed list of the
@@ -23,7 +24,9 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from flask import Flask, abort, current_app, request, session
 from itsdangerous import BadData, URLSafeTimedSerializer
@@ -38,6 +41,7 @@ DEVICE_PATH = "/signin"  # the sign-in pages, and no other request, carry it
 DEVICE_DAYS = 400  # browsers keep a cookie 400 days at most
 DEVICE_EMAILS = 5  # addresses one browser remembers
 _DEVICE_SALT = "spades-device"
+View = TypeVar("View", bound=Callable)
 
 
 def player_id(create: bool = False) -> str | None:
@@ -82,8 +86,17 @@ def _utf8(text: object) -> bytes:
     return str(text).encode("utf-8", "surrogatepass")
 
 
+def csrf_exempt(view: View) -> View:
+    """Mark a view whose POSTs need no CSRF token: only for one that checks a signed token
+    of its own in its URL (a cross-site POST could not forge it either)."""
+    view.csrf_exempt = True  # type: ignore[attr-defined]
+    return view
+
+
 def _check_csrf() -> None:
     if request.method != "POST":
+        return
+    if getattr(current_app.view_functions.get(request.endpoint or ""), "csrf_exempt", False):
         return
     expected = session.get("csrf")
     given = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""

@@ -4,12 +4,18 @@ background, the link in every notice mail that turns them off without signing in
 the profile's setting.
 
 Routes: ``GET /turns`` (the your-turn list and the top bar's count, asked for again by
-the pages that show them), ``GET /notices/off/<token>`` (turns a person's notice mails off; a forged or
-garbled link is a 400 that says so), ``POST /me/notices`` (``mail``: ``on`` or ``off``).
+the pages that show them), ``GET /notices/off/<token>`` (the link in every notice mail:
+a page with one button, so that a mail scanner following links turns nothing off),
+``POST /notices/off/<token>`` (the button, or a mail program's one-click from the
+``List-Unsubscribe`` header, RFC 8058: turns the person's notice mails off, with no
+session or CSRF token, the signed token being the proof; a forged or garbled link is a
+400 that says so), ``POST /me/notices`` (``mail``: ``on`` or ``off``).
 
 Settings: ``NOTICE_TICK_S`` (60; 0: no background ticks, as in tests, which call
-``tick``); the links use ``PUBLIC_URL`` (without it no notice mail is sent: a link could
-not be made).
+``tick``); ``NOTICE_AWAY_S`` (120): how long a person's pages of a table waiting on them
+must all have been closed before they are told; the links use ``PUBLIC_URL`` (without an
+``http://`` or ``https://`` one no notice is sent, as a link could not be made, and the
+start-up log says so once; ``scripts/serve`` sets it to the address it serves on).
 
 Imports: Flask, ``spades.notices``, ``spades.storage`` and the web layer's identity and
 services.
@@ -20,12 +26,13 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, session
 
 from ..clocks import time_left
-from ..notices import Notices, unsubscribed_person
-from .identity import player_id
+from ..notices import AWAY_S, Notices, unsubscribed_person
+from .identity import csrf_exempt, player_id
 from .services import mailer, service
 
 log = logging.getLogger(__name__)
@@ -63,15 +70,19 @@ def turns():
     return render_template("notices/_your_turn.html", turns=your_turns(), oob=True)
 
 
-@bp.get("/notices/off/<token>")
+@bp.route("/notices/off/<token>", methods=["GET", "POST"])
+@csrf_exempt  # the signed token in the link is the proof; a mail program's one-click POST has no session
 def off(token: str):
-    """The link in every notice mail: no more notice mails for its person (no sign-in needed)."""
+    """The link in every notice mail (no sign-in needed): a visit shows the button, its
+    press (or a mail program's one-click POST) turns the person's notice mails off."""
     person = unsubscribed_person(current_app.config["SECRET_KEY"], token)
     if person is None:
         abort(400, description="This link is not valid: copy the whole link from the mail, or turn the mails off "
                                "on your profile.")
+    if request.method == "GET":
+        return render_template("notices/off.html", done=False, token=token)
     service().store.set_mail_off(person, True)
-    return render_template("notices/off.html")
+    return render_template("notices/off.html", done=True)
 
 
 @bp.post("/me/notices")
@@ -88,15 +99,34 @@ def mail_setting():
     return redirect("/me#notices", 303)
 
 
+def site_address(value: object) -> str | None:
+    """The site's public address for the notices' links (``PUBLIC_URL`` without its last
+    ``/``), or None when it is missing or is not an ``http://`` or ``https://`` address."""
+    text = str(value or "").strip().rstrip("/")
+    try:
+        parts = urlsplit(text)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # a port that is not a number, a bad IPv6 address
+        usable = False
+    return text if usable else None
+
+
 def start(app: Flask) -> Notices:
-    """The notices' worker for this app (ticking every ``NOTICE_TICK_S`` in a thread)."""
+    """The notices' worker for this app (ticking every ``NOTICE_TICK_S`` in a thread). A
+    site with no usable ``PUBLIC_URL`` says once, in its log, that it sends no notices."""
     tables = app.extensions["spades.tables"]
     cluster = tables.cluster
     with app.app_context():
         post = mailer()
-    notices = Notices(tables.store, post, app.config["SECRET_KEY"], (app.config.get("PUBLIC_URL") or "").rstrip("/")
-                      or None, push=app.extensions.get("spades.push"),
-                      lock=cluster.shared_lock("notices") if cluster is not None else None, clock=tables.now)
+    given = app.config.get("PUBLIC_URL")
+    base = site_address(given)
+    if base is None:
+        log.warning("SPADES_PUBLIC_URL %s: no turn mails or push notices are sent, as their links need the "
+                    "site's address (set it, e.g. SPADES_PUBLIC_URL=https://spades.example)",
+                    f"({given!r}) is not an http:// or https:// address" if given else "is not set")
+    notices = Notices(tables.store, post, app.config["SECRET_KEY"], base, push=app.extensions.get("spades.push"),
+                      lock=cluster.shared_lock("notices") if cluster is not None else None, clock=tables.now,
+                      away_s=float(app.config.get("NOTICE_AWAY_S", AWAY_S)))
     every = float(app.config.get("NOTICE_TICK_S", 60))
     if every > 0:
         stop = app.extensions.setdefault("spades.notices.stop", threading.Event())

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import clocks
-from ...storage import ClearHold, FireHold, Op, PutHold
+from ...storage import ClearHold, FireHold, Op, PutAway, PutHold
 from ..decide import Decision, deal_if_ready, end_hold, hold_seat, sync_clock
 from ..errors import NotWatchable
 from ..registry import ANY, BEACON_ANSWER, PERSON, SERVER, Command, declare
@@ -21,6 +21,16 @@ from ..state import Settings, TableState
 from ..values import WATCHING_OFF, Player, Who
 
 __all__ = ["Connected", "Disconnected", "Closing", "HoldExpired", "Started", "Resume", "Reseat"]
+
+
+def _away(state: TableState, person: str, at: float | None) -> list[Op]:
+    """A turn-based table waiting on ``person``: their last page of it closed at ``at``, or
+    (None) one is open again. The notices tell a person away that long past a grace
+    (``spades.notices``); the time is stored with the wait, so a restart or the table
+    leaving memory keeps it. Nothing at any other table, or for anyone it does not wait on."""
+    if not clocks.is_turn_based(state.match.rules) or all(p != person for p, *_ in state.waits):
+        return []
+    return [PutAway(state.code, person, at)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +99,15 @@ def connected(state: TableState | RoomState, who: Who, command: Connected, now: 
     if count > 1:
         return Decision(publish=False, seat=seat)
     state.closing.pop(seat, None)
-    rows = end_hold(state, seat)
+    rows = end_hold(state, seat) + _away(state, who.id, None)
     return Decision(rows + sync_clock(state, now, settings), seat=seat)
 
 
 @declare(Disconnected, "disconnected", senders=PERSON, phase=ANY)
 def disconnected(state: TableState | RoomState, who: Who, command: Disconnected, now: float,
                  settings: Settings) -> Decision:
-    """One of a person's connections closed; the seat's last one starts its hold."""
+    """One of a person's connections closed; the seat's last one starts its hold (at a
+    turn-based table waiting on them: the time they went away, for the notices)."""
     assert isinstance(who, Player)
     if state.connections.get(who.id, 0) <= 0:
         return Decision(publish=False)
@@ -110,7 +121,7 @@ def disconnected(state: TableState | RoomState, who: Who, command: Disconnected,
     seat = state.seat_of(who.id)
     if seat is None:
         return Decision()  # one fewer watching
-    return Decision(hold_seat(state, seat, now), seat=seat)
+    return Decision(hold_seat(state, seat, now) + _away(state, who.id, now), seat=seat)
 
 
 @declare(Closing, "closing", senders=PERSON, route="closing", answer=BEACON_ANSWER, limited=True)
@@ -153,11 +164,14 @@ def started(state: TableState, who: Who, command: Started, now: float, settings:
 
 @declare(Resume, "resume", senders=SERVER)
 def resume(state: TableState, who: Who, command: Resume, now: float, settings: Settings) -> Decision:
-    """The process started: nobody is connected to it, so every person counts as dropped."""
+    """The process started: nobody is connected to it, so every person counts as dropped
+    (and, at a turn-based table, as away from now, unless they were away already)."""
     rows: list[Op] = []
     for s in state.row.seats:
         if s.kind == "human":
             rows += hold_seat(state, s.seat, now)
+            if s.player_id:
+                rows += _away(state, s.player_id, now)
     return Decision(rows + sync_clock(state, now, settings))
 
 
