@@ -413,6 +413,18 @@ def test_a_set_start_with_fewer_than_two_teams_there_cancels_the_tourney(svc, cl
     assert view.status == "cancelled" and "Fewer than two teams" in view.note
 
 
+def test_a_set_start_with_no_check_in_window_plays_everyone_registered(svc, clock):
+    _, tourneys = svc
+    code = tourneys.create(DIRECTOR, "No check-in", team_limit=4, start_at=clock.now + 120, checkin_s=0)
+    teams = register_teams(tourneys, code, 2)
+    with pytest.raises(NothingToReady, match="no check-in"):
+        tourneys.ready(code, next(iter(teams.values()))[0])
+    clock.now += 120
+    tourneys.tick()
+    view = tourneys.view(code, None)
+    assert view.status == "running" and [t.state for t in view.teams] == ["in", "in"]
+
+
 # -- a restart -----------------------------------------------------------------------------
 def test_a_restart_mid_round_keeps_the_bracket_and_the_running_tables_finish(path, pool, clock):
     tables, tourneys = services(path, pool, clock)

@@ -273,6 +273,8 @@ def ready(t: Tourney, player_id: str, now: float) -> Op | None:
         opens = t.checkin_opens()
         if opens is None:
             raise NothingToReady("Nothing to be ready for yet: the director starts the tourney.")
+        if t.row.checkin_s <= 0:
+            raise NothingToReady("This tourney has no check-in: everyone registered plays from its start time.")
         if now < opens:
             minutes = max(1, round(t.row.checkin_s / 60))
             raise NothingToReady(f"Check-in opens {minutes} minutes before the start.")

@@ -316,7 +316,8 @@ def _lineup(t: Tourney, now: float) -> _Lineup:
     """Who plays: bot teams, and people's teams with both people there, as they are; the
     rest settled one by one (``_settle``)."""
     opens = t.checkin_opens()
-    checkin = opens is not None and now >= opens  # people had their chance to check in
+    # people had their chance to check in (with no window, nobody had: everyone registered is there)
+    checkin = opens is not None and now >= opens and t.row.checkin_s > 0
     lineup = _Lineup(dict(t.teams), {tid: list(ps) for tid, ps in t.players.items()}, max(t.teams, default=0) + 1)
     for tid in sorted(lineup.teams):
         team = lineup.teams[tid]
