@@ -134,3 +134,28 @@ def test_the_list_of_tourneys_comes_a_page_at_a_time(app):
     assert "no tourneys on this page" in visitor.get("/t?page=9").get_data(as_text=True)
     for junk in ("0", "x", "-1", "²", "999999"):
         assert visitor.get(f"/t?page={junk}").status_code == 400, junk
+
+
+def test_one_person_may_ask_for_10_hints_a_minute_then_is_told_how_long_to_wait(app, service):
+    ann, bo = from_address(app, "10.0.4.1"), from_address(app, "10.0.4.1")
+    tables = []
+    for client in (ann, bo):
+        code = practice(client).headers["Location"].rsplit("/", 1)[1]
+        tables.append(code)
+    service.wait_idle()
+
+    def hint(client, code, htmx=True):
+        return client.post(f"/g/{code}/hint", data={"csrf": csrf_of(client)},
+                           headers={"HX-Request": "true"} if htmx else {})
+
+    answers = [hint(ann, tables[0]) for _ in range(10)]
+    assert [r.status_code for r in answers] == [200] * 10
+    assert "The Hard bot would bid" in answers[-1].get_data(as_text=True)
+    refused = hint(ann, tables[0])
+    assert waits_a_while(refused) and int(refused.headers["Retry-After"]) <= 60
+    text = refused.get_data(as_text=True)
+    assert "That is a lot of hints: at most 10 a minute. Try again in" in text and "The Hard bot would bid" not in text
+    plain = hint(ann, tables[0], htmx=False)  # a page without JavaScript: back to the table, the reason shown
+    assert plain.status_code == 303
+    assert "That is a lot of hints: at most 10 a minute." in ann.get(f"/g/{tables[0]}").get_data(as_text=True)
+    assert hint(bo, tables[1]).status_code == 200  # someone else is not held up

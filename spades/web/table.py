@@ -12,7 +12,8 @@ Refusals: illegal move 422, stale version 409 (also a race lost to another move)
 your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did not
 take 503 (nothing changed; the table goes on). Each answer is the table as it is now.
 Talk (``CHAT_ANSWER``) is answered with the chat's form and the refusal beside it: chat
-off, reactions only or silenced 403, too fast 429 with ``Retry-After``, bad text 400.
+off, reactions only or silenced 403, too fast 429 with ``Retry-After``, bad text 400. A
+person may ask for ``HINTS_PER_PERSON`` hints (429 with ``Retry-After`` past it).
 
 Imports: Flask, ``spades.tables`` and the core.
 """
@@ -20,6 +21,7 @@ Imports: Flask, ``spades.tables`` and the core.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request, session
@@ -44,7 +46,7 @@ from ..tables import (
 )
 from ..tables.registry import BEACON_ANSWER, CHAT_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
 from .identity import csrf_token, player_id
-from .limits import limiter
+from .limits import hit, limiter
 from .lobby import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page, room_refusal
 from .render import render_fragments, table_context
 from .services import hub, service
@@ -52,6 +54,8 @@ from .talk import chat_answer, talk_of
 
 bp = Blueprint("table", __name__)
 
+HINTS_A_MINUTE = 10  # one person's hints, at all their tables together (a bid turn needs one)
+HINTS_PER_PERSON = f"{HINTS_A_MINUTE} per minute"
 
 
 def normalize_code(code: str) -> str:
@@ -134,11 +138,19 @@ def _answer(code: str, message: str | None, status: int, hint: object = None, sn
 @unknown_codes_limit
 def hint(code: str):
     """The bid the Hard bot would make (the bid model's), with the words that explain it;
-    409 when it is not this person's turn to bid."""
+    409 when it is not this person's turn to bid; 429 with ``Retry-After`` past
+    ``HINTS_PER_PERSON``."""
     code = normalize_code(code)
     pid = player_id()
     if pid is None:
         return _answer(code, "You have no seat at this table.", 403)
+    wait = hit(HINTS_PER_PERSON, pid, "hint-person")
+    if wait is not None:
+        seconds = math.ceil(wait)
+        answer = _answer(code, f"That is a lot of hints: at most {HINTS_A_MINUTE} a minute. "
+                               f"Try again in {seconds} s.", 429)
+        answer.headers["Retry-After"] = str(seconds)
+        return answer
     try:
         value = service().hint(code, pid)
     except TableNotFound:
