@@ -9,6 +9,9 @@ bytes, so any text at all (``é``, a lone surrogate) is a 400 with the usual wor
 an error. A view marked ``csrf_exempt`` is reached without one: its URL carries its own
 signed proof (the one-click stop link of a notice mail, posted by a mail program).
 
+A person who never chose an emoji is offered one their player id picks, and not one
+already taken at the table they join (``default_emoji``).
+
 The device cookie (``spades_device``, sent to ``/signin`` pages only, HttpOnly, SameSite
 Lax, Secure as the session is, for ``DEVICE_DAYS``): an itsdangerous-signed list of the
 last ``DEVICE_EMAILS`` addresses this browser signed in to and a random device id, set
@@ -21,10 +24,11 @@ Imports: Flask (with werkzeug) and itsdangerous only.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -53,6 +57,19 @@ def player_id(create: bool = False) -> str | None:
         session["day"] = _today()
         session.permanent = True
     return pid
+
+
+def default_emoji(choices: Sequence[str], taken: Iterable[str] = ()) -> str:
+    """The emoji a form offers a person who never chose one: the first of ``choices`` not
+    ``taken`` (the emoji of the people already at the table), counting from a place this
+    browser's player id picks (a random one for a browser without an id yet), so that
+    friends do not all start with the same one."""
+    pid = player_id()
+    start = (int.from_bytes(hashlib.sha256(pid.encode()).digest()[:4], "big") if pid
+             else secrets.randbelow(len(choices))) % len(choices)
+    used = set(taken)
+    order = [choices[(start + n) % len(choices)] for n in range(len(choices))]
+    return next((e for e in order if e not in used), order[0])
 
 
 def csrf_token() -> str:

@@ -64,7 +64,7 @@ from ..tables import (
 )
 from ..text import clean_text
 from .auth import MAIL_SCOPE, Budget, mail_budget, take
-from .identity import csrf_token, player_id
+from .identity import csrf_token, default_emoji, player_id
 from .limits import limiter, making, too_many
 from .options import DEFAULT_VALUES, OPTION, table_options
 from .render import room_context
@@ -137,8 +137,8 @@ NEW_DEFAULTS = {"humans": "4", **DEFAULT_VALUES}
 @bp.get("/new")
 def new():
     name, emoji = _prefill()
-    return render_template("lobby/new.html", values={**NEW_DEFAULTS, "name": name, "emoji": emoji or EMOJIS[0]},
-                           emojis=EMOJIS, message=None)
+    values = {**NEW_DEFAULTS, "name": name, "emoji": emoji or default_emoji(EMOJIS)}
+    return render_template("lobby/new.html", values=values, emojis=EMOJIS, message=None)
 
 
 @bp.post("/new")
@@ -204,11 +204,11 @@ def _join_form(code: str, message: str | None = None, status: int = 200, values:
         return refused(e, code)
     if pid is not None and (pid in row.seated or any(m.player_id == pid and m.state == "in" for m in row.members)):
         return redirect(f"/g/{code}", 303)  # already in: back to the room or the seat
+    here = [m for m in row.members if m.state == "in"]
     if values is None:
         name, emoji = _prefill()
-        values = {"name": name, "emoji": emoji or EMOJIS[0]}
+        values = {"name": name, "emoji": emoji or default_emoji(EMOJIS, (m.emoji for m in here))}
     host = next((m for m in row.members if m.player_id == row.host), None)
-    here = [m for m in row.members if m.state == "in"]
     return render_template("room/join.html", code=code, host=host, here=here, values=values, emojis=EMOJIS,
                            message=message, humans=row.options.get("humans", 4),
                            started=row.status == "playing"), status
