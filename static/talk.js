@@ -1,5 +1,5 @@
-// The table's chat: keep the last 100 lines, follow new ones when the reader is at the
-// bottom, let a reaction's bubble go after a few seconds, and fetch the lines said while
+// The table's chat: keep the last 100 lines, each once, follow new ones when the reader
+// is at the bottom, let a reaction's bubble go after a few seconds, and fetch the lines said while
 // the socket was away. Everything works without it.
 (function () {
   "use strict";
@@ -18,7 +18,15 @@
     var target = e.detail && e.detail.target;
     if (!target) return;
     if (target.id === "chat-log") {
-      while (target.children.length > KEPT) target.removeChild(target.firstElementChild);
+      // the log drawn again (the match's end, the host's notice) may hold a line its
+      // socket brings next: each line is shown once
+      var l = log(), seen = {};
+      if (!l) return;
+      Array.prototype.slice.call(l.children).forEach(function (li) {
+        if (li.id && seen[li.id]) l.removeChild(li);
+        else seen[li.id] = true;
+      });
+      while (l.children.length > KEPT) l.removeChild(l.firstElementChild);
       if (atBottom) toBottom();
     } else if (target.classList && target.classList.contains("bubble")) {
       // the swap put a new bubble in the place of ``target``

@@ -91,8 +91,20 @@ def test_friends_and_a_watcher_talk_react_mute_and_silence(app, live_server, bro
         send(ann, "hello from the phone")
         expect(hana.locator("#chat-log")).to_contain_text("hello from the phone")
         hana.locator("#chat-log li", has_text="hello from the phone").locator("summary").click()
+        expect(hana.locator("#chat-log button", has_text="talk again")).to_have_count(0)  # she talks: nothing to undo
+        for page in (ann, bo, eve):  # the host's choices are on the host's page only
+            expect(page.locator("#chat-log li", has_text="hello from the phone")).to_have_count(1)
+            expect(page.locator("#chat-log button", has_text="Silence")).to_have_count(0)
         hana.get_by_role("button", name="Silence Ann").click()
         expect(ann.locator("#chat-log")).to_contain_text("The host silenced Ann.")
+        # Hana's menu on Ann's lines follows at once: the one choice that applies now
+        expect(hana.locator("#chat-log")).to_contain_text("The host silenced Ann.")
+        ann_line = hana.locator("#chat-log li", has_text="hello from the phone")
+        expect(ann_line).to_have_count(1)
+        expect(ann_line.locator("button", has_text="Silence Ann")).to_have_count(0)
+        ann_line.locator("summary").click()
+        expect(ann_line.get_by_role("button", name="Let Ann talk again")).to_be_visible()
+        ann_line.locator("summary").click()
         ann.locator("#chat-text").fill("but why")
         ann.locator("#chat-text").press("Enter")
         expect(ann.locator(".chat-note")).to_contain_text("The host has silenced you at this table.")

@@ -31,7 +31,11 @@ a reason.
 
 A line said at a table (``Change.said``) goes only to the sockets of the people who hear
 it (``spades.web.talk.hears``: the watchers' chat, mutes and blocks), rendered once for
-its sayer and once for everyone else.
+its sayer, once for the host (whose menu on it offers to silence its speaker) and once
+for everyone else; after the host's own notice (a silence, the chat's settings) the
+host's sockets get their whole chat, its menus as they now apply. A player's socket
+gets its chat again, the watchers' lines in it, with the change that ends the match
+(and without them with the one that starts the next).
 
 Imports: Flask (templates), ``spades.tables`` and the web layer's rendering.
 """
@@ -61,7 +65,7 @@ from .render import (
     render_public,
     stamp_of,
 )
-from .talk import MUTED_CHANNEL, hears, render_said
+from .talk import MUTED_CHANNEL, hears, render_log, render_said
 
 log = logging.getLogger(__name__)
 
@@ -162,20 +166,28 @@ class Published:
         self._parts = {}
 
     def html(self, app: Flask, player_id: str | None) -> str:
-        """A room member's picture, or the line said (as its sayer or anyone else gets
-        it), with the CSRF mark."""
-        change = self.change
-        said = change.said
-        key = change.key_of(player_id) if said is None else ("said", said.line.person == player_id)
+        """A room member's picture, with the CSRF mark."""
+        key = self.change.key_of(player_id)
+        return self._once(app, key, lambda: render_picture(self.change.snapshots[key], CSRF_MARK))
+
+    def said_html(self, app: Flask, own: bool, host: bool, log: Callable[[], str]) -> str:
+        """The line said, as its sayer (``own``), the table's host (``host``) or anyone
+        else gets it, with the CSRF mark; after the host's notice its sayer gets the whole
+        chat (``log``: the sayer's, drawn with the mark)."""
+        said = self.change.said
+        assert said is not None
+        host = host and not own
+        return self._once(app, ("said", own, host), lambda: render_said(
+            self.change.code, said, own, host, CSRF_MARK, log() if own and said.line.kind == "notice" else ""))
+
+    def _once(self, app: Flask, key: Any, render: Callable[[], str]) -> str:
         html = self._html.get(key)
         if html is None:
             with self._lock:
                 html = self._html.get(key)
                 if html is None:
                     with app.app_context():
-                        html = render_picture(change.snapshots[key], CSRF_MARK) if said is None \
-                            else render_said(change.code, said, key[1], CSRF_MARK)
-                    self._html[key] = html
+                        html = self._html[key] = render()
         return html
 
 
@@ -242,6 +254,8 @@ class Connection:
     alive: bool = True
     seen: int = -1  # the last table change queued (a change can arrive twice around the connect)
     muted: frozenset[str] = frozenset()  # the people whose chat lines this person does not get
+    host: bool = False  # its person is the table's host, as the last change it was sent says
+    chat_open: bool | None = None  # its chat holds the watchers' lines (the match was over); None: as the page had it
     reason: str = ""
     since: int | None = None  # a socket back from a drop: the last change its page applied
     sent: dict[str, str] = field(default_factory=dict)  # the table's fragments as this socket last sent them
@@ -327,6 +341,13 @@ def _is_table_change(item: Any) -> bool:
     return type(item) is Published and item.table
 
 
+def _is_host(change: Change, player_id: str | None) -> bool:
+    """This person holds the host's seat at a playing table's ``change``."""
+    key = change.key_of(player_id)
+    snap = change.snapshots.get(key) if isinstance(key, int) else None
+    return isinstance(snap, Snapshot) and snap.host_seat == key
+
+
 class Hub:
     """Every WebSocket of this process, by table, by person and by address."""
 
@@ -404,6 +425,7 @@ class Hub:
         socket back from a drop whose change this hub still remembers gets what changed
         since, in one frame; any other, the whole picture."""
         since, conn.since = conn.since, None
+        conn.host = _is_host(change, conn.player_id)
         with self._lock:
             item = Published(change, self._drawn.get(change.code))
             latest = self._latest.get(change.code)
@@ -542,8 +564,10 @@ class Hub:
         """The message for ``conn`` (in its own thread, in order): its frame of a table's
         change (what differs from what it sent before), a room's picture, a line said or
         a page, with its own CSRF token."""
+        if isinstance(item, Published) and item.change.said is not None:
+            return self._said(item, conn).replace(CSRF_MARK, conn.csrf)
         if isinstance(item, PagePush) or not (item.item if isinstance(item, Resumed) else item).table:
-            if isinstance(item, Published) and item.change.said is None:
+            if isinstance(item, Published):
                 conn.sent.clear()  # a room's picture: the table's first frame is whole
             return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)
         key = item.change.key_of(conn.player_id)
@@ -563,7 +587,30 @@ class Hub:
         else:
             html = item.frame(self.app, key, conn.sent) + self._told(item, key, conn)
         conn.sent_seq = max(conn.sent_seq, item.change.seq)
-        return html.replace(CSRF_MARK, conn.csrf)
+        return (html + self._chat(item.change, key, conn)).replace(CSRF_MARK, conn.csrf)
+
+    def _said(self, item: Published, conn: Connection) -> str:
+        """A line said, for ``conn`` (see ``Published.said_html``), with the CSRF mark."""
+        said = item.change.said
+        assert said is not None
+        return item.said_html(self.app, said.line.person == conn.player_id, conn.host, lambda: render_log(
+            self.service.store, item.change.code, conn.player_id, True, said.open, conn.muted, True, CSRF_MARK,
+            upto=said.line.number))
+
+    def _chat(self, change: Change, key: Any, conn: Connection) -> str:
+        """A player's chat again when the match ended or the next began since its last
+        frame (the watchers' lines came in, or go), with the CSRF mark; "" otherwise (and
+        when no watchers' line is concerned)."""
+        conn.host = _is_host(change, conn.player_id)
+        if not isinstance(key, int):
+            return ""
+        snap = change.snapshots[key]
+        was, conn.chat_open = conn.chat_open, bool(snap.view["finished"])
+        if not snap.shared or was == conn.chat_open or was is None and not conn.chat_open:
+            return ""
+        with self.app.app_context():
+            return render_log(self.service.store, change.code, conn.player_id, True, conn.chat_open, conn.muted,
+                              conn.host, CSRF_MARK, watchers_only=True)
 
     def _told(self, item: Published, key: Any, conn: Connection) -> str:
         """The screen readers' line of a frame: each move this socket has not told, oldest

@@ -7,7 +7,13 @@ watchers; a watcher's line reaches the watchers, and the players only once the m
 over. Nobody gets the lines of a person they muted or blocked, at this table or any
 other, except the host's notices; everyone gets their own. The same rule picks the
 lines of the page (the table's last ``KEPT``) and the lines a socket is sent
-(``spades.web.hub``).
+(``spades.web.hub``); when the match ends, the players' sockets are sent their chat
+again, the watchers' lines in it (and without them when the next match starts).
+
+Each line of someone else's but a notice has a menu: mute and report, and on the host's
+page the one of Silence and Let them talk again that applies to its speaker now
+(``Heard``, decided here). The host's sockets are sent their chat again after each of
+the host's notices, so the menus follow a silence at once.
 
 The commands that say something (a message, a reaction, the host's settings and
 silencing) are table commands (``spades.tables.commands.talk``), routed like every
@@ -24,11 +30,13 @@ identity and services.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 
 from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request, session
+from markupsafe import Markup
 
-from ..storage import ChatRow
+from ..storage import ChatRow, Store
 from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, BadAction, Said, Snapshot, TableNotFound, line_number
 from .identity import csrf_token, player_id
 from .lobby import clean_code
@@ -50,6 +58,47 @@ def hears(line: ChatRow, me: str | None, player: bool, open_: bool, muted: froze
 
 
 @dataclass(frozen=True, slots=True)
+class Heard:
+    """A chat line as one person's page shows it: ``menu``: the line's menu (mute and
+    report) is offered, for someone else's message or reaction; ``host``: what the host's
+    page offers about its speaker, ``silence`` or ``unsilence`` (let them talk again),
+    "" on anyone else's page."""
+
+    line: ChatRow
+    menu: bool = False
+    host: str = ""
+
+
+def heard(line: ChatRow, me: str | None, host: bool, silenced: Set[str]) -> Heard:
+    """``line`` on the page of person ``me`` (``host``: the table's host, who has silenced
+    ``silenced``)."""
+    menu = line.kind != "notice" and line.person != me
+    choice = ("unsilence" if line.person in silenced else "silence") if menu and host else ""
+    return Heard(line, menu, choice)
+
+
+def heard_lines(store: Store, code: str, me: str | None, player: bool, open_: bool, muted: frozenset[str],
+                host: bool, upto: int | None = None) -> tuple[Heard, ...]:
+    """The lines of table ``code``'s last ``KEPT`` this person hears (see ``hears``), as
+    their page shows them; only up to line ``upto`` when it is given."""
+    silenced = store.silenced(code) if host else set()
+    return tuple(heard(x, me, host, silenced) for x in store.chat_lines(code, KEPT)
+                 if (upto is None or x.number <= upto) and hears(x, me, player, open_, muted))
+
+
+def render_log(store: Store, code: str, me: str | None, player: bool, open_: bool, muted: frozenset[str],
+               host: bool, csrf: str, upto: int | None = None, watchers_only: bool = False) -> str:
+    """This person's chat at table ``code`` again, out of band (for their socket); with
+    ``watchers_only``, "" when none of the watchers' lines they may hear is there (the end
+    of a match changes nothing of their chat then)."""
+    if watchers_only and not any(hears(x, me, player, True, muted) != hears(x, me, player, False, muted)
+                                 for x in store.chat_lines(code, KEPT)):
+        return ""
+    lines = heard_lines(store, code, me, player, open_, muted, host, upto)
+    return render_template("table/_chat_log.html", lines=lines, code=code, csrf=csrf, oob=True)
+
+
+@dataclass(frozen=True, slots=True)
 class Talk:
     """The chat box of one person's table page."""
 
@@ -59,7 +108,7 @@ class Talk:
     filter: bool
     host: bool
     watching: bool
-    lines: tuple[ChatRow, ...]
+    lines: tuple[Heard, ...]
     me: str | None
     shown: bool  # a table for people (a practice table has only bots to talk to)
     reactions: tuple[tuple[str, str], ...] = tuple(REACTIONS.items())
@@ -71,21 +120,27 @@ def talk_of(snap: Snapshot, pid: str | None, csrf: str, message: str | None = No
             lines: bool = True) -> Talk:
     """This person's chat box at the table, with the lines they hear of the table's last
     ones (none when ``lines`` is false: the chat's form alone)."""
-    heard: tuple[ChatRow, ...] = ()
+    said: tuple[Heard, ...] = ()
+    host = snap.seat is not None and snap.host_seat == snap.seat
     if snap.shared and lines:
-        muted = service().store.muted(pid) if pid else frozenset()
-        open_ = bool(snap.view["finished"])
-        heard = tuple(x for x in service().store.chat_lines(snap.code, KEPT)
-                      if hears(x, pid, snap.seat is not None, open_, muted))
-    return Talk(snap.code, csrf, snap.chat, snap.chat_filter, snap.seat is not None and snap.host_seat == snap.seat,
-                snap.seat is None, heard, pid, snap.shared, message=message, focus=focus)
+        store = service().store
+        muted = store.muted(pid) if pid else frozenset()
+        said = heard_lines(store, snap.code, pid, snap.seat is not None, bool(snap.view["finished"]), muted, host)
+    return Talk(snap.code, csrf, snap.chat, snap.chat_filter, host, snap.seat is None, said, pid, snap.shared,
+                message=message, focus=focus)
 
 
-def render_said(code: str, said: Said, own: bool, csrf: str) -> str:
+def render_said(code: str, said: Said, own: bool, host: bool, csrf: str, log: str = "") -> str:
     """A line said at table ``code``, as the sockets of one kind of listener get it (their
-    own line, or someone else's): added to the chat, a reaction's bubble at the sender's
-    plate, and after the host's notice the chat's tools as the table's chat now allows."""
-    return render_template("table/_said.html", said=said, line=said.line, own=own, csrf=csrf, code=code,
+    own line, someone else's on the host's page, or on anyone else's): added to the chat,
+    a reaction's bubble at the sender's plate, and after the host's notice the chat's
+    tools as the table's chat now allows. ``log``: the listener's whole chat, sent
+    instead of the line (the host's, after their notice: ``render_log``).
+
+    A line someone says comes from a person the host has not silenced (a silenced person
+    is refused), so the host's page offers to silence them."""
+    return render_template("table/_said.html", said=said, line=said.line, log=Markup(log), csrf=csrf, code=code,
+                           heard=heard(said.line, said.line.person if own else None, host, frozenset()),
                            reactions=tuple(REACTIONS.items()))
 
 
@@ -125,7 +180,8 @@ def chat_log(code: str):
         abort(404, description=NO_TABLE)
     if snap.seat is None and not snap.watchable:
         abort(403, description=WATCHING_OFF)
-    return render_template("table/_chat_log.html", talk=talk_of(snap, pid, csrf_token()))
+    talk = talk_of(snap, pid, csrf_token())
+    return render_template("table/_chat_log.html", lines=talk.lines, code=talk.code, csrf=talk.csrf, oob=False)
 
 
 def _line_of(code: str) -> ChatRow:
