@@ -9,7 +9,9 @@ that decides for itself what to count calls ``hit``; one that makes something ca
 ``making`` ("practice", "friends" or "tourney") before it makes it, which counts the
 person and the client address against the app's settings (``PRACTICE_PER_PERSON``,
 ``PRACTICE_PER_ADDRESS``, ``FRIENDS_TABLES_…``, ``TOURNEYS_…``: "N per hour") and says,
-past either, what to do.
+past either, what to do. ``network`` names the network a client address belongs to (its
+/24, or an IPv6 /64 or /48), for limits that one household or one attacker's block of
+addresses should meet together (the mail allowance of ``spades.web.auth``).
 
 Storage: ``RATELIMIT_STORAGE_URI`` in the app config: ``memory://`` for one process, and
 the site's ``REDIS_URL`` by default when one is set, so that every process counts against
@@ -24,6 +26,7 @@ Imports: Flask, flask-limiter and limits, redis, and ``spades.tables`` (the outa
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from typing import Any, NamedTuple
@@ -59,6 +62,26 @@ def hit(limit: str, key: str, scope: str) -> float | None:
     if limiter.limiter.hit(item, key, scope):
         return None
     return max(1.0, limiter.limiter.get_window_stats(item, key, scope).reset_time - time.time())
+
+
+def network(address: str | None, v6_prefix: int = 64) -> str:
+    """The network the client ``address`` belongs to, as one household or one hosting
+    customer holds it: its /24 for IPv4 (an IPv4 address written as IPv6 included), its
+    /``v6_prefix`` for IPv6; anything else is its own network.
+
+    >>> network("198.51.100.7"), network("::ffff:198.51.100.7"), network("2001:db8:1:2:3::9")
+    ('198.51.100.0/24', '198.51.100.0/24', '2001:db8:1:2::/64')
+    >>> network("2001:db8:1:2:3::9", 48), network("unix:"), network(None)
+    ('2001:db8:1::/48', 'unix:', '')
+    """
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return address or ""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else v6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def hit_shared(limit: str, scope: str, message: str) -> None:

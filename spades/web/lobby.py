@@ -63,7 +63,7 @@ from ..tables import (
     clean_name,
 )
 from ..text import clean_text
-from .auth import MAIL_SCOPE, Budget, mail_budget, take
+from .auth import Budget, invitation_budgets, take
 from .identity import csrf_token, default_emoji, player_id
 from .limits import limiter, making, too_many
 from .options import DEFAULT_VALUES, OPTION, table_options
@@ -341,8 +341,8 @@ def invite(code: str):
     """Email the join link to each address typed (comma, space or one per line). Every
     address is checked first; a mail server that fails gives a message, not an error page.
     At most ``INVITES_PER_PERSON`` recipients an hour per person and ``INVITES_PER_ADDRESS``
-    per client address, within the site's hourly mail cap; all or nothing
-    (``send_invitations``). The sender's name goes into the subject only as
+    per client address, within the invitations' share of the site's hourly mail; all or
+    nothing (``send_invitations``). The sender's name goes into the subject only as
     ``spades.mail.subject_name`` lets it ("A friend" otherwise)."""
     code = clean_code(code)
     text = request.form.get("emails", "")[:4000]
@@ -376,15 +376,15 @@ def send_invitations(code: str, recipients: list[str], name: str,
     """Mail the join link of table ``code`` to each address, from ``name``: None when
     all were sent, else (the message, the status, the addresses still to send or None
     for all of them). Within this person's and this client address's invitations an
-    hour and the site's mail cap, all or nothing; a mail server that fails gives a
-    message, not an error page."""
+    hour and the invitations' share of the site's hourly mail (``spades.web.auth``), all
+    or nothing; a mail server that fails gives a message, not an error page."""
     url, home = public_url(url_for("lobby.join_link", code=code)), public_url("/")
     if url is None or home is None:
         return ("Invitations cannot be sent from this address: the site's public address is not set. "
                 "Share the link instead.", 400, None)
     person = Budget(INVITES_PER_PERSON, str(player_id()), "invite-person")
-    held = take([person, Budget(INVITES_PER_ADDRESS, get_remote_address(), "invite-address"), mail_budget()],
-                len(recipients))
+    held = take([person, Budget(INVITES_PER_ADDRESS, get_remote_address(), "invite-address"),
+                 *invitation_budgets()], len(recipients))
     if held is not None:
         budget, wait = held
         minutes = max(1, round(wait / 60))
@@ -392,7 +392,7 @@ def send_invitations(code: str, recipients: list[str], name: str,
                "Nothing was sent."
         if budget is person:
             return f"You can invite {INVITES_AN_HOUR} people an hour. {when}", 429, None
-        if budget.scope == MAIL_SCOPE:
+        if budget.mail:  # the invitations' share of the site's mail
             return f"The site has sent all the mail it may send this hour. {when}", 503, None
         return f"Too many invitations from here this hour. {when}", 429, None
     sender = subject_name(name)
