@@ -1,6 +1,7 @@
 """People and accounts: players (the name and emoji a browser last chose), accounts and
-their sessions, sign-in codes, profiles, ratings, and the reads a person's record and
-figures are made from (``spades.accounts``, ``spades.stats``).
+their sessions, sign-in codes, profiles, ratings, the "Invite again" rooms that still wait
+for the person invited, and the reads a person's record and figures are made from
+(``spades.accounts``, ``spades.stats``).
 
 Imports: stdlib and the storage package's ``base``, ``rows``, ``core``, ``tourneys``,
 ``talk`` and ``push`` (signing in moves a person's registrations, mutes, blocks and push
@@ -290,6 +291,18 @@ class PeopleStore(StoreCore):
                     "(SELECT table_code FROM seats WHERE player_id = ?)", [anon_pid, user.id])]
                 _move_player(db, anon_pid, user.id)
             return user, moved
+
+    # -- invitations -----------------------------------------------------------------
+    def pending_invitation(self, host: str, person: str) -> str | None:
+        """The code of a room ``host`` made that waits and that ``person`` was invited to
+        ("Invite again") and has not joined (nor left) yet, the newest; None when none is."""
+        with self._reading() as db:
+            rows = list(db.query(
+                "SELECT i.table_code FROM invitations i JOIN tables t ON t.code = i.table_code "
+                "WHERE i.person = ? AND t.host = ? AND t.status = 'waiting' AND NOT EXISTS "
+                "(SELECT 1 FROM room_members m WHERE m.table_code = i.table_code AND m.player_id = ?) "
+                "ORDER BY i.id DESC LIMIT 1", [person, host, person]))
+        return rows[0]["table_code"] if rows else None
 
     # -- records and ratings ---------------------------------------------------------
     def player_games(self, player_id: str) -> list[PlayerGame]:

@@ -12,12 +12,15 @@ signed proof (the one-click stop link of a notice mail, posted by a mail program
 A person who never chose an emoji is offered one their player id picks, and not one
 already taken at the table they join (``default_emoji``).
 
-The device cookie (``spades_device``, sent to ``/signin`` pages only, HttpOnly, SameSite
-Lax, Secure as the session is, for ``DEVICE_DAYS``): an itsdangerous-signed list of the
-last ``DEVICE_EMAILS`` addresses this browser signed in to and a random device id, set
-when it signs in. It holds nothing secret beyond those, and grants nothing by itself: it
-only lets the browser past the per-address limits that strangers' requests could fill
-(``spades.accounts``). A forged, stale or garbled one is ignored.
+The device cookie (``spades_device``, sent to the ``/signin`` and ``/j`` (join) pages only,
+HttpOnly, SameSite Lax, Secure as the session is, for ``DEVICE_DAYS``): an
+itsdangerous-signed list of the last ``DEVICE_EMAILS`` addresses this browser signed in to
+and a random device id, set when it signs in (one copy for each of ``DEVICE_PATHS``). It
+holds nothing secret beyond those, and grants nothing by itself: it lets the browser past
+the per-address limits that strangers' requests could fill (``spades.accounts``), and it
+keeps a person someone blocked out of the blocker's tables on a browser where they signed
+in, after they sign out too (``spades.web.lobby``). A forged, stale or garbled one is
+ignored.
 
 Imports: Flask (with werkzeug) and itsdangerous only.
 """
@@ -41,7 +44,8 @@ CSRF_HEADER = "X-CSRF-Token"
 CSRF_MESSAGE = "This form has expired. Reload the page and try again."
 
 DEVICE_COOKIE = "spades_device"
-DEVICE_PATH = "/signin"  # the sign-in pages, and no other request, carry it
+DEVICE_PATH = "/signin"  # the sign-in pages ...
+DEVICE_PATHS = (DEVICE_PATH, "/j")  # ... and the join pages, and no other request, carry it
 DEVICE_DAYS = 400  # browsers keep a cookie 400 days at most
 DEVICE_EMAILS = 5  # addresses one browser remembers
 _DEVICE_SALT = "spades-device"
@@ -164,9 +168,10 @@ def remember_device(response: Response, email: str) -> Response:
     did = known.id if known else secrets.token_urlsafe(12)
     emails = [email, *(e for e in (known.emails if known else ()) if e != email)][:DEVICE_EMAILS]
     config = current_app.config
-    response.set_cookie(DEVICE_COOKIE, _serializer().dumps({"d": did, "e": emails}),
-                        max_age=DEVICE_DAYS * 24 * 3600, path=DEVICE_PATH, httponly=True, samesite="Lax",
-                        secure=bool(config.get("SESSION_COOKIE_SECURE")) or request.is_secure)
+    value = _serializer().dumps({"d": did, "e": emails})
+    for path in DEVICE_PATHS:
+        response.set_cookie(DEVICE_COOKIE, value, max_age=DEVICE_DAYS * 24 * 3600, path=path, httponly=True,
+                            samesite="Lax", secure=bool(config.get("SESSION_COOKIE_SECURE")) or request.is_secure)
     return response
 
 

@@ -7,7 +7,8 @@
 - ``GET /j?code=…`` (the code typed on the home page) and ``GET /j/<CODE>`` (the link):
   the join form, or straight back to your room or seat. ``POST /j/<CODE>``: join with a
   name and an emoji. Join attempts are rate-limited per address so codes cannot be
-  enumerated.
+  enumerated. A browser that signed in to an account the host blocked cannot join, signed
+  out or not (``_joinable``).
 - The room lives at the table's own address, ``/g/<CODE>`` (``spades.web.table`` shows
   it while the table waits); its controls post to ``/g/<CODE>/partner``, ``remove``,
   ``leave``, ``start`` and ``invite``. The table service checks every host control.
@@ -64,7 +65,7 @@ from ..tables import (
 )
 from ..text import clean_text
 from .auth import Budget, invitation_budgets, take
-from .identity import csrf_token, default_emoji, player_id
+from .identity import csrf_token, default_emoji, device, player_id
 from .limits import limiter, making, too_many
 from .options import DEFAULT_VALUES, OPTION, table_options
 from .render import room_context
@@ -196,10 +197,24 @@ def _watchable(code: str) -> bool:
         return False
 
 
+def _joinable(code: str, pid: str | None):
+    """``TableService.joinable``, and not from a browser that signed in to an account the
+    host blocked, whoever it is signed in as now (its device cookie says which): Removed."""
+    row = service().joinable(code, pid)
+    known = device()
+    if known is None or not row.host or pid == row.host or pid in row.seated:
+        return row
+    store = service().store
+    blocked = store.blocked(row.host)
+    if blocked and any((u := store.user_by_email(e)) is not None and u.id in blocked for e in known.emails):
+        raise Removed("You cannot join this table.")
+    return row
+
+
 def _join_form(code: str, message: str | None = None, status: int = 200, values: dict | None = None):
     pid = player_id()
     try:
-        row = service().joinable(code, pid)
+        row = _joinable(code, pid)
     except Refused as e:
         return refused(e, code)
     if pid is not None and (pid in row.seated or any(m.player_id == pid and m.state == "in" for m in row.members)):
@@ -234,7 +249,7 @@ def join(code: str):
     values = {"name": request.form.get("name", ""), "emoji": request.form.get("emoji", "")}
     pid = player_id(create=True)
     try:
-        service().joinable(code, pid)
+        _joinable(code, pid)
         service().handle(code, Player(pid), Join(values["name"], values["emoji"]))
     except BadPlayer as e:
         return _join_form(code, str(e), 400, values)

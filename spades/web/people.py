@@ -1,15 +1,20 @@
 """The people one plays with: the profile's list of people with an account one sat with
-lately, "Invite again" (a new table with one's last options, an invitation to each chosen
-person by mail and on their Rejoin list), blocking and unblocking, and the people one
-muted at a table, to unmute.
+lately, "Invite again" (a new table with one's last options and an invitation by mail to
+each chosen person; the table is on their Rejoin list once they join it), blocking and
+unblocking, and the people one muted at a table, to unmute.
+
+"Invite again" invites one person at most once an hour (``INVITE_AGAIN_PER_PERSON``, 429
+with ``Retry-After``), and never while a room made for them waits for them to join (409,
+the answer pointing to that room), so nobody can be sent mail after mail.
 
 A person is named on these pages by a handle (an HMAC of their id under the site's
 secret), never by their id; a posted handle is looked up among the people the page
 listed, so nothing else can be named.
 
-A block: the blocked person cannot join the blocker's tables (``TableService.joinable``),
-is not made the blocker's partner by a tourney's solo pairing, and their chat is hidden
-from the blocker as a mute hides it.
+A block: the blocked person cannot join the blocker's tables (``TableService.joinable``;
+nor from a browser that signed in to their account, signed in or not now:
+``spades.web.lobby``), is not made the blocker's partner by a tourney's solo pairing, and
+their chat is hidden from the blocker as a mute hides it.
 
 Routes: ``POST /people/invite`` (``person``: one or more handles), ``POST /people/block``
 (``person``; ``on``: ``off`` to unblock), ``POST /people/mute`` (``person``; ``on=off``).
@@ -22,14 +27,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
+import time
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, abort, current_app, flash, redirect, request, session
+from flask import Blueprint, Flask, abort, current_app, flash, g, redirect, request, session
+from limits import parse
 
 from ..rules_config import Rules
-from ..tables import Player, Refused, SetOptions
-from .identity import player_id
-from .limits import making
+from ..tables import EMOJIS, Player, Refused, SetOptions
+from .identity import default_emoji, player_id
+from .limits import limiter, making
 from .lobby import send_invitations
 from .services import service
 from .talk import MUTED_CHANNEL
@@ -37,6 +45,7 @@ from .talk import MUTED_CHANNEL
 bp = Blueprint("people", __name__)
 
 MAX_INVITED = 3  # a table seats four
+INVITE_AGAIN_PER_PERSON = "1 per hour"  # "Invite again" from one person to another
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +120,44 @@ def _back(message: str):
     return redirect("/me#people", 303)
 
 
+def _refuse(message: str, status: int, headers: dict[str, str] | None = None, room: str | None = None):
+    """The profile with ``message`` by the people one plays with (and a link to ``room``),
+    answered with ``status``: a refusal that is not about the form."""
+    flash(message)
+    g.people_room = room
+    body, _ = current_app.view_functions["profile.me"]()
+    return body, status, headers or {}
+
+
+def _invited_lately(pid: str, person: str) -> float | None:
+    """None when ``pid`` may invite ``person`` again now, else the seconds to wait."""
+    if not limiter.enabled:
+        return None
+    item, strategy = parse(INVITE_AGAIN_PER_PERSON), limiter.limiter
+    if strategy.test(item, pid, person, "invite-again"):
+        return None
+    return max(1.0, strategy.get_window_stats(item, pid, person, "invite-again").reset_time - time.time())
+
+
+def _count_invitation(pid: str, person: str) -> bool:
+    """Count an invitation from ``pid`` to ``person``; False when another one (a second
+    press at the same moment) took the hour's first."""
+    return not limiter.enabled or limiter.limiter.hit(parse(INVITE_AGAIN_PER_PERSON), pid, person, "invite-again")
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
+
+
 @bp.post("/people/invite")
 def invite_again():
     """A new table for friends with this person's last options (the usual ones if they
     never made one), for them and the people chosen: each is invited by mail (to their
-    account's address) and on their Rejoin list. The host lands in the new room."""
+    account's address); the table is on their Rejoin list once they join it. The host
+    lands in the new room. Refused with 409 while a room made for one of them still waits
+    for them (pointing to it), and with 429 when one of them was invited within the hour
+    or the host made too many tables."""
     pid = _me()
     store = service().store
     chosen = _resolve(pid, request.form.getlist("person"), {p.id for p in store.co_players(pid)})
@@ -126,16 +168,31 @@ def invite_again():
     blocked = store.blocked(pid)
     if any(p in blocked for p in chosen):
         return _back("Unblock a person before you invite them.")
+    names = _names(set(chosen))
+    for person in chosen:
+        pending = store.pending_invitation(pid, person)
+        if pending is not None:
+            return _refuse(f"You invited {names[person][0]} to table {pending} and they have not joined it yet. "
+                           "It waits for them: their invitation is in their mail.", 409, room=pending)
+    for person in chosen:
+        wait = _invited_lately(pid, person)
+        if wait is not None:
+            return _refuse(f"You invited {names[person][0]} less than an hour ago. You can invite them again in "
+                           f"{_minutes(wait)}.", 429, {"Retry-After": str(math.ceil(wait))})
     refusal = making("friends", pid)
     if refusal:
-        return _back(refusal.message)
+        return _refuse(refusal.message, 429, refusal.headers)
+    if not all([_count_invitation(pid, person) for person in chosen]):
+        return _refuse("You invited them a moment ago: the table is on your Rejoin list.", 429,
+                       {"Retry-After": "60"})
     name, emoji = service().known_player(pid)
     name = name or session.get("name") or "A friend"
+    emoji = emoji or default_emoji(EMOJIS)
     last = store.last_options(pid) or {}
     rules = Rules.from_dict(last.get("rules"))
     level = last.get("level") or "normal"
     try:
-        code = service().create_room(pid, name, emoji or "🦊", rules, level, len(chosen) + 1)
+        code = service().create_room(pid, name, emoji, rules, level, len(chosen) + 1)
         if "chat" in last or last.get("filter"):
             service().handle(code, Player(pid), SetOptions(rules, level, chat=last.get("chat", "on"),
                                                            filter=bool(last.get("filter"))))
@@ -144,11 +201,11 @@ def invite_again():
     store.invite(chosen, code, name)
     addresses = [u.email for u in (store.user(p) for p in chosen) if u is not None and u.email]
     refused = send_invitations(code, addresses, name, emoji) if addresses else None
-    names = ", ".join(_names(set(chosen))[p][0] for p in chosen)
+    listed = ", ".join(names[p][0] for p in chosen)
     if refused is not None:
-        flash(f"{names} will find the invitation on their Rejoin list. {refused[0]}")
+        flash(f"No invitation mail went to {listed}. {refused[0]}")
     else:
-        flash(f"Invitation sent to {names}.")
+        flash(f"Invitation sent to {listed}.")
     return redirect(f"/g/{code}", 303)
 
 
@@ -180,17 +237,5 @@ def unmute():
     return _back(f"You unmuted {_names({person})[person][0]}.")
 
 
-def invitations() -> list:
-    """For templates: the tables this person was invited to that still wait (their Rejoin list)."""
-    pid = player_id()
-    if not pid or not session.get("uid"):
-        return []
-    try:
-        return service().store.invitations(pid)
-    except Exception:  # the home page must show even if this list cannot
-        return []
-
-
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(invitations=invitations)
     app.register_blueprint(bp)
