@@ -156,6 +156,50 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", focusTurn);
   else focusTurn();
 
+  // The hint's bid is chosen, never sent: its number stands selected in the bid box (type
+  // over it, or press Bid), or the focus is on Nil. Once per hint (each comes in a new #hand).
+  var hinted = null;
+  function selectHint() {
+    var chosen = document.querySelector("#hand [data-hinted]");
+    if (!chosen || chosen === hinted) return;
+    hinted = chosen;
+    chosen.focus({ preventScroll: true });
+    if (chosen.select) chosen.select();
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    if (e.detail && e.detail.target && e.detail.target.id === "hand") selectHint();
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", selectHint);
+  else selectHint();
+
+  // The table's top bar on a narrow screen: Menu opens the rest of the bar (the rules line,
+  // Tourney, Watch link, Record, Sound) under it, and Escape, a second press or a click
+  // elsewhere closes it. The bar's height is kept in --topbar-h: the between-hands box
+  // starts under it.
+  var menu = document.querySelector(".topbar .menu-toggle"), extras = document.getElementById("table-extras");
+  function openMenu(open) {
+    menu.setAttribute("aria-expanded", open ? "true" : "false");
+    extras.classList.toggle("open", open);
+  }
+  if (menu && extras) {
+    menu.hidden = false;
+    menu.addEventListener("click", function () { openMenu(!extras.classList.contains("open")); });
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "Escape" || !extras.classList.contains("open")) return;
+      openMenu(false);
+      menu.focus();
+    });
+    document.addEventListener("click", function (e) {
+      if (extras.classList.contains("open") && !menu.contains(e.target) && !extras.contains(e.target)) openMenu(false);
+    });
+  }
+  var bar = document.querySelector(".table-page .topbar");
+  function measureBar() { document.documentElement.style.setProperty("--topbar-h", bar.offsetHeight + "px"); }
+  if (bar) {
+    measureBar();
+    if (window.ResizeObserver) new ResizeObserver(measureBar).observe(bar);
+  }
+
   // The room: when the host starts the game, every page in the room moves to the table,
   // once. A room page that hears the table itself (connected just after the start) goes
   // there without swapping the table's pieces into the room.

@@ -190,6 +190,9 @@ def test_a_phone_shows_the_rules_full_names_and_plates_apart(app, live_server, b
     page = context.new_page()
     try:
         page.goto(live_server + "/g/PHONE1")
+        # the rules link in the one-line top bar, the rules line under Menu
+        expect(page.locator(".topbar").get_by_role("link", name="Rules")).to_be_visible()
+        page.get_by_role("button", name="Menu").click()
         rules = page.locator(".table-info")
         expect(rules).to_be_visible()
         expect(rules).to_contain_text("relaxed tempo · to 500 · bag penalty")

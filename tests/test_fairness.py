@@ -238,7 +238,8 @@ def test_the_room_shows_the_first_commitment_and_the_hosts_start_deals_it(app, s
               tempo="normal", level="easy", speed="fast")
     code = host.location.rsplit("/", 1)[1]
     room = host.text(f"/g/{code}")
-    committed = re.search(r"The first deal is committed: <code>([0-9a-f]{64})</code>", room).group(1)
+    committed = re.search(r"The first hand's deal is sealed before anyone bids;.*?<code>([0-9a-f]{64})</code>",
+                          room).group(1)
     assert re.search(r'action="/g/\w+/start">.*name="contribution"', room)  # Start sends a contribution
     friend.post(f"/j/{code}", name="Ari", emoji="🐼")
     assert f"<code>{committed}</code>" in friend.text(f"/g/{code}")

@@ -53,7 +53,11 @@ def test_the_players_see_how_many_are_watching(app, client, service):
 
 
 def test_the_host_turns_watching_off_and_watchers_are_refused(app, client, service):
-    code = start_practice(client)
+    from test_lobby import join, new_table, post
+
+    code = new_table(client, humans=2)  # a table of friends: a practice table offers no switch
+    join(app.test_client(), code, "Ann")
+    post(client, code, "start")
     service.wait_idle()
     stranger = app.test_client()
     watcher_page(stranger, code)

@@ -327,3 +327,47 @@ def test_the_session_cookie_lasts_as_long_as_an_unused_session_from_its_last_day
     assert 29.9 < session_cookie_days(client.get("/rules")) <= 30
     assert session_cookie_days(client.get("/rules")) is None
 
+
+def test_a_practice_table_offers_no_watch_link_nor_watching_switch_a_friends_table_does(app, client, service):
+    from test_lobby import join, new_table, post
+
+    code = start_practice(client)
+    service.wait_idle()
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    assert "Watch link" not in page and f'href="/g/{code}/watch"' not in page  # one person with bots
+    assert "Watching on: turn off" not in page and f'action="/g/{code}/watching"' not in page
+    assert f'href="/g/{code}/record"' in page  # the rest of the top bar stays
+    hana, ann = app.test_client(), app.test_client()
+    friends = new_table(hana, humans=2, name="Hana")
+    join(ann, friends, "Ann")
+    post(hana, friends, "start")
+    service.wait_idle()
+    host = hana.get(f"/g/{friends}").get_data(as_text=True)
+    assert f'href="/g/{friends}/watch"' in host and "Watching on: turn off" in host
+    other = ann.get(f"/g/{friends}").get_data(as_text=True)
+    assert f'href="/g/{friends}/watch"' in other and "Watching on: turn off" not in other  # the host's switch
+
+
+def test_the_sealed_deal_is_said_in_plain_words_with_its_check_and_its_hash_last(app, client, service):
+    from test_lobby import new_table
+
+    def sentences(html: str) -> list[str]:
+        return re.findall(r'<p class="fair-deal[^"]*">(.*?)</p>', html, re.S)
+
+    code = start_practice(client)
+    service.wait_idle()
+    commitment = service.snapshot(code, None).deal_commitment
+    [sheet] = sentences(client.get(f"/g/{code}").get_data(as_text=True))
+    assert sheet.startswith("This hand's deal is sealed before anyone bids; "
+                            '<a href="/fairness">check it afterwards</a>.'), sheet
+    assert f"<code>{commitment}</code>" in sheet and "committed" not in sheet
+    while (v := view(client, code))["phase"] != "hand_over":  # to the end of the hand: the next deal's words
+        assert move(client, code, "3" if v["phase"] == "bidding" else v["legal"][0], v["version"]).status_code == 200
+        service.wait_idle()
+    upcoming = service.snapshot(code, None).next_commitment
+    page = client.get(f"/g/{code}").get_data(as_text=True)
+    [following] = [s for s in sentences(page) if upcoming in s]
+    assert following.startswith("The next hand's deal is sealed before anyone bids") and "committed" not in following
+    room = sentences(app.test_client().get(f"/g/{new_table(app.test_client(), humans=2)}").get_data(as_text=True))
+    for said in [sheet, following, *room]:
+        assert "check it afterwards" in said and not re.search(r"</code>\s*[.;:,]", said), said  # the hash ends it

@@ -72,6 +72,7 @@ class Clock:
     seconds: int  # in the whole turn
     left: int  # shown until the browser counts
     words: str = ""  # a turn-based table's move: the time left in words ("11 hours"), not counted down
+    short: str = ""  # ... and in short, for a narrow screen's plate ("11h")
 
 
 # -- the public part -------------------------------------------------------------------
@@ -83,6 +84,7 @@ class Page:
     rules_line: str
     tourney: str | None  # the tourney this table plays a match of
     watchable: bool  # people without a seat may watch
+    watch_link: bool  # the top bar offers the link to send watchers (not at one person's table with bots)
     bidding: bool  # the table bids: a no-bidding table (the tourney rules) has no bids, nil or bags to show
     rules_url: str = "/rules"  # the rules page with this table's options
 
@@ -247,6 +249,7 @@ class You:
     host: bool
     my_turn: bool
     can_leave: bool  # Leave for good, at a table of friends
+    watch_switch: bool = False  # the host's switch for watching (not at one person's table with bots)
     side: str = "watching"  # the table root's classes: "from-2 us-0" (seat 2, team 0), or "watching"
     between: bool = False  # a hand is over: its result is shown
     finished: bool = False  # the match is over
@@ -277,6 +280,7 @@ class Hand:
     refusal: str  # why a dimmed card cannot be played now, said on the page when tapped
     bid_value: int | float  # the bid box's number: the hint, or the usual bid
     hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
+    hinted: str = ""  # the hint's bid, chosen (not sent) in the bid box: "bid" (its number is in the box), "nil"
     can_claim: bool = False  # Claim the rest: their side takes every trick left, whatever anyone plays
     legal_suits: str = ""  # their turn to play: the suits they may play ("HD"; a legal play is a whole suit)
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 from typing import Any
 
 from flask import Flask, render_template
@@ -128,14 +129,22 @@ def public_part(snap: Snapshot) -> Public:
 def page_of(snap: Snapshot) -> Page:
     """The top bar: the table code, its options in a line, its tourney, the Watch link."""
     rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
-    return _page(snap.code, tuple(sorted(rules.items())), snap.level, snap.tourney, snap.watchable)
+    return _page(snap.code, tuple(sorted(rules.items())), snap.level, snap.tourney, snap.watchable, _solo(snap))
+
+
+def _solo(snap: Snapshot) -> bool:
+    """One person with bots (a practice table): nobody to send a Watch link to, nothing to
+    switch off. A tourney's table is watched from its tourney, whoever sits at it."""
+    return snap.kinds.count("human") <= 1 and not snap.tourney
 
 
 @functools.lru_cache(maxsize=4096)  # worded once per table and options, not at every change
-def _page(code: str, rules: tuple[tuple[str, Any], ...], level: str, tourney: str | None, watchable: bool) -> Page:
+def _page(code: str, rules: tuple[tuple[str, Any], ...], level: str, tourney: str | None, watchable: bool,
+          solo: bool) -> Page:
     options = dict(rules)
     return Page(code=code, rules_line=rules_line(options, level), tourney=tourney, watchable=watchable,
-                bidding=options.get("mode") != "no_bidding", rules_url=rules_url(options, level))
+                watch_link=watchable and not solo, bidding=options.get("mode") != "no_bidding",
+                rules_url=rules_url(options, level))
 
 
 def status_of(snap: Snapshot) -> Status:
@@ -197,9 +206,18 @@ def clock_of(snap: Snapshot) -> Clock | None:
     if snap.clock is None or snap.view["finished"]:
         return None
     who, deadline, seconds = snap.clock
+    words = time_left(deadline, snap.now) if seconds >= LONG_CLOCK_S else ""
     return Clock(seat=who, deadline_ms=int(deadline * 1000), seconds=seconds,
-                 left=max(0, math.ceil(deadline - snap.now)),
-                 words=time_left(deadline, snap.now) if seconds >= LONG_CLOCK_S else "")
+                 left=max(0, math.ceil(deadline - snap.now)), words=words, short=short_time(words))
+
+
+def short_time(words: str) -> str:
+    """The time left in short, for a narrow screen: ``2 days 3 hours`` -> ``2d 3h``.
+
+    >>> short_time("2 days 3 hours"), short_time("23 hours"), short_time("1 minute"), short_time("")
+    ('2d 3h', '23h', '1m', '')
+    """
+    return re.sub(r"(\d+) ([dhm])[a-z]*", r"\1\2", words)
 
 
 def plate_of(snap: Snapshot, s: int, clock: Clock | None) -> Plate:
@@ -362,6 +380,7 @@ def you_of(snap: Snapshot, csrf: str) -> You:
     return You(seat=me, csrf=csrf, version=v["version"], watching=me is None,
                host=me is not None and snap.host_seat == me, my_turn=_my_turn(snap),
                can_leave=snap.shared and me is not None and not v["finished"],
+               watch_switch=me is not None and snap.host_seat == me and not _solo(snap),
                side="watching" if me is None else f"from-{me} us-{me % 2}",
                between=v["phase"] in ("hand_over", "match_over") and bool(v["results"]), finished=v["finished"])
 
@@ -419,8 +438,15 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         refusal=card_refusal(Card.parse(trick[0]).suit if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
-        hint=_hint_words(v["hand"], hint), can_claim=my_turn and snap.can_claim,
+        hint=_hint_words(v["hand"], hint), hinted=_hinted(hint), can_claim=my_turn and snap.can_claim,
         legal_suits="".join(suit for suit in "SHDC" if any(t[1] == suit for t in legal if len(t) == 2)))
+
+
+def _hinted(hint: object) -> str:
+    """Where the bid box puts the hint's bid: its number in the box ("bid"), or on Nil."""
+    if isinstance(hint, int | float) and hint > 0:
+        return "bid"
+    return "nil" if hint == "nil" else ""
 
 
 def _hint_words(cards: list[str] | None, hint: object) -> str | None:
@@ -559,7 +585,7 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
                   hand.playing and (hand.legal_suits, hand.refusal, hand.strict), page.code)),
         "hand": ("table/_hand.html", {"you": you, "hand": hand, "page": page, "marked": False},
                  (tuple(c.text for c in hand.cards), hand.choose_blind, hand.blind_now, hand.bidding, hand.bid_value,
-                  hand.hint, hand.can_claim, you.csrf, page.code)),
+                  hand.hint, hand.hinted, hand.can_claim, you.csrf, page.code)),
         "next": ("table/_next.html", {"you": you, "rematch": private.rematch, "next_hand": private.next_hand,
                                       "page": page},
                  (you.finished, you.between, you.csrf, private.rematch, private.next_hand, page.code)),
