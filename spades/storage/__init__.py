@@ -72,7 +72,6 @@ from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
     ChatRow,
     CoPlayer,
-    InvitationRow,
     LoginCodeRow,
     MatchInfo,
     MatchRow,
@@ -137,7 +136,7 @@ __all__ = [
     "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
-    "ChatRow", "CoPlayer", "InvitationRow", "PutSilence", "ReportRow", "SaveLine",  # talk
+    "ChatRow", "CoPlayer", "PutSilence", "ReportRow", "SaveLine",  # talk
     "PutAway", "PutTurns", "TurnRow", "Waiting",  # turn-based tables
     "PushSubscriptionRow",  # push
 ]

@@ -255,14 +255,6 @@ class CoPlayer:
     tables: int
 
 
-@dataclass(frozen=True, slots=True)
-class InvitationRow:
-    id: int
-    code: str
-    by_name: str
-    at: float
-
-
 # -- turn-based tables ------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class TurnRow:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .base import Db
 from .core import StoreCore
-from .rows import ChatRow, CoPlayer, InvitationRow, ReportRow
+from .rows import ChatRow, CoPlayer, ReportRow
 
 _LINE = "SELECT number, at, person, name, emoji, seat, room, kind, text FROM chat_lines"
 
@@ -168,17 +168,6 @@ class TalkStore(StoreCore):
             for person in people:
                 db.execute("INSERT INTO invitations (person, table_code, by_name, at) VALUES (?, ?, ?, ?)",
                            [person, code, by_name, time.time()])
-
-    def invitations(self, person: str, limit: int = 10) -> list[InvitationRow]:
-        """The tables this person was invited to that still wait for their people (and
-        that they have not joined or left), newest first."""
-        with self._reading() as db:
-            rows = list(db.query(
-                "SELECT i.id, i.table_code, i.by_name, i.at FROM invitations i JOIN tables t ON t.code = i.table_code "
-                "WHERE i.person = ? AND t.status = 'waiting' AND i.table_code NOT IN "
-                "(SELECT table_code FROM room_members WHERE player_id = ?) ORDER BY i.id DESC LIMIT ?",
-                [person, person, limit]))
-        return [InvitationRow(r["id"], r["table_code"], r["by_name"], r["at"]) for r in rows]
 
 
 def move_talk(db: Db, anon_pid: str, user_id: str) -> None:
