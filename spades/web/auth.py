@@ -70,7 +70,6 @@ from dataclasses import dataclass
 from flask import (
     Blueprint,
     Flask,
-    abort,
     current_app,
     has_request_context,
     redirect,
@@ -102,7 +101,7 @@ from ..accounts import (
 from ..mail import MailError
 from .identity import csrf_token, device, player_id, remember_device, trusted_for
 from .limits import hit, limiter, network
-from .services import accounts, hub, mailer, service
+from .services import accounts, admin_only, hub, mailer, service
 
 log = logging.getLogger(__name__)
 
@@ -411,12 +410,7 @@ def signout_everywhere():
 @bp.get("/admin/mail")
 def mail_allowance():
     """This hour's mail, share by share, for the accounts in ``ADMIN_EMAILS``."""
-    uid = session.get("uid")
-    if not uid:
-        abort(403, description="Sign in with an account that runs the site to see the mail figures.")
-    user = accounts().store.user(uid)
-    if user is None or user.email.lower() not in current_app.config.get("ADMIN_EMAILS", ()):
-        abort(403, description="Only the people who run the site may see the mail figures.")
+    admin_only("see the mail figures")
     ends = mail_hour()[1]
     since, until = (time.strftime("%H:%M UTC", time.gmtime(t)) for t in (ends - HOUR, ends))
     return render_template("auth/mail.html", figures=mail_figures(), cap=mail_shares().cap, since=since,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flask import current_app
+from flask import abort, current_app, session
 
 from ..accounts import Accounts
 from ..mail import Mailer
@@ -37,3 +37,14 @@ def accounts() -> Accounts:
 def mailer() -> Mailer:
     """Mail as configured (``SPADES_SMTP_…``); without a server, the console and instance/outbox."""
     return Mailer.from_config(current_app.config, outbox=Path(current_app.instance_path) / "outbox")
+
+
+def admin_only(what: str) -> None:
+    """Abort with 403 unless this session is an account in ``ADMIN_EMAILS`` (the people
+    who run the site); ``what`` finishes the sentence ("read the reports")."""
+    uid = session.get("uid")
+    if not uid:
+        abort(403, description=f"Sign in with an account that runs the site to {what}.")
+    user = accounts().store.user(uid)
+    if user is None or user.email.lower() not in current_app.config.get("ADMIN_EMAILS", ()):
+        abort(403, description=f"Only the people who run the site may {what}.")

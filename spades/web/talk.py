@@ -33,14 +33,14 @@ from __future__ import annotations
 from collections.abc import Set
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request, session
+from flask import Blueprint, Flask, Response, abort, flash, redirect, render_template, request
 from markupsafe import Markup
 
 from ..storage import ChatRow, Store
 from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, BadAction, Said, Snapshot, TableNotFound, line_number
 from .identity import csrf_token, player_id
 from .lobby import clean_code
-from .services import service
+from .services import admin_only, service
 
 bp = Blueprint("talk", __name__)
 
@@ -245,19 +245,10 @@ def report(code: str):
     return _answer(code, f"Thank you: your report of {line.name}'s message was sent to the people who run the site.")
 
 
-def _admin() -> bool:
-    uid = session.get("uid")
-    user = service().store.user(uid) if uid else None
-    return user is not None and user.email.lower() in current_app.config["ADMIN_EMAILS"]
-
-
 @bp.get("/admin/reports")
 def reports():
     """The reported messages, newest first, each with what was said before it."""
-    if not session.get("uid"):
-        abort(403, description="Sign in with an account that runs the site to read the reports.")
-    if not _admin():
-        abort(403, description="Only the people who run the site may read the reports.")
+    admin_only("read the reports")
     return render_template("talk/reports.html", reports=service().store.reports())
 
 
