@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 
 import pytest
-from conftest import FakeClock, csrf_of
+import test_signin_guards
+from conftest import csrf_of
 from test_lobby import new_table, post
 from test_signin_guards import CAPPED, HOUR, browser, code_in, error_of, mails_to, sign_in
 
@@ -17,18 +18,8 @@ from spades.accounts import CODES_PER_HOUR
 NETWORK_FULL = "Many sign-in codes have been sent to people on your network this hour."
 SITE_FULL = "The site has sent all the mail it may send this hour."
 
-
-@pytest.fixture
-def app_config(smtp):
-    return smtp.config()
-
-
-@pytest.fixture
-def clock(app) -> FakeClock:
-    """The accounts' clock, which also says which hour the mail is counted in."""
-    fake = FakeClock()
-    app.extensions["spades.accounts"].clock = fake
-    return fake
+# the sign-in tests' fixtures: a real SMTP server for the app, and the accounts' clock
+app_config, clock = test_signin_guards.app_config, test_signin_guards.clock
 
 
 class Asker:
