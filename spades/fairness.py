@@ -8,20 +8,25 @@ enough to reimplement; this module is the site's one implementation.
   reveals nothing of the next. The commitment is SHA-256 of the seed's 32 bytes.
 - The deal: key = SHA-256(``"spades-deal/1"`` ‖ seed ‖ count ‖ each contribution with its
   length ‖ hand number), stretched with SHA-256 in counter mode into 32-bit draws for a
-  Fisher–Yates shuffle by rejection sampling (no modulo bias); the shuffled deck is dealt
-  one card at a time, starting with the seat left of the dealer.
+  Fisher–Yates shuffle by rejection sampling (no modulo bias) of the rules' deck
+  (``Rules.shape.deck``: the standard 52 cards, or a house rules' deck, its removed cards
+  left out and the jokers last, LJ then BJ); the shuffled deck is dealt one card at a time
+  around the table (3 or 4 seats), starting with the seat left of the dealer.
 - ``FairDeals``: a match's deals as ``spades.rules.Match`` takes them (``deals=``), with
   each hand's commitment and, once the hand is over, its revealed ``fairness`` for the
   record. ``verify_record``: the ``verify`` command. The figures' exact probabilities and
   the chi-square test of the ``/fairness`` page are at the end.
 
-Imports: stdlib and ``spades.cards`` only.
+Imports: stdlib, ``spades.cards`` and ``spades.rules_config`` only.
 
 >>> deals = FairDeals("00" * 32, {1: ("c0ffee",)})
 >>> deals.commitment(1) == hashlib.sha256(bytes.fromhex(deals.server_seed(1))).hexdigest()
 True
 >>> [len(cards) for cards in deals(1, 3)], deals.reveal(1)["contributions"]
 ([13, 13, 13, 13], ['c0ffee'])
+>>> from spades.rules_config import shape_of
+>>> [len(cards) for cards in FairDeals("00" * 32, shape=shape_of(3, False))(1, 2)]
+[17, 17, 17]
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ import string
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TypeGuard
 
-from .cards import CARDS, RANKS, SUITS, Card
+from .cards import CARDS, JOKERS, RANKS, SUITS, Card
+from .rules_config import FORMAT_1, STANDARD_SHAPE, RulesError, Shape, record_rules
 
 ALGORITHM = "spades-deal/1"
 # The deck before the shuffle: 2S 3S ... AS, 2H ... AH, 2D ... AD, 2C ... AC
@@ -113,47 +119,62 @@ def draws(key: bytes) -> Iterator[int]:
         counter += 1
 
 
-def shuffled(server_seed: str, contributions: Sequence[str], hand: int) -> list[str]:
-    """The deck after the hand's Fisher–Yates shuffle: for i from 51 down to 1, j is a draw
-    below 2^32 - (2^32 mod (i+1)) taken mod (i+1) (draws at or over that bound are thrown
-    away), and cards i and j swap."""
-    deck = list(DECK)
+def deck_of(shape: Shape) -> tuple[str, ...]:
+    """A table's deck before the shuffle: ``DECK`` without the cards its rules remove, then
+    the jokers if it has them, LJ and BJ.
+
+    >>> from spades.rules_config import shape_of
+    >>> deck_of(STANDARD_SHAPE) == DECK, deck_of(shape_of(4, True, "jj"))[-3:]
+    (True, ('AC', 'LJ', 'BJ'))
+    """
+    return tuple(str(c) for c in shape.deck)
+
+
+def shuffled(server_seed: str, contributions: Sequence[str], hand: int, deck: Sequence[str] = DECK) -> list[str]:
+    """The deck after the hand's Fisher–Yates shuffle: for i from the last position (51 in
+    the standard deck) down to 1, j is a draw below 2^32 - (2^32 mod (i+1)) taken mod (i+1)
+    (draws at or over that bound are thrown away), and cards i and j swap."""
+    cards = list(deck)
     stream = draws(deal_key(server_seed, contributions, hand))
-    for i in range(51, 0, -1):
+    for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         bound = 2**32 - 2**32 % n
         u = next(stream)
         while u >= bound:
             u = next(stream)
         j = u % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
-def dealt(server_seed: str, contributions: Sequence[str], hand: int, dealer: int) -> list[list[str]]:
-    """Each seat's cards (text, in the order dealt): card k of the shuffled deck goes to
-    seat (dealer + 1 + k) mod 4."""
-    deck = shuffled(server_seed, contributions, hand)
-    seats: list[list[str]] = [[], [], [], []]
+def dealt(server_seed: str, contributions: Sequence[str], hand: int, dealer: int,
+          shape: Shape = STANDARD_SHAPE) -> list[list[str]]:
+    """Each seat's cards (text, in the order dealt): card k of the shuffled deck of the
+    table's shape goes to seat (dealer + 1 + k) mod players."""
+    deck = shuffled(server_seed, contributions, hand, deck_of(shape))
+    seats: list[list[str]] = [[] for _ in shape.seats]
     for k, text in enumerate(deck):
-        seats[(dealer + 1 + k) % 4].append(text)
+        seats[(dealer + 1 + k) % shape.players].append(text)
     return seats
 
 
-_BY_TEXT = {str(c): c for c in CARDS}
+_BY_TEXT = {str(c): c for c in CARDS + JOKERS}
 
 
 class FairDeals:
     """One match's deals under ``spades-deal/1``: ``secret`` (hex, server-side only) and
     the contributions each hand was dealt with (``contributions[n]``; filled in as each
-    hand is dealt). Called as ``deals(hand, dealer)`` it gives the hand's cards, which is
-    how ``spades.rules.Match`` takes them."""
+    hand is dealt), over the deck and seats of ``shape`` (the match's ``Rules.shape``; a
+    standard table's unless given). Called as ``deals(hand, dealer)`` it gives the hand's
+    cards, which is how ``spades.rules.Match`` takes them."""
 
-    __slots__ = ("secret", "contributions")
+    __slots__ = ("secret", "contributions", "shape")
 
-    def __init__(self, secret: str, contributions: Mapping[int, Sequence[str]] | None = None) -> None:
+    def __init__(self, secret: str, contributions: Mapping[int, Sequence[str]] | None = None,
+                 shape: Shape = STANDARD_SHAPE) -> None:
         self.secret = secret
         self.contributions: dict[int, tuple[str, ...]] = {n: tuple(c) for n, c in (contributions or {}).items()}
+        self.shape = shape
 
     @classmethod
     def stored(cls, data: tuple[str, Mapping[int, Sequence[str]]] | None) -> FairDeals | None:
@@ -170,7 +191,8 @@ class FairDeals:
 
     def __call__(self, hand: int, dealer: int) -> list[list[Card]]:
         given = self.contributions.get(hand, ())
-        return [[_BY_TEXT[t] for t in cards] for cards in dealt(self.server_seed(hand), given, hand, dealer)]
+        cards = dealt(self.server_seed(hand), given, hand, dealer, self.shape)
+        return [[_BY_TEXT[t] for t in seat] for seat in cards]
 
     def reveal(self, hand: int) -> dict:
         """The record's ``fairness`` of a hand that is over (never of one being played)."""
@@ -186,6 +208,7 @@ def verify_record(record: object) -> dict:
     commitment or deal does not check. Raises NotARecord."""
     if not isinstance(record, dict) or not isinstance(record.get("hands"), list) or not record["hands"]:
         raise NotARecord('it needs a non-empty "hands" list')
+    shape = _shape_of(record)
     hands = record["hands"]
     checked = 0
     for h, hand in enumerate(hands):
@@ -194,14 +217,23 @@ def verify_record(record: object) -> dict:
         fair = hand.get("fairness")
         if fair is None:
             plays = hand.get("plays")
-            if h == len(hands) - 1 and (not isinstance(plays, list) or len(plays) < 52):
+            if h == len(hands) - 1 and (not isinstance(plays, list) or len(plays) < len(shape.deck)):
                 continue  # the hand being played: its seed is revealed when it ends
             return _failed(h, "This hand has no fairness data: its deal cannot be checked.")
-        reason = _check_hand(h + 1, hand, fair)
+        reason = _check_hand(h + 1, hand, fair, shape)
         if reason is not None:
             return _failed(h, reason)
         checked += 1
     return {"ok": True, "hands": checked}
+
+
+def _shape_of(record: dict) -> Shape:
+    """The shape of the table a record was played at, from its rules (a spades-match/1
+    record's house keys are extra keys, ignored, as ``replay`` ignores them)."""
+    try:
+        return record_rules(record.get("format", FORMAT_1), record.get("rules")).shape
+    except RulesError as e:
+        raise NotARecord(f"bad rules: {e}") from None
 
 
 def _failed(hand: int, reason: str) -> dict:
@@ -212,7 +244,7 @@ def _is_hex(value: object, digits: int) -> TypeGuard[str]:
     return isinstance(value, str) and len(value) == digits and set(value) <= _HEX
 
 
-def _check_hand(number: int, hand: dict, fair: object) -> str | None:
+def _check_hand(number: int, hand: dict, fair: object, shape: Shape) -> str | None:
     """Why hand ``number``'s commitment or deal does not check, or None."""
     if not isinstance(fair, dict):
         return "fairness must be an object."
@@ -226,22 +258,28 @@ def _check_hand(number: int, hand: dict, fair: object) -> str | None:
     if commitment(seed) != committed:
         return "The server seed does not match the commitment: SHA-256 of the seed differs."
     dealer, deal = hand.get("dealer"), hand.get("deal")
-    if type(dealer) is not int or not 0 <= dealer <= 3:
-        return "dealer must be a seat 0-3."
-    if not isinstance(deal, list) or len(deal) != 4 or not all(isinstance(d, list) for d in deal):
-        return "A deal is four lists of 13 cards."
-    expected = dealt(seed, given, number, dealer)
+    n, size = shape.players, shape.hand_size
+    if type(dealer) is not int or dealer not in shape.seats:
+        return f"dealer must be a seat 0-{n - 1}."
+    if not isinstance(deal, list) or len(deal) != n or not all(isinstance(d, list) for d in deal):
+        return f"A deal is {_COUNT_WORDS[n]} lists of {size} cards."
+    expected = dealt(seed, given, number, dealer, shape)
     owner = {text: s for s, cards in enumerate(expected) for text in cards}
     for s, cards in enumerate(deal):
         for text in cards:
             card = _BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
             if card is None:
                 return f"{text!r} is not a card."
+            if str(card) not in owner:
+                return f"Seat {s} holds {card}, which is not in this table's deck."
             if owner[str(card)] != s:
                 return f"Seat {s} holds {card}, which the algorithm deals to seat {owner[str(card)]}."
-        if len(cards) != 13 or len(set(cards)) != 13:
-            return f"Seat {s} holds {len(set(cards))} different cards; the algorithm deals 13."
+        if len(cards) != size or len(set(cards)) != size:
+            return f"Seat {s} holds {len(set(cards))} different cards; the algorithm deals {size}."
     return None
+
+
+_COUNT_WORDS = {3: "three", 4: "four"}
 
 
 # -- the figures: exact probabilities and the chi-square test ---------------------------

@@ -6,6 +6,11 @@ the commitment, the revealed server seed, the contributions and the algorithm (t
 being played never has it: its seed stays on the server until the hand ends). ``replay``
 ignores it, as it ignores every extra key; ``python -m spades verify`` checks it.
 
+A match whose rules use a house rule (``Rules.house``) is written as ``spades-match/2``
+(one ``deal``, ``bids`` and ``blind`` entry per seat, jokers where the deck has them);
+every other match as ``spades-match/1``, exactly as before. Both are read. In a /1 record
+the house keys are extra keys, and ignored as any other: a /1 record is a standard match.
+
 Imports: the rest of the core only.
 """
 
@@ -13,12 +18,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARDS, Card, NotationError
+from .cards import Card, NotationError
 from .fairness import FairDeals
 from .rules import BIDS, BLIND_NIL, HAND_OVER, LOOK, IllegalAction, Match, Rules, RulesError
+from .rules_config import FORMAT_1, FORMAT_2, Shape, record_rules
 from .views import bid_json
 
-FORMAT = "spades-match/1"
+FORMAT = FORMAT_1  # a standard match's format; FORMAT_2 is the house rules' (RECORD.md)
+FORMATS = (FORMAT_1, FORMAT_2)
+_COUNT_WORDS = {3: "three", 4: "four"}
 
 
 class RecordError(ValueError):
@@ -61,7 +69,12 @@ def to_record(match: Match, seat: int | None = None) -> dict:
             deal = [cards if s == seat and match.looked[seat] else [c for c in cards if c in played]
                     for s, cards in enumerate(deal)]
         hands.append(_hand_json(match.rules, match.dealer, deal, match.bids, match.blind, match.plays))
-    return {"format": FORMAT, "rules": match.rules.to_dict(), "hands": hands}
+    return {"format": record_format(match.rules), "rules": match.rules.to_dict(), "hands": hands}
+
+
+def record_format(rules: Rules) -> str:
+    """The format a match with these rules is recorded in: /2 with any house rule, else /1."""
+    return FORMAT_2 if rules.house else FORMAT
 
 
 def _hand_json(rules: Rules, dealer, deal, bids, blind, plays) -> dict:
@@ -89,12 +102,13 @@ def replay_steps(record: object):
     if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
         raise RecordError("not a match record: it needs a \"hands\" list")
     fmt = record.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r}")
+    if fmt not in FORMATS:
+        raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r} or {FORMAT_2!r}")
     try:
-        rules = Rules.from_dict(record.get("rules") or {})
-    except (RulesError, TypeError) as e:
+        rules = record_rules(fmt, record.get("rules"))
+    except RulesError as e:
         raise RecordError(f"bad rules: {e}") from None
+    shape = rules.shape
     hands = record["hands"]
     if not hands:
         raise RecordError("the record has no hands")
@@ -103,9 +117,9 @@ def replay_steps(record: object):
         if not isinstance(hand, dict):
             raise RecordError(f"hand {h} is not an object")
         dealer = hand.get("dealer")
-        if type(dealer) is not int or not 0 <= dealer <= 3:
-            raise RecordError(f"hand {h}: dealer must be a seat 0-3")
-        deal = _read_deal(h, hand.get("deal"))
+        if type(dealer) is not int or dealer not in shape.seats:
+            raise RecordError(f"hand {h}: dealer must be a seat 0-{shape.players - 1}")
+        deal = _read_deal(h, hand.get("deal"), shape)
         if match is None:
             match = Match(rules, first_dealer=dealer, deal=deal)
         else:
@@ -113,9 +127,9 @@ def replay_steps(record: object):
                 raise IllegalStep(h, "deal", 0, dealer, None, "The match is already over.")
             if match.phase != HAND_OVER:
                 raise IllegalStep(h, "deal", 0, dealer, None, "The previous hand is not finished.")
-            if dealer != (match.dealer + 1) % 4:
+            if dealer != shape.left[match.dealer]:
                 raise IllegalStep(h, "deal", 0, dealer, None,
-                                  f"The deal passes to the left: seat {(match.dealer + 1) % 4} deals this hand.")
+                                  f"The deal passes to the left: seat {shape.left[match.dealer]} deals this hand.")
             match.next_hand(deal)
         if rules.bidding:
             _replay_bids(h, match, hand)
@@ -130,7 +144,8 @@ def replay_steps(record: object):
                 raise IllegalStep(h, "play", i, seat, str(text), str(e)) from None
             if seat is None or match.phase != "playing":
                 raise IllegalStep(h, "play", i, seat, str(card),
-                                  "The hand is over: 52 cards have been played." if match.phase != "bidding"
+                                  f"The hand is over: {len(shape.deck)} cards have been played."
+                                  if match.phase != "bidding"
                                   else "Bidding is not over yet: wait for the bids before playing.")
             try:
                 match.apply(seat, card)
@@ -139,9 +154,12 @@ def replay_steps(record: object):
         yield match
 
 
-def _read_deal(h: int, deal: object) -> list[list[Card]]:
-    if not isinstance(deal, list) or len(deal) != 4 or not all(isinstance(d, list) for d in deal):
-        raise IllegalStep(h, "deal", 0, None, None, "A deal is four lists of 13 cards.")
+def _read_deal(h: int, deal: object, shape: Shape) -> list[list[Card]]:
+    """A hand's deal read and checked against the rules' deck: one list per seat of
+    ``hand_size`` cards, each card of the deck once (no joker without jokers, no removed card)."""
+    n, size = shape.players, shape.hand_size
+    if not isinstance(deal, list) or len(deal) != n or not all(isinstance(d, list) for d in deal):
+        raise IllegalStep(h, "deal", 0, None, None, f"A deal is {_COUNT_WORDS[n]} lists of {size} cards.")
     seen: set[Card] = set()
     out = []
     for s, cards in enumerate(deal):
@@ -151,27 +169,31 @@ def _read_deal(h: int, deal: object) -> list[list[Card]]:
                 card = Card.parse(text)
             except NotationError:
                 raise IllegalStep(h, "deal", s, s, str(text), f"{text!r} is not a card.") from None
+            if not shape.deck_mask >> card & 1:
+                raise IllegalStep(h, "deal", s, s, str(card), f"{card} is not in this table's deck.")
             if card in seen:
                 raise IllegalStep(h, "deal", s, s, str(card), f"{card} is dealt twice.")
             seen.add(card)
             parsed.append(card)
-        if len(parsed) != 13:
-            raise IllegalStep(h, "deal", s, s, None, f"Seat {s} was dealt {len(parsed)} cards; a hand is 13.")
+        if len(parsed) != size:
+            raise IllegalStep(h, "deal", s, s, None, f"Seat {s} was dealt {len(parsed)} cards; a hand is {size}.")
         out.append(parsed)
-    missing = [str(c) for c in CARDS if c not in seen]
-    if missing:  # cannot happen with 4 x 13 distinct cards, kept for clarity of intent
+    missing = [str(c) for c in shape.deck if c not in seen]
+    if missing:  # cannot happen with n x size distinct cards of the deck, kept for clarity of intent
         raise IllegalStep(h, "deal", 0, None, missing[0], f"{missing[0]} is missing from the deal.")
     return out
 
 
 def _replay_bids(h: int, match: Match, hand: dict) -> None:
+    n = match.shape.players
+    tricks = match.shape.tricks
     bids = hand.get("bids", [])
-    blind = hand.get("blind") or [False] * 4
-    if not isinstance(bids, list) or len(bids) > 4 or not isinstance(blind, list) or len(blind) > 4:
+    blind = hand.get("blind") or [False] * n
+    if not isinstance(bids, list) or len(bids) > n or not isinstance(blind, list) or len(blind) > n:
         raise RecordError(f"hand {h}: bids and blind are lists indexed by seat")
-    bids = bids + [None] * (4 - len(bids))
-    blind = blind + [False] * (4 - len(blind))
-    order = [(match.dealer + 1 + i) % 4 for i in range(4)]
+    bids = bids + [None] * (n - len(bids))
+    blind = blind + [False] * (n - len(blind))
+    order = [(match.dealer + 1 + i) % n for i in range(n)]
     stopped = False
     for seat in order:
         value = bids[seat]
@@ -182,11 +204,11 @@ def _replay_bids(h: int, match: Match, hand: dict) -> None:
             raise IllegalStep(h, "bid", seat, seat, None, "It is not your turn.")
         if value == "nil":
             action = BLIND_NIL if blind[seat] is True else BIDS[0]
-        elif type(value) is int and 1 <= value <= 13 and not blind[seat]:
+        elif type(value) is int and 1 <= value <= tricks and not blind[seat]:
             action = BIDS[value]
         else:
             reason = ("Only nil can be bid blind." if blind[seat] is True
-                      else "Bids are 1 to 13, or nil.")
+                      else f"Bids are 1 to {tricks}, or nil.")
             raise IllegalStep(h, "bid", seat, seat, None, reason)
         try:
             if not action.blind and match.can_look(seat):

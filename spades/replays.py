@@ -3,12 +3,14 @@
 ``load(record, names)`` replays a RECORD.md document once with the core and keeps each
 hand's deal, bids, tricks and result; ``Replay.frame(hand, trick)`` is the match at one
 step of it, face up: every seat's cards still held, the trick just taken and who took it,
-the bids, the tricks taken so far, and both teams' score and bags at that point. A hand's
-steps are ``0`` (the bids are in, no card played), ``1`` to ``13`` (after each trick) and
-``END`` (its result). Hands are counted from 1, as players count them. Between two tricks
-lie the card steps: ``Replay.frame(hand, trick, card)`` with ``card`` 1 to 3 is the match
-once that many cards of the next trick are on the table (``card`` 0 is the trick step
-itself; the fourth card completes the trick, the next trick step).
+the bids, the tricks taken so far, and each side's score and bags at that point (a team's,
+or one player's in cutthroat: ``Rules.shape``). A hand's steps are ``0`` (the bids are in,
+no card played), ``1`` up to the hand's tricks (after each trick: 13, or 17 with three
+players) and ``END`` (its result). Hands are counted from 1, as players count them.
+Between two tricks lie the card steps: ``Replay.frame(hand, trick, card)`` with ``card``
+1 up to one less than the players is the match once that many cards of the next trick are
+on the table (``card`` 0 is the trick step itself; the last player's card completes the
+trick, the next trick step).
 
 ``score_sheet(results, names)`` turns a match's finished hands, as
 ``spades.views.result_json`` gives them (a seat view's ``results``), into the rows of a
@@ -24,7 +26,10 @@ from dataclasses import dataclass
 from .cards import Card, display_order
 from .records import replay_steps
 from .rules import HAND_OVER, MATCH_OVER
+from .rules_config import STANDARD_SHAPE
 from .views import result_json
+
+Sides = tuple[tuple[int, ...], ...]  # each side's seats (``spades.rules_config.Shape.sides``)
 
 END = "end"  # the step after a hand's last trick: the hand's result
 Step = tuple[int, int | str]  # (hand from 1, trick from 0, or END)
@@ -50,13 +55,16 @@ def bid_words(bid: int | str | None, blind: bool = False) -> str:
     return str(bid)
 
 
-def team_names(names: tuple[str, ...] | list[str]) -> tuple[str, str]:
-    """Each team's name from the seat names: seats 0 and 2, then 1 and 3.
+def team_names(names: tuple[str, ...] | list[str], sides: Sides = STANDARD_SHAPE.sides) -> tuple[str, ...]:
+    """Each side's name from the seat names: at a standard table seats 0 and 2, then 1 and
+    3; in cutthroat each player's own name.
 
     >>> team_names(("Ann", "Rex", "Bea", "Kit"))
     ('Ann & Bea', 'Rex & Kit')
+    >>> team_names(("Ann", "Rex", "Bea"), ((0,), (1,), (2,)))
+    ('Ann', 'Rex', 'Bea')
     """
-    return f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"
+    return tuple(" & ".join(names[s] for s in side) for side in sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +93,11 @@ class SheetNil:
 
 @dataclass(frozen=True, slots=True)
 class SheetTeam:
-    """One team's result for one hand, every part of it, and its running totals."""
+    """One side's result for one hand (a team's, or one player's in cutthroat), every part
+    of it, and its running totals."""
 
     name: str
-    bids: str  # both bids as written: "4 + nil"; "" without bidding
+    bids: str  # the side's bids as written: "4 + nil"; "" without bidding
     contract: int | None  # the sum of the number bids; None without bidding
     tricks: int  # tricks taken by the team's non-nil bidders (by both seats without bidding)
     made: bool | None  # the contract made; None when there was none to make
@@ -109,15 +118,15 @@ class SheetRow:
     hand: int  # from 1
     dealer_seat: int
     dealer: str
-    seats: tuple[SheetBid, SheetBid, SheetBid, SheetBid]
-    teams: tuple[SheetTeam, SheetTeam]
+    seats: tuple[SheetBid, ...]  # one per seat
+    teams: tuple[SheetTeam, ...]  # one per side
 
 
 def score_sheet(results: list[dict], names: tuple[str, ...] | list[str]) -> list[SheetRow]:
     """The score sheet of a match: one row per finished hand, in order.
 
     ``results`` are the finished hands as ``spades.views.result_json`` gives them (a seat
-    view's ``"results"``), ``names`` the four seat names. Raises KeyError, IndexError or
+    view's ``"results"``), ``names`` the seat names. Raises KeyError, IndexError or
     TypeError for a result that is not shaped like ``result_json``'s.
 
     >>> from spades import Match, Rules
@@ -129,30 +138,40 @@ def score_sheet(results: list[dict], names: tuple[str, ...] | list[str]) -> list
     >>> row.hand, row.teams[0].name, row.teams[0].contract, row.teams[0].total == m.scores[0]
     (1, 'Ann & Bea', None, True)
     """
-    teams = team_names(names)
     rows = []
     for r in results:
         bids, blind, tricks = r["bids"], r["blind"], r["tricks"]
         bidding = any(b is not None for b in bids)
-        seats = tuple(SheetBid(s, names[s], bid_words(bids[s], blind[s]), tricks[s]) for s in range(4))
+        seats = tuple(SheetBid(s, names[s], bid_words(bids[s], blind[s]), tricks[s]) for s in range(len(bids)))
+        sides = _sides_of(r)
+        teams = team_names(names, sides)
         sheet_teams = []
-        for t in (0, 1):
+        for t, side in enumerate(sides):
             team = r["teams"][t]
             nils = tuple(SheetNil(n["seat"], names[n["seat"]], n["blind"], n["made"],
                                   (200 if n["blind"] else 100) * (1 if n["made"] else -1)) for n in team["nils"])
             sheet_teams.append(SheetTeam(
                 name=teams[t],
-                bids=" + ".join(seats[s].bid for s in (t, t + 2)) if bidding else "",
+                bids=" + ".join(seats[s].bid for s in side) if bidding else "",
                 contract=team["contract"] if bidding else None,
                 tricks=team["tricks"], made=team["made"], contract_points=team["contract_points"],
                 bags=team["bags"], nils=nils, nil_points=team["nil_points"], penalty=team["penalty"],
                 points=team["total"], bags_after=team["bags_after"], total=r["totals"][t]))
-        rows.append(SheetRow(r["number"], r["dealer"], names[r["dealer"]], seats,  # type: ignore[arg-type]
-                             (sheet_teams[0], sheet_teams[1])))
+        rows.append(SheetRow(r["number"], r["dealer"], names[r["dealer"]], seats, tuple(sheet_teams)))
     return rows
 
 
-def outcome(names: tuple[str, ...] | list[str], finished: bool, winner: int | None) -> str:
+def _sides_of(result: dict) -> Sides:
+    """The sides of a ``result_json``: each team's ``seats`` (a standard table's when a
+    result from before they were written has none)."""
+    teams = result["teams"]
+    if all("seats" in t for t in teams):
+        return tuple(tuple(t["seats"]) for t in teams)
+    return STANDARD_SHAPE.sides
+
+
+def outcome(names: tuple[str, ...] | list[str], finished: bool, winner: int | None,
+            sides: Sides = STANDARD_SHAPE.sides) -> str:
     """The match's end in words: who won, a draw, or ``""`` while it goes on.
 
     >>> outcome(("Ann", "Rex", "Bea", "Kit"), True, 1), outcome(("A", "B", "C", "D"), True, None)
@@ -162,7 +181,7 @@ def outcome(names: tuple[str, ...] | list[str], finished: bool, winner: int | No
         return ""
     if winner is None:
         return "A draw at the 99-hand cap."
-    return f"{team_names(names)[winner]} won the match."
+    return f"{team_names(names, sides)[winner]} won the match."
 
 
 # -- the replay --------------------------------------------------------------------------
@@ -177,8 +196,8 @@ class HandPlay:
     blind: tuple[bool, ...]
     tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
     result: dict | None  # ``result_json`` once the hand is scored
-    scores_before: tuple[int, int]
-    bags_before: tuple[int, int]
+    scores_before: tuple[int, ...]  # per side
+    bags_before: tuple[int, ...]
 
     @property
     def steps(self) -> list[int | str]:
@@ -214,11 +233,12 @@ class TrickFrame:
 
 @dataclass(frozen=True, slots=True)
 class TeamFrame:
-    """One team at one step: its contract, tricks this hand, and its score and bags then."""
+    """One side at one step (a team, or one player in cutthroat): its contract, tricks
+    this hand, and its score and bags then."""
 
     name: str
     contract: int | None  # None without bidding
-    taken: int  # tricks taken this hand so far by both seats
+    taken: int  # tricks taken this hand so far by the side's seats
     score: int
     bags: int
 
@@ -231,7 +251,7 @@ class Frame:
     trick: int | str  # 0-13, or END
     seats: tuple[SeatFrame, ...]
     last_trick: TrickFrame | None  # the trick just taken (None before the first)
-    teams: tuple[TeamFrame, TeamFrame]
+    teams: tuple[TeamFrame, ...]  # one per side
     row: SheetRow | None  # the hand's score sheet row, at END
     card: int = 0  # cards of the next trick on the table
     playing: tuple[tuple[int, str], ...] = ()  # those cards: (seat, card) in play order
@@ -257,6 +277,7 @@ class Replay:
     finished: bool
     winner: int | None
     bidding: bool
+    sides: Sides = STANDARD_SHAPE.sides  # each side's seats
 
     @property
     def steps(self) -> list[Step]:
@@ -266,7 +287,7 @@ class Replay:
     @property
     def card_steps(self) -> list[CardStep]:
         """Every step of the match card by card: each trick step, then each card of the
-        trick that follows it until the fourth (which is the next trick step)."""
+        trick that follows it until the last (which is the next trick step)."""
         out: list[CardStep] = []
         for h in self.hands:
             for t in h.steps:
@@ -312,32 +333,33 @@ class Replay:
         if card and (hand, trick, card) not in self.card_steps:
             raise StepError(self._no_card(hand, trick, card))
         h = self.hands[hand - 1]
+        n = len(h.deal)  # the players
         done = h.tricks if isinstance(trick, str) else h.tricks[:trick]  # END is the only text step
         playing: tuple[tuple[int, str], ...] = ()
         if card:
             leader, cards, _ = h.tricks[trick]  # type: ignore[index]
-            playing = tuple(((leader + i) % 4, str(c)) for i, c in enumerate(cards[:card]))
+            playing = tuple(((leader + i) % n, str(c)) for i, c in enumerate(cards[:card]))
         played = {c for _, cards, _ in done for c in cards} | {Card.parse(c) for _, c in playing}
-        taken = [0, 0, 0, 0]
+        taken = [0] * n
         for _, _, winner in done:
             taken[winner] += 1
         seats = tuple(SeatFrame(s, self.names[s],
                                 tuple(str(c) for c in display_order(c for c in h.deal[s] if c not in played)),
-                                bid_words(h.bids[s], h.blind[s]), taken[s], s == h.dealer) for s in range(4))
+                                bid_words(h.bids[s], h.blind[s]), taken[s], s == h.dealer) for s in range(n))
         last = None
         if done:
             leader, cards, winner = done[-1]
-            last = TrickFrame(len(done), leader, tuple(((leader + i) % 4, str(c)) for i, c in enumerate(cards)),
+            last = TrickFrame(len(done), leader, tuple(((leader + i) % n, str(c)) for i, c in enumerate(cards)),
                               winner, self.names[winner])
-        names = team_names(self.names)
+        names = team_names(self.names, self.sides)
         row = score_sheet([h.result], self.names)[0] if trick == END and h.result is not None else None
         teams = tuple(TeamFrame(
             names[t],
-            sum(b for b in (h.bids[t], h.bids[t + 2]) if b) if self.bidding else None,
-            taken[t] + taken[t + 2],
+            sum(b for b in (h.bids[s] for s in side) if b) if self.bidding else None,
+            sum(taken[s] for s in side),
             row.teams[t].total if row else h.scores_before[t],
-            row.teams[t].bags_after if row else h.bags_before[t]) for t in (0, 1))
-        return Frame(hand, trick, seats, last, teams, row, card, playing)  # type: ignore[arg-type]
+            row.teams[t].bags_after if row else h.bags_before[t]) for t, side in enumerate(self.sides))
+        return Frame(hand, trick, seats, last, teams, row, card, playing)
 
     def _no_card(self, hand: int, trick: int | str, card: int) -> str:
         if not 1 <= hand <= len(self.hands) or trick not in self.hands[hand - 1].steps:
@@ -345,8 +367,9 @@ class Replay:
         h = self.hands[hand - 1]
         if not isinstance(trick, int) or trick >= len(h.tricks):
             return f"After trick {trick} of hand {hand} no card is played: choose card 0. There is no card {card}."
-        return (f"Card {card} of trick {trick + 1} is not a step: choose card 0 to 3 (the fourth card ends the "
-                f"trick, trick {trick + 1}).")
+        n = len(h.deal)
+        return (f"Card {card} of trick {trick + 1} is not a step: choose card 0 to {n - 1} (the {_ORDINALS[n]} "
+                f"card ends the trick, trick {trick + 1}).")
 
     def _no_step(self, hand: int, trick: int | str) -> str:
         n = len(self.hands)
@@ -358,13 +381,19 @@ class Replay:
                 f"(after the bids) to {len(h.tricks)}{end}. There is no trick {trick}.")
 
 
+_ORDINALS = {3: "third", 4: "fourth"}
+
+
 def load(record: object, names: tuple[str, ...] | list[str]) -> Replay:
-    """Replay a match record (RECORD.md) for reading, with the four seat names.
+    """Replay a match record (RECORD.md) for reading, with the seat names (one per seat).
     Raises RecordError or IllegalStep (``spades.records``) for a record the rules refuse."""
     hands = []
-    scores, bags = (0, 0), (0, 0)
+    scores: tuple[int, ...] = ()
+    bags: tuple[int, ...] = ()
     match = None
     for match in replay_steps(record):
+        if match.hand_number == 1:
+            scores = bags = tuple(0 for _ in match.shape.sides)
         scored = match.phase in (HAND_OVER, MATCH_OVER) and bool(match.results) and \
             match.results[-1].number == match.hand_number
         hands.append(HandPlay(
@@ -372,9 +401,9 @@ def load(record: object, names: tuple[str, ...] | list[str]) -> Replay:
             tuple(match.blind), tuple(match.tricks), result_json(match.results[-1]) if scored else None,
             scores, bags))
         if scored:
-            scores, bags = (match.scores[0], match.scores[1]), (match.bags[0], match.bags[1])
+            scores, bags = tuple(match.scores), tuple(match.bags)
     assert match is not None  # replay_steps raises for a record without hands
-    return Replay(tuple(hands), tuple(names), match.finished, match.winner, match.rules.bidding)
+    return Replay(tuple(hands), tuple(names), match.finished, match.winner, match.rules.bidding, match.shape.sides)
 
 
 __all__ = ["END", "Step", "CardStep", "StepError", "bid_words", "team_names", "SheetBid", "SheetNil", "SheetTeam",

@@ -16,7 +16,39 @@ Decisions where RULES.md is silent, kept here so the code and the docs agree:
   (bots playing a match out), ``for seat in match.turns()`` deals each hand as it ends.
 - Deals come from the seed's generator unless the match is given ``deals``, a function
   of (hand number, dealer) giving each hand's cards (a table's provably fair deals,
-  ``spades.fairness``); the seed still draws the first dealer either way.
+  ``spades.fairness``); the seed still draws the first dealer either way. A seeded deal
+  shuffles the rules' deck (``Rules.shape.deck``) by one random key per card and gives
+  each seat the next ``hand_size`` cards, starting with seat 0 (the standard deck's draws
+  are exactly what they always were, so stored matches deal the same cards again).
+
+House rules (RULES.md, "House rules"), where RULES.md is silent:
+- The shape of the table (seats, sides, deck, trumps) is ``Rules.shape``; a standard
+  table (four seats, two teams, 52 cards, spades led once broken) plays cards on an inline
+  path written for it, every other table on a path that reads the shape's tables.
+- Whiz and mirror count a player's trumps: spades, the jokers and the jjdd 2 of
+  diamonds. A whiz player holding no trump can only bid nil ("Whiz: you hold no spades,
+  so you bid nil."); under mirror a player with none bids nil (no blind nil: the rules
+  refuse ``blind_nil`` with mirror). Blind nil under whiz is allowed (it is a nil).
+- Suicide: a team's first bidder may bid nil, blind nil or 4 up to the hand's tricks; the
+  second is held to the other: a number from 4 after a nil, nil (or blind nil) after a
+  number. A second bidder who has not looked and must bid a number may only look.
+- Minimum bid: only the team's second bidder can be refused (the first bidder's number
+  is never short, since the partner can still make it up); a nil by either partner
+  lifts the minimum, and so does a blind nil. The words name the minimum:
+  "Your team must bid at least 4."
+- Bids go from 1 to the hand's tricks (17 with three players); a bid above is refused
+  with "Bids are 1 to 17, or nil." (13 at a standard table, today's words).
+- Under ``"jjdd"`` the 2 of diamonds is a trump and not a diamond: it never follows a
+  diamond lead, and a player whose only "diamond" is that 2 is void in diamonds. A
+  refused card names the suit as play sees it ("spades were led and you hold a spade"
+  when the spade held is a joker).
+- ``spades_lead: "any"`` lets any trump be led at any time; ``spades_broken`` still
+  tells whether a trump has been played (leading one breaks them, as does playing one).
+- Three players (and cutthroat) end the match on "the highest side": when the match
+  would end and two or more sides share the highest score, another hand is played; at the
+  99-hand cap a shared lead is a draw.
+- A deal given to the match (``deal=`` or ``deals``) must give each seat ``hand_size``
+  cards of the rules' deck; ``spades.records`` says which card is wrong, in words.
 
 Imports: stdlib and the rest of the core only.
 """
@@ -30,17 +62,19 @@ from dataclasses import dataclass
 from .cards import (
     _BY_SUIT_MASK,
     CARDS,
+    RANK_COUNT,
     SIDE_MASK,
-    SPADE_MASK,
+    SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     SUIT_SINGULAR,
     Card,
     NotationError,
+    any_cards_of,
     cards_of,
     mask_of,
 )
-from .rules_config import MAX_HANDS, Rules, RulesError
+from .rules_config import MAX_HANDS, MOST_TRICKS, STANDARD_SHAPE, SUICIDE_BID, Rules, RulesError, Shape
 from .scoring import HandScore, score_hand
 
 __all__ = [
@@ -55,7 +89,7 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """A bid: 1-13, nil (0), or blind nil (0, blind)."""
+    """A bid: 1 up to the hand's tricks (13, or 17 with three players), nil (0), or blind nil (0, blind)."""
 
     value: int
     blind: bool = False
@@ -86,26 +120,30 @@ class Look:
 LOOK = Look()
 NIL = Bid(0)
 BLIND_NIL = Bid(0, True)
-BIDS: tuple[Bid, ...] = (NIL,) + tuple(Bid(n) for n in range(1, 14))
+# every bid by its number: BIDS[n] (0 is nil), up to the most tricks of any shape
+BIDS: tuple[Bid, ...] = (NIL,) + tuple(Bid(n) for n in range(1, MOST_TRICKS + 1))
 Action = Card | Bid | Look
 Deals = Callable[[int, int], Sequence[Sequence[Card]]]  # (hand number, dealer) -> each seat's cards
 
 
-def parse_action(value: object) -> Action:
-    """An action from its text or JSON form: ``"QS"``, ``4``, ``"4"``, ``"nil"``,
-    ``"blind_nil"``, ``"look"``; passes actions through. Raises NotationError.
+def parse_action(value: object, tricks: int = STANDARD_SHAPE.hand_size) -> Action:
+    """An action from its text or JSON form: ``"QS"``, ``"BJ"``, ``4``, ``"4"``, ``"nil"``,
+    ``"blind_nil"``, ``"look"``; passes actions through. Bids go up to ``tricks`` (the
+    table's ``Rules.shape.tricks``; a standard table's by default). Raises NotationError.
 
     >>> parse_action("qs"), parse_action(4), parse_action("nil"), parse_action("look")
     (QS, Bid(value=4, blind=False), Bid(value=0, blind=False), look)
+    >>> parse_action("15", tricks=17)
+    Bid(value=15, blind=False)
     """
     if isinstance(value, (Card, Bid, Look)):
         return value
     if isinstance(value, bool):
         raise NotationError(f"{value!r} is not a bid or a card.")
     if isinstance(value, int):
-        if 0 <= value <= 13:
+        if 0 <= value <= min(tricks, MOST_TRICKS):
             return BIDS[value]
-        raise NotationError(f"{value} is not a bid: bids are 1 to 13, or nil.")
+        raise NotationError(f"{value} is not a bid: bids are 1 to {tricks}, or nil.")
     if isinstance(value, str):
         text = value.strip().lower()
         if text == "nil":
@@ -115,7 +153,7 @@ def parse_action(value: object) -> Action:
         if text == "look":
             return LOOK
         if text.isascii() and text.isdigit():  # "²" is a digit to str.isdigit, not to int
-            return parse_action(int(text))
+            return parse_action(int(text), tricks)
         return Card.parse(value)
     raise NotationError(f"{value!r} is not a bid or a card.")
 
@@ -130,13 +168,20 @@ class HandResult:
     bids: tuple[int | None, ...]
     blind: tuple[bool, ...]
     plays: tuple[Card, ...]
-    tricks: tuple[int, ...]
+    tricks: tuple[int, ...]  # per seat
     score: HandScore
-    totals: tuple[int, int]
+    totals: tuple[int, ...]  # per side
+    sides: tuple[tuple[int, ...], ...] = STANDARD_SHAPE.sides  # each side's seats (``Shape.sides``)
 
 
-_BID_ACTIONS: tuple[Bid, ...] = tuple(BIDS[n] for n in range(1, 14)) + (NIL,)
+def bid_actions(tricks: int) -> tuple[Bid, ...]:
+    """The bids of a hand of ``tricks`` tricks in the order they are listed: 1 up, then nil."""
+    return tuple(BIDS[n] for n in range(1, tricks + 1)) + (NIL,)
+
+
+_BID_ACTIONS: tuple[Bid, ...] = bid_actions(STANDARD_SHAPE.tricks)
 _BLIND_CHOICE: tuple[Action, ...] = (BLIND_NIL, LOOK)
+_LOOK_ONLY: tuple[Action, ...] = (LOOK,)
 
 def card_refusal(led: int | None) -> str:
     """Why a card held is not playable now: the suit led must be followed (``led``: its
@@ -151,14 +196,26 @@ def card_refusal(led: int | None) -> str:
 
 
 def legal_mask(held: int, trick: list[int], broken: bool) -> int:
-    """The legal cards of ``held`` (a mask) on a trick whose cards so far are ``trick``:
-    follow suit if you can; no spade lead before spades are broken unless only spades are
-    left. ``Match.legal_actions`` applies the same rule inline, on its hot path."""
+    """The legal cards of ``held`` (a mask) on a trick whose cards so far are ``trick``,
+    at a standard table: follow suit if you can; no spade lead before spades are broken
+    unless only spades are left. ``Match.legal_actions`` applies the same rule inline, on
+    its hot path; ``shape_legal_mask`` is the rule at a table of any shape."""
     if trick:
-        return (held & SUIT_MASKS[trick[0] // 13]) or held
+        return (held & SUIT_MASKS[trick[0] // RANK_COUNT]) or held
     if broken:
         return held
     return (held & SIDE_MASK) or held
+
+
+def shape_legal_mask(shape: Shape, held: int, trick: Sequence[int], broken: bool, lead_any: bool = False) -> int:
+    """``legal_mask`` at a table of any shape: the suit led as play sees it (jokers and the
+    jjdd 2D are spades), and with ``lead_any`` (``spades_lead: "any"``) trumps may be led
+    at any time."""
+    if trick:
+        return (held & shape.suit_masks[shape.suit_of[trick[0]]]) or held
+    if broken or lead_any:
+        return held
+    return (held & shape.side_mask) or held
 
 
 # Phases of a match
@@ -173,6 +230,7 @@ class Match:
         "rules", "seed", "phase", "hand_number", "dealer", "deal", "held", "bids", "blind",
         "looked", "plays", "trick_leader", "trick", "tricks", "taken", "broken", "to_act",
         "scores", "bags", "results", "version", "winner", "_win", "_rng", "deals",
+        "shape", "_plain", "_players", "_lead_any",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | str = 0, first_dealer: int | None = None,
@@ -181,10 +239,16 @@ class Match:
         (unless given) and every deal (unless given: ``deal``, the first hand's cards;
         ``deals``, a function giving every hand's cards from its number and dealer)."""
         self.rules = rules or Rules()
+        self.shape: Shape = self.rules.shape
+        self._players = self.shape.players
+        self._lead_any = self.rules.spades_lead == "any"
+        # the inline card path is written for a standard table (four seats, 52 cards,
+        # spades led once broken); any other table plays through ``_play``
+        self._plain = self.shape.standard and not self._lead_any
         self.seed = seed
         self.deals = deals
-        self.scores = [0, 0]
-        self.bags = [0, 0]
+        self.scores = [0] * self.shape.side_count  # per side
+        self.bags = [0] * self.shape.side_count
         self.results: list[HandResult] = []
         self.version = 0
         self.winner: int | None = None
@@ -192,7 +256,7 @@ class Match:
         # One generator per match draws the first dealer and then every deal in order,
         # so rebuilding a match by replaying its actions deals the same cards again.
         self._rng = random.Random(seed)
-        dealer_draw = self._rng.randrange(4)
+        dealer_draw = self._rng.randrange(self._players)
         if first_dealer is None:
             first_dealer = dealer_draw
         self._deal(first_dealer, deal)
@@ -201,40 +265,58 @@ class Match:
     def _shuffle(self) -> list[list[Card]]:
         """The next seeded deal: the same seed gives the same deals in the same order."""
         r = self._rng.random
-        keys = [r() for _ in range(52)]  # sorting by random keys: a fast unbiased shuffle
-        deck = sorted(CARDS, key=keys.__getitem__)
-        return [deck[0:13], deck[13:26], deck[26:39], deck[39:52]]
+        shape = self.shape
+        deck = shape.deck
+        keys = [r() for _ in deck]  # sorting by random keys: a fast unbiased shuffle
+        if shape.standard:  # the 52 cards are their own positions: the deal of old
+            cards = sorted(deck, key=keys.__getitem__)
+        else:
+            cards = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
+        n = shape.hand_size
+        return [cards[s * n:(s + 1) * n] for s in shape.seats]
 
     def _deal(self, dealer: int, deal: Sequence[Sequence[Card]] | None) -> None:
+        shape = self.shape
+        n = self._players
         self.hand_number += 1
+        given = deal is not None or self.deals is not None
         if deal is None:
             deal = self._shuffle() if self.deals is None else self.deals(self.hand_number, dealer)
         self.dealer = dealer
         self.deal = [list(cards) for cards in deal]
         self.held = [mask_of(cards) for cards in self.deal]
-        self.bids: list[int | None] = [None] * 4
-        self.blind = [False] * 4
-        self.looked = [not self.rules.blind_nil] * 4
+        if given:  # a seeded deal is right by construction; a given one is checked
+            size = shape.hand_size
+            every = 0
+            for cards, held in zip(self.deal, self.held):
+                every |= held
+                if len(cards) != size or held.bit_count() != size:
+                    every = -1
+            if len(self.deal) != n or every != shape.deck_mask:
+                raise ValueError(f"a deal at this table is {n} hands of {size} different cards of its deck")
+        self.bids: list[int | None] = [None] * n
+        self.blind = [False] * n
+        self.looked = [not self.rules.blind_nil] * n
         self.plays: list[Card] = []
-        self.trick_leader = (dealer + 1) % 4
+        self.trick_leader = shape.left[dealer]
         self.trick: list[Card] = []
         self._win: Card = CARDS[0]
         self.tricks: list[tuple[int, tuple[Card, ...], int]] = []
-        self.taken = [0, 0, 0, 0]
+        self.taken = [0] * n
         self.broken = False
-        self.to_act: int | None = (dealer + 1) % 4
+        self.to_act: int | None = shape.left[dealer]
         if self.rules.bidding:
             self.phase = BIDDING
         else:
             self.phase = PLAYING
-            self.looked = [True] * 4
+            self.looked = [True] * n
 
     def next_hand(self, deal: list[list[Card]] | None = None) -> None:
         """Deal the next hand (the deal passes left). Raises IllegalAction between no hands."""
         if self.phase != HAND_OVER:
             raise IllegalAction("The hand is not over yet." if self.phase != MATCH_OVER
                                 else "The match is over.")
-        self._deal((self.dealer + 1) % 4, deal)
+        self._deal(self.shape.left[self.dealer], deal)
         self.version += 1
 
     # -- what may be done ------------------------------------------------------------
@@ -245,16 +327,22 @@ class Match:
         if self.phase is PLAYING:
             held = self.held[seat]
             trick = self.trick
+            if not self._plain:
+                return any_cards_of(shape_legal_mask(self.shape, held, trick, self.broken, self._lead_any))
             if trick:
-                led = trick[0] // 13
-                follow = _BY_SUIT_MASK[led][held >> (13 * led) & 0x1FFF]
+                led = trick[0] // RANK_COUNT
+                follow = _BY_SUIT_MASK[led][held >> (RANK_COUNT * led) & 0x1FFF]
                 return follow or cards_of(held)
             if self.broken or not held & SIDE_MASK:
                 return cards_of(held)
             return cards_of(held & SIDE_MASK)
         if not self.looked[seat]:
+            if self._bid_problem(seat, BLIND_NIL) is not None:
+                return _LOOK_ONLY  # suicide: the partner's nil leaves this seat a number to bid
             return _BLIND_CHOICE
-        return _BID_ACTIONS
+        if self._plain and self.rules.bidding_variant == "standard" and not self.rules.min_bid:
+            return _BID_ACTIONS
+        return tuple(b for b in bid_actions(self.shape.tricks) if self._bid_problem(seat, b) is None)
 
     def can_look(self, seat: int) -> bool:
         return self.phase == BIDDING and not self.looked[seat] and self.bids[seat] is None
@@ -272,11 +360,14 @@ class Match:
             held = self.held[seat]
             if not held >> action & 1:
                 raise IllegalAction("That card is not in your hand.")
+            shape = self.shape
+            suit_of = shape.suit_of
             if self.trick:
-                led = self.trick[0] // 13
-                if action // 13 != led and held & SUIT_MASKS[led]:
+                led = suit_of[self.trick[0]]
+                if suit_of[action] != led and held & shape.suit_masks[led]:
                     raise IllegalAction(card_refusal(led))
-            elif action < 13 and not self.broken and held & ~SPADE_MASK:
+            elif (suit_of[action] == SPADES and not self.broken and not self._lead_any
+                  and held & shape.side_mask):
                 raise IllegalAction(card_refusal(None))
             return
         if type(action) is Look:
@@ -300,15 +391,58 @@ class Match:
                     raise IllegalAction("Blind nil must be bid before you look at your cards.")
             elif not self.looked[seat]:
                 raise IllegalAction("Look at your cards before you bid (or bid blind nil).")
+            problem = self._bid_problem(seat, action)
+            if problem is not None:
+                raise IllegalAction(problem)
             return
         raise NotationError(f"{action!r} is not an action.")
+
+    def _bid_problem(self, seat: int, bid: Bid) -> str | None:
+        """Why ``seat`` may not bid ``bid`` under the table's bidding variant and minimum
+        (the bid's range included), in the player's words; None when it may."""
+        tricks = self.shape.tricks
+        value = bid.value
+        if not 0 <= value <= tricks:
+            return f"Bids are 1 to {tricks}, or nil."
+        rules = self.rules
+        variant = rules.bidding_variant
+        if variant == "standard" and not rules.min_bid:
+            return None
+        partner = self.shape.partner(seat)
+        partner_bid = None if partner is None else self.bids[partner]
+        if variant == "standard":  # a minimum bid: the team's second bidder may not leave it short
+            if value and partner_bid and value + partner_bid < rules.min_bid:
+                return f"Your team must bid at least {rules.min_bid}."
+            return None
+        if variant == "suicide":
+            if partner_bid is None:
+                return None if value == 0 or value >= SUICIDE_BID else f"Suicide: bid nil or at least {SUICIDE_BID}."
+            if partner_bid == 0:
+                return None if value >= SUICIDE_BID else \
+                    f"Suicide: your partner bid nil, so you bid at least {SUICIDE_BID}."
+            return None if value == 0 else f"Suicide: your partner bid {partner_bid}, so you bid nil."
+        held = self.shape.trump_count(self.held[seat])
+        spades = f"{held} spade{'' if held == 1 else 's'}"
+        if variant == "whiz":
+            if value == 0 or value == held:
+                return None
+            return f"Whiz: bid nil or your {spades}." if held else "Whiz: you hold no spades, so you bid nil."
+        # mirror: exactly the trumps held, nil with none
+        if value == held:
+            return None
+        return f"Mirror: bid your {spades}." if held else "Mirror: you hold no spades, so you bid nil."
 
     # -- applying --------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
         """Check and apply one action of ``seat``. Raises IllegalAction, leaving the state as it was."""
         # The common case, a legal card, is checked and played inline: bots simulate
-        # millions of these, and a function call is a measurable part of each.
+        # millions of these, and a function call is a measurable part of each. The suit
+        # of a card here is its number // RANK_COUNT (written 13 for speed), a spade below 13.
         if type(action) is Card and self.phase is PLAYING and seat == self.to_act:
+            if not self._plain:
+                self.check(seat, action)
+                self._play(seat, action)
+                return
             held = self.held[seat]
             trick = self.trick
             if held >> action & 1 and (
@@ -330,8 +464,8 @@ class Match:
                     elif action < 13:
                         self._win = action
                 trick.append(action)
-                if len(trick) < 4:
-                    self.to_act = (seat + 1) & 3
+                if len(trick) < self._players:
+                    self.to_act = (seat + 1) % self._players
                 else:
                     self._end_trick()
                 return
@@ -344,30 +478,54 @@ class Match:
             raise AssertionError(f"legal card {action} missed the play path")
         self.version += 1
 
+    def _play(self, seat: int, card: Card) -> None:
+        """Play a card already checked, at a table of any shape: the trick is won by the
+        highest trump in it, or the highest card of the suit led (the shape's order)."""
+        shape = self.shape
+        self.held[seat] &= ~(1 << card)
+        self.plays.append(card)
+        self.version += 1
+        trick = self.trick
+        if not trick:
+            self._win = card
+        else:
+            win = self._win
+            suit_of, power = shape.suit_of, shape.power
+            if suit_of[card] == suit_of[win]:
+                if power[card] > power[win]:
+                    self._win = card
+            elif suit_of[card] == SPADES:
+                self._win = card
+        trick.append(card)
+        if len(trick) < self._players:
+            self.to_act = shape.left[seat]
+        else:
+            self._end_trick()
+
     def _bid(self, seat: int, bid: Bid) -> None:
         self.bids[seat] = bid.value
         self.blind[seat] = bid.blind
         if bid.blind:
             self.looked[seat] = True  # the bid is made; from now on the seat sees its cards
-        nxt = (seat + 1) % 4
+        nxt = self.shape.left[seat]
         if self.bids[nxt] is None:
             self.to_act = nxt
         else:
             self.phase = PLAYING
-            self.looked = [True] * 4
+            self.looked = [True] * self._players
             self.to_act = self.trick_leader
 
     def _end_trick(self) -> None:
         trick = self.trick
         win = self._win
-        winner = (self.trick_leader + trick.index(win)) & 3
-        if win < 13:  # the winner is a spade only if a spade was played: spades are broken
+        winner = (self.trick_leader + trick.index(win)) % self._players
+        if self.shape.trump_mask >> win & 1:  # a trump wins only if one was played: spades are broken
             self.broken = True
         self.tricks.append((self.trick_leader, tuple(trick), winner))
         self.taken[winner] += 1
         self.trick = []
         self.trick_leader = winner
-        if len(self.tricks) < 13:
+        if len(self.tricks) < self.shape.hand_size:
             self.to_act = winner
         else:
             self._end_hand()
@@ -375,24 +533,30 @@ class Match:
     def _end_hand(self) -> None:
         self.to_act = None
         score = score_hand(self.rules, self.bids, self.blind, self.taken, self.bags)
-        for t in (0, 1):
-            self.scores[t] += score.teams[t].total
-            self.bags[t] = score.teams[t].bags_after
+        for t, side in enumerate(score.teams):
+            self.scores[t] += side.total
+            self.bags[t] = side.bags_after
         self.results.append(HandResult(
             self.hand_number, self.dealer, tuple(tuple(c) for c in self.deal), tuple(self.bids),
-            tuple(self.blind), tuple(self.plays), tuple(self.taken), score, (self.scores[0], self.scores[1]),
+            tuple(self.blind), tuple(self.plays), tuple(self.taken), score, tuple(self.scores),
+            self.shape.sides,
         ))
         self.phase = HAND_OVER
         if self._match_decided():
             self.phase = MATCH_OVER
 
     def _match_decided(self) -> bool:
-        a, b = self.scores
+        """Whether the match ends after this hand, and who won: the one highest side once a
+        side reached the target (or after the hands), another hand while the lead is shared;
+        at the cap a shared lead is a draw."""
+        scores = self.scores
+        best = max(scores)
+        alone = scores.count(best) == 1
         n = self.hand_number
         rules = self.rules
-        reached = (max(a, b) >= rules.target) if rules.end == "target" else n >= rules.hands
-        if (reached and a != b) or n >= MAX_HANDS:
-            self.winner = None if a == b else (0 if a > b else 1)
+        reached = best >= rules.target if rules.end == "target" else n >= rules.hands
+        if (reached and alone) or n >= MAX_HANDS:
+            self.winner = scores.index(best) if alone else None
             return True
         return False
 
@@ -415,5 +579,4 @@ class Match:
 
     def cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now (for views and bots of that seat only)."""
-        return list(cards_of(self.held[seat]))
-
+        return list(any_cards_of(self.held[seat]))

@@ -3,14 +3,20 @@
 ``seat_view(match, seat)`` holds exactly what a person in that seat may see: never
 another seat's cards, and not its own while it may still bid blind nil and has not
 looked. ``seat=None`` is a spectator. Keys beyond BOTS.md (``phase``, ``results``,
-``finished``, ``winner``, ``can_look``, ``version``) serve the pages; outside bots ignore them.
+``finished``, ``winner``, ``can_look``, ``version``, ``sides``) serve the pages; outside
+bots ignore them.
+
+At every shape of table (``Rules.shape``) the per-seat lists (``bids``, ``blind``,
+``taken``, each result's ``bids`` and ``tricks``) have one entry per seat, and ``scores``,
+``bags``, each result's ``teams`` and ``totals`` one per side; ``sides`` lists each side's
+seats (``[[0, 2], [1, 3]]`` at a standard table, ``[[0], [1], [2]]`` for three players).
+``rules`` carries the house keys only when one is away from its default.
 
 Imports: the rest of the core only.
 """
 
 from __future__ import annotations
 
-from .cards import display_order
 from .rules import PLAYING, HandResult, Match
 
 
@@ -22,7 +28,7 @@ def bid_json(value: int | None) -> int | str | None:
 
 
 def seat_view(match: Match, seat: int | None) -> dict:
-    """What ``seat`` (0-3, or None for a spectator) may see of the match, as JSON."""
+    """What ``seat`` (0 to players-1, or None for a spectator) may see of the match, as JSON."""
     in_play = match.phase == PLAYING
     own = own_view(match, seat)
     return {
@@ -48,7 +54,12 @@ def seat_view(match: Match, seat: int | None) -> dict:
         "results": [result_json(r) for r in match.results],
         "finished": match.finished,
         "winner": match.winner,
+        "sides": _sides_json(match),
     }
+
+
+def _sides_json(match: Match) -> list[list[int]]:
+    return [list(side) for side in match.shape.sides]
 
 
 def own_view(match: Match, seat: int | None) -> dict:
@@ -57,7 +68,8 @@ def own_view(match: Match, seat: int | None) -> dict:
     the same for every seat (``spades.tables.state.snapshots`` makes it once)."""
     return {
         "seat": seat,
-        "hand": [str(c) for c in display_order(match.cards(seat))] if seat is not None and match.looked[seat] else None,
+        "hand": ([str(c) for c in match.shape.display_order(match.cards(seat))]
+                 if seat is not None and match.looked[seat] else None),
         "legal": [_action_json(a) for a in match.legal_actions(seat)],  # empty for a spectator
         "can_look": seat is not None and match.can_look(seat),
     }
@@ -76,8 +88,9 @@ def result_json(result: HandResult) -> dict:
         "bids": [bid_json(b) for b in result.bids],
         "blind": list(result.blind),
         "tricks": list(result.tricks),
-        "teams": [
+        "teams": [  # one per side: a team, or one player in cutthroat
             {
+                "seats": list(seats),
                 "contract": t.contract,
                 "tricks": t.tricks,
                 "made": t.made,
@@ -89,7 +102,7 @@ def result_json(result: HandResult) -> dict:
                 "total": t.total,
                 "bags_after": t.bags_after,
             }
-            for t in result.score.teams
+            for t, seats in zip(result.score.teams, result.sides)
         ],
         "totals": list(result.totals),
     }
