@@ -118,10 +118,15 @@ def _card(text: str) -> Card:
     return Card.parse(text)
 
 
-@functools.cache
 def shape_of(players: int = PLAYER_COUNTS[0], partners: bool = True, jokers: str = JOKER_DECKS[0]) -> Shape:
-    """The shape of a table of ``players`` seats, with or without partners, and its deck.
-    The combination must be one RULES.md offers (``Rules`` checks)."""
+    """The shape of a table of ``players`` seats, with or without partners, and its deck:
+    one value per shape, made once. The combination must be one RULES.md offers (``Rules``
+    checks)."""
+    return _shape(players, partners, jokers)
+
+
+@functools.cache
+def _shape(players: int, partners: bool, jokers: str) -> Shape:
     seats = tuple(range(players))
     sides: tuple[tuple[int, ...], ...]
     if partners:
