@@ -13,7 +13,8 @@ import sys
 
 
 def replay(path: str) -> int:
-    """Print the replay report of a record; exit 0 valid, 1 illegal step, 2 not a record."""
+    """Print the replay report of a record (spades-match/1 or /2: tricks per seat, score,
+    bags and total per side); exit 0 valid, 1 illegal step, 2 not a record."""
     from .records import RecordError, replay_report
 
     try:
@@ -37,8 +38,8 @@ def _read_json(path: str) -> object:
 
 
 def verify(path: str) -> int:
-    """Check every finished hand's commitment and deal (docs/fairness.md); print one JSON
-    line; exit 0 all check, 1 one does not, 2 not a record."""
+    """Check every finished hand's commitment and deal over the record's deck and seats
+    (docs/fairness.md); print one JSON line; exit 0 all check, 1 one does not, 2 not a record."""
     from .fairness import NotARecord, verify_record
 
     try:

@@ -33,7 +33,7 @@ Sides = tuple[tuple[int, ...], ...]  # each side's seats (``spades.rules_config.
 
 END = "end"  # the step after a hand's last trick: the hand's result
 Step = tuple[int, int | str]  # (hand from 1, trick from 0, or END)
-CardStep = tuple[int, int | str, int]  # a step and the cards of the next trick on the table (0 to 3)
+CardStep = tuple[int, int | str, int]  # a step and the cards of the next trick on the table (0 to players-1)
 
 
 class StepError(ValueError):
@@ -248,7 +248,7 @@ class Frame:
     """The match at one step of the replay."""
 
     hand: int
-    trick: int | str  # 0-13, or END
+    trick: int | str  # 0 up to the hand's tricks, or END
     seats: tuple[SeatFrame, ...]
     last_trick: TrickFrame | None  # the trick just taken (None before the first)
     teams: tuple[TeamFrame, ...]  # one per side

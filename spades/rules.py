@@ -230,7 +230,7 @@ class Match:
         "rules", "seed", "phase", "hand_number", "dealer", "deal", "held", "bids", "blind",
         "looked", "plays", "trick_leader", "trick", "tricks", "taken", "broken", "to_act",
         "scores", "bags", "results", "version", "winner", "_win", "_rng", "deals",
-        "shape", "_plain", "_players", "_lead_any",
+        "shape", "_plain", "_players", "_lead_any", "_left", "_size", "_trumps",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | str = 0, first_dealer: int | None = None,
@@ -241,6 +241,8 @@ class Match:
         self.rules = rules or Rules()
         self.shape: Shape = self.rules.shape
         self._players = self.shape.players
+        # the shape's figures the card path reads, each one slot away
+        self._left, self._size, self._trumps = self.shape.left, self.shape.hand_size, self.shape.trump_mask
         self._lead_any = self.rules.spades_lead == "any"
         # the inline card path is written for a standard table (four seats, 52 cards,
         # spades led once broken); any other table plays through ``_play``
@@ -327,22 +329,27 @@ class Match:
         if self.phase is PLAYING:
             held = self.held[seat]
             trick = self.trick
-            if not self._plain:
-                return any_cards_of(shape_legal_mask(self.shape, held, trick, self.broken, self._lead_any))
-            if trick:
-                led = trick[0] // RANK_COUNT
-                follow = _BY_SUIT_MASK[led][held >> (RANK_COUNT * led) & 0x1FFF]
-                return follow or cards_of(held)
-            if self.broken or not held & SIDE_MASK:
-                return cards_of(held)
-            return cards_of(held & SIDE_MASK)
+            if self._plain:  # a standard table: a card's suit is its number // 13 (RANK_COUNT)
+                if trick:
+                    led = trick[0] // 13
+                    follow = _BY_SUIT_MASK[led][held >> (13 * led) & 0x1FFF]
+                    return follow or cards_of(held)
+                if self.broken or not held & SIDE_MASK:
+                    return cards_of(held)
+                return cards_of(held & SIDE_MASK)
+            return any_cards_of(shape_legal_mask(self.shape, held, trick, self.broken, self._lead_any))
         if not self.looked[seat]:
             if self._bid_problem(seat, BLIND_NIL) is not None:
                 return _LOOK_ONLY  # suicide: the partner's nil leaves this seat a number to bid
             return _BLIND_CHOICE
         if self._plain and self.rules.bidding_variant == "standard" and not self.rules.min_bid:
             return _BID_ACTIONS
-        return tuple(b for b in bid_actions(self.shape.tricks) if self._bid_problem(seat, b) is None)
+        return self._legal_bids(seat)
+
+    def _legal_bids(self, seat: int) -> tuple[Action, ...]:
+        """The bids ``seat`` may make under the table's variant and minimum (kept out of
+        ``legal_actions``: a closure there would slow its card path)."""
+        return tuple([b for b in bid_actions(self.shape.tricks) if self._bid_problem(seat, b) is None])
 
     def can_look(self, seat: int) -> bool:
         return self.phase == BIDDING and not self.looked[seat] and self.bids[seat] is None
@@ -465,7 +472,7 @@ class Match:
                         self._win = action
                 trick.append(action)
                 if len(trick) < self._players:
-                    self.to_act = (seat + 1) % self._players
+                    self.to_act = self._left[seat]
                 else:
                     self._end_trick()
                 return
@@ -519,13 +526,13 @@ class Match:
         trick = self.trick
         win = self._win
         winner = (self.trick_leader + trick.index(win)) % self._players
-        if self.shape.trump_mask >> win & 1:  # a trump wins only if one was played: spades are broken
+        if self._trumps >> win & 1:  # a trump wins only if one was played: spades are broken
             self.broken = True
         self.tricks.append((self.trick_leader, tuple(trick), winner))
         self.taken[winner] += 1
         self.trick = []
         self.trick_leader = winner
-        if len(self.tricks) < self.shape.hand_size:
+        if len(self.tricks) < self._size:
             self.to_act = winner
         else:
             self._end_hand()

@@ -234,7 +234,7 @@ class Rules:
     @property
     def shape(self) -> Shape:
         """The table's shape: seats, sides, deck, trumps (made once per shape)."""
-        return shape_of(self.players, self.partners, self.jokers)
+        return _shape(self.players, self.partners, self.jokers)
 
 
 def record_rules(fmt: object, given: object) -> Rules:

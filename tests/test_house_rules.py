@@ -545,3 +545,21 @@ def test_the_replay_and_sheet_of_each_house_record_agree_with_the_replay_command
         if trick == END:
             expected = report["hands"][hand - 1]
             assert [s.taken for s in f.seats] == expected["tricks"] and [t.score for t in f.teams] == expected["total"]
+
+
+def test_the_documents_algorithm_deals_every_deck_as_the_site_does():
+    """docs/fairness.md's Python, run as written, over each house deck."""
+    import re
+
+    from spades.fairness import deck_of, hand_seed
+
+    doc = (Path(__file__).parent.parent / "docs" / "fairness.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", doc, re.S) if "def deal(" in b)
+    space: dict = {}
+    exec(code, space)
+    for rules in (Rules(players=3, partners=False), Rules(jokers="jj"), Rules(jokers="jjdd"), Rules()):
+        shape = rules.shape
+        seed = hand_seed("22" * 32, 2)
+        site = FairDeals("22" * 32, {2: ("ab",)}, shape=shape)(2, 1)
+        written = space["deal"](seed, ["ab"], 2, 1, list(deck_of(shape)), shape.players)
+        assert [sorted(map(str, cards)) for cards in site] == [sorted(cards) for cards in written]
