@@ -4,16 +4,18 @@ figures (never a timed test).
 ``python -m bench.analysis [--seed S] [--hands N] [--budget B] [--workers W] [--dd-hands H]``
 
 1. Plays a 5-hand match with Normal bots (seeded), then analyses it as the site does:
-   through ``spades.tables.analyses.AnalysisQueue`` with its own lowered-priority worker
-   processes (``--workers``, the site's default 2) at the analyst's budget, stored in a
-   fresh SQLite file. Prints the seconds from asking to stored.
+   through ``spades.tables.analyses.AnalysisQueue`` with lowered-priority worker
+   processes (``--workers``, the site's default 2; ``analysis_pool``) at the analyst's
+   budget, stored in a fresh SQLite file. Prints the seconds from asking to stored, and
+   the processor seconds the workers spent (their user and system time, which other jobs
+   on a shared machine do not inflate as they do the wall time).
 2. The solver from 7 tricks left: on ``--dd-hands`` seeded hands played at random to
    7 tricks left, the position at that trick's start solved by a fresh ``Solver``
    (every legal card's figure); positions per second. Also the seconds per hand for every
    position from there to the end with one solver per hand, as the analysis does.
 
-The last line is one JSON object: ``{"match_seconds": …, "hands": …, "budget_s": …,
-"workers": …, "dd_positions_per_s": …, "dd_hand_seconds": …}``.
+The last line is one JSON object: ``{"match_seconds": …, "cpu_seconds": …, "hands": …,
+"budget_s": …, "workers": …, "dd_positions_per_s": …, "dd_hand_seconds": …}``.
 
 Imports: the product (``spades``) only.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -35,7 +38,7 @@ from spades.records import to_record
 from spades.rules import Match, parse_action
 from spades.rules_config import Rules
 from spades.storage import Store
-from spades.tables.analyses import AnalysisQueue
+from spades.tables.analyses import AnalysisQueue, analysis_pool
 from spades.views import seat_view
 
 
@@ -47,18 +50,28 @@ def played_match(seed: int, hands: int) -> dict:
     return to_record(m)
 
 
-def match_seconds(record: dict, budget: float, workers: int) -> float:
+def _children_cpu() -> float:
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+def match_seconds(record: dict, budget: float, workers: int) -> tuple[float, float]:
+    """(Seconds from asking to stored, the worker processes' processor seconds.)"""
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(str(Path(tmp) / "bench.db"))
-        queue = AnalysisQueue(store, workers=workers, budget_s=budget)
+        pool = analysis_pool(workers)
+        queue = AnalysisQueue(store, pool, workers=workers, budget_s=budget)
+        cpu = _children_cpu()
         try:
             start = time.perf_counter()
             queue.ask("BENCH", 1, record)
             assert queue.wait("BENCH", 1, 3600), "the analysis did not finish"
-            return time.perf_counter() - start
+            seconds = time.perf_counter() - start
         finally:
             queue.close()
+            pool.shutdown(wait=True)  # the workers end and are waited for: their times are counted
             store.close()
+        return seconds, _children_cpu() - cpu
 
 
 def seven_left(seed: int) -> Match:
@@ -111,14 +124,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dd-hands", type=int, default=20)
     args = parser.parse_args(argv)
     record = played_match(args.seed, args.hands)
-    seconds = match_seconds(record, args.budget, args.workers)
-    print(f"analysed a {args.hands}-hand match in {seconds:.1f} s (budget {args.budget} s, {args.workers} workers)",
-          flush=True)
+    seconds, cpu = match_seconds(record, args.budget, args.workers)
+    print(f"analysed a {args.hands}-hand match in {seconds:.1f} s, {cpu:.1f} processor seconds "
+          f"(budget {args.budget} s, {args.workers} workers)", flush=True)
     per_s, hand_s = solver_figures(args.dd_hands)
     print(f"double dummy from 7 tricks left: {per_s:.2f} positions/s; every position of a hand's end: "
           f"{hand_s:.2f} s (median of {args.dd_hands} hands)", flush=True)
-    print(json.dumps({"match_seconds": round(seconds, 1), "hands": args.hands, "budget_s": args.budget,
-                      "workers": args.workers, "dd_positions_per_s": round(per_s, 2),
+    print(json.dumps({"match_seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1), "hands": args.hands,
+                      "budget_s": args.budget, "workers": args.workers, "dd_positions_per_s": round(per_s, 2),
                       "dd_hand_seconds": round(hand_s, 2)}))
 
 

@@ -11,7 +11,8 @@ import pytest
 from conftest import start_practice
 
 from spades import bots
-from spades.bots.analysis import INACCURACY, MISTAKE, analyse_hand, verdict
+from spades.bots.analysis import INACCURACY, MISTAKE, PARTS, SETTLE_MIN, analyse_hand, settled, verdict
+from spades.bots.search import CARD_TIE, Tally
 from spades.cards import Card
 from spades.records import replay_report, to_record
 from spades.rules import Match, Rules, parse_action
@@ -20,6 +21,7 @@ from spades.views import seat_view
 
 ANN = "analysis-ann"
 CARD = re.compile(r'data-card="[2-9TJQKA][SHDC]"')
+CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")  # a card as the record writes it: TD, 7C
 
 
 @pytest.fixture
@@ -130,6 +132,17 @@ def test_the_analysis_of_a_finished_match_through_the_json_route(app, client, se
     assert other.get(f"/g/{code}/analysis.json").get_json()["status"] == "done"
     page = other.get(f"/g/{code}/analysis?hand=1&step=10").get_data(as_text=True)
     assert "step 11 of 56" in page and "Points lost, by player" in page
+    # the cards are named as on the table (10♦, coloured by suit), never as the record writes them
+    listed = re.search(r'<ol class="step-list".*?</ol>', page, re.S).group(0)
+    words = re.sub(r"<[^>]+>", " ", listed)
+    assert not CODE.search(words), CODE.search(words)
+    tenth = steps[10]["action"]
+    shown = tenth.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tenth[-1]]
+    assert f'<span class="card-name" data-card="{tenth}">{shown}</span>' in listed
+    # the words a casual player may not know are said in plain words where they are used
+    assert "<dfn>Expected</dfn>" in page and "is a choice that loses 5 points or more on average" in page
+    late = other.get(f"/g/{code}/analysis?hand=1&step=40").get_data(as_text=True)
+    assert "<dfn>Double dummy</dfn> means as if all four hands were face up" in late
     assert other.get(f"/g/{code}/analysis?hand=2").status_code == 400
     assert other.get(f"/g/{code}/analysis?step=x").status_code == 400
 
@@ -158,11 +171,11 @@ def test_the_rules_page_and_a_tables_rules(client, service):
     assert "tempo=&" in link and "The rules at this table" in mine and "tempo ·" not in mine
 
 
-def test_a_hands_two_parts_are_the_whole_hand():
+def test_a_hands_parts_are_the_whole_hand():
     record = nil_blunder_record()
     whole = analyse_hand(record, 0, budget_s=0.002)["steps"]
-    parts = [s for part in (0, 1) for s in analyse_hand(record, 0, budget_s=0.002, part=part)["steps"]]
-    assert parts == whole
+    parts = [s for part in PARTS for s in analyse_hand(record, 0, budget_s=0.002, part=part)["steps"]]
+    assert len(PARTS) > 2 and parts == whole
 
 
 def test_asking_again_joins_the_analysis_under_way(tmp_path):
@@ -185,16 +198,113 @@ def test_asking_again_joins_the_analysis_under_way(tmp_path):
         queue.ask("DEF", 1, record)
         with pytest.raises(Busy):
             queue.ask("GHI", 1, record)
-        for _ in range(200):  # the worker thread hands the first match's two parts to the pool
-            if len(pool.pending) == 2:
+        for _ in range(200):  # the worker thread hands the first match's parts to the pool
+            if len(pool.pending) == len(PARTS):
                 break
             threading.Event().wait(0.01)
-        assert len(pool.pending) == 2 and queue.status("ABC", 1).status == "running"
-        assert pool.run_all() == 2
+        assert len(pool.pending) == len(PARTS) and queue.status("ABC", 1).status == "running"
+        assert pool.run_all() == len(PARTS)
         assert queue.wait("ABC", 1, 30)
         done = queue.ask("ABC", 1, record)
         assert done.status == "done" and len(done.hands[0]["steps"]) == 56
         assert store.analysis("ABC", 1) == done.hands
+    finally:
+        queue.close()
+        store.close()
+
+
+def test_a_step_stops_drawing_deals_once_its_verdict_is_settled():
+    """The budget is the most a step takes: the deals stop once the verdict cannot change
+    (``settled``), never before ``SETTLE_MIN`` of them."""
+    def tally(leads: list[float]) -> Tally:
+        t = Tally([1, 2])
+        for lead in leads:
+            t.add(1.0, {1: 0.0, 2: lead})
+        return t
+
+    assert not settled(tally([0.0] * (SETTLE_MIN - 1)), 1, 1, CARD_TIE)  # too few deals to say
+    assert settled(tally([0.0] * SETTLE_MIN), 1, 1, CARD_TIE)  # the cards are worth the same: best
+    assert settled(tally([40.0] * SETTLE_MIN), 1, 1, CARD_TIE)  # a mistake on every deal: 40 points
+    assert verdict(40.0) == "mistake"
+    # worth 5 points more on average, give or take 50 a deal: an inaccuracy or not, nobody can say yet
+    assert not settled(tally([55.0, -45.0] * 200), 1, 1, CARD_TIE)
+    # the card made is the best by far on every deal: settled
+    assert settled(tally([-30.0] * SETTLE_MIN), 1, 1, CARD_TIE)
+
+
+def test_a_clear_card_takes_a_few_hundred_deals_not_the_budget():
+    import random
+
+    from spades.bots import knowledge
+    from spades.bots.analysis import _start_of, card_worths
+    from spades.bots.search import PLAYS_PER_SECOND
+    from spades.views import seat_view
+
+    record = nil_blunder_record()
+    hand = record["hands"][0]
+    match = _start_of(record, 0)
+    while match.phase == "bidding":
+        seat = match.to_act
+        match.apply(seat, parse_action("look" if match.can_look(seat) else str(hand["bids"][seat])))
+    for text in hand["plays"][:10]:
+        match.apply(match.to_act, Card.parse(text))
+    known = knowledge.read(seat_view(match, match.to_act))  # the 11th card: two choices, clearly the same
+    budget = int(0.3 * PLAYS_PER_SECOND)
+    _, every, _ = card_worths(known, random.Random(1), budget)
+    _, enough, _ = card_worths(known, random.Random(1), budget, Card.parse(hand["plays"][10]))
+    assert len(every.values) == 2
+    assert SETTLE_MIN <= len(enough.weights) < len(every.weights) / 4
+
+
+def test_the_progress_says_which_hand_and_why_it_waits(app, tmp_path):
+    """Two matches asked at once: the second says it is queued behind the first; the first
+    says which hand is being analysed as its parts are done, and the page is told as soon
+    as it starts (not only when its first part is done)."""
+    from flask import render_template
+    from pools import ManualPool
+
+    from spades.storage import Store
+    from spades.tables.analyses import AnalysisQueue
+
+    def fake(record, hand, budget, seed, part):
+        return {"hand": hand, "steps": []}
+
+    told: list[tuple[str, int]] = []
+    store = Store(str(tmp_path / "p.db"))
+    pool = ManualPool()
+    queue = AnalysisQueue(store, pool, analyse_hand=fake, on_change=lambda c, n: told.append((c, n)))
+    record = {"hands": [{}, {}, {}]}
+
+    def words(code: str) -> str:
+        with app.test_request_context():
+            html = render_template("analysis/_progress.html", progress=queue.status(code, 1), go="/", oob=False)
+        return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+    try:
+        queue.ask("ABC", 1, record)
+        queue.ask("DEF", 1, record)
+        for _ in range(200):  # the worker thread hands the first match's parts to the pool
+            if len(pool.pending) == 3 * len(PARTS):
+                break
+            threading.Event().wait(0.01)
+        assert told == [("ABC", 1)]  # told it started, before any part was done
+        assert "Analysing hand 1 of 3:" in words("ABC")
+        assert queue.status("DEF", 1).ahead == 1
+        assert "Queued: the server analyses one match at a time, and 1 other analysis is ahead" in words("DEF")
+        items, pool.pending = pool.pending, []
+        for future, fn, args in items[:len(PARTS) + 1]:  # the first hand, and a part of the second
+            future.set_result(fn(*args))
+        for _ in range(200):  # the worker thread takes the answers in
+            if queue.status("ABC", 1).progress > len(PARTS) / len(items):
+                break
+            threading.Event().wait(0.01)
+        progress = queue.status("ABC", 1)
+        assert (progress.hands_done, progress.hands_total, progress.hand_now) == (1, 3, 2)
+        assert "Analysing hand 2 of 3 (1 done)" in words("ABC")
+        for future, fn, args in items[len(PARTS) + 1:]:
+            future.set_result(fn(*args))
+        assert queue.wait("ABC", 1, 30)
+        assert queue.status("ABC", 1).status == "done"
     finally:
         queue.close()
         store.close()

@@ -13,15 +13,24 @@ model; a card's play-outs are Hard's (the seat's team plays Normal's
 cards, the other team attacks), a bid's give every seat Normal's cards; the analyst's choice is the
 best of them (Hard's pick, for a card; Hard itself bids by the model), and a step's cost
 is the best candidate's worth less the worth of the choice made (0 when it was the best,
-never below). From ``DD_TRICKS`` tricks left every card also gets its
+never below). A card that is the only legal one (or one of a run of equivalent cards)
+is not weighed: it costs nothing. From ``DD_TRICKS`` tricks left every card also gets its
 double-dummy figure (``spades.bots.solver``): the hand's difference with best play by
 all four, every card known.
 
-``analyse_hand(record, hand, budget_s, seed)`` analyses one hand of a finished record
-(RECORD.md) and returns JSON values only, so the site runs it in a worker process, hand
-by hand (``spades.tables.analyses``). Steps are listed as the JSON route gives them
-(``index``: a bid's seat, a card's position in ``plays``), with ``expected``, the
-choice's worth to the acting team (None for a forced card), for the page's chart.
+The budget is the most a step may take: the analyst stops drawing deals once the step's
+verdict is settled (``settled``: after ``SETTLE_MIN`` deals, the range of its cost,
+``SETTLE_Z`` standard errors either side on the common deals, lies within one of the
+verdict's bands, and a cost of an inaccuracy or more known to ``SETTLE_SE``), so a clear
+step takes a few hundred deals and a close one the budget (the figures are in
+docs/bots.md).
+
+``analyse_hand(record, hand, budget_s, seed, part)`` analyses one hand of a finished record
+(RECORD.md), or one of its ``PARTS`` (a run of its tricks), and returns JSON values only,
+so the site runs the parts side by side in worker processes (``spades.tables.analyses``).
+Steps are listed as the JSON route gives them (``index``: a bid's seat, a card's
+position in ``plays``), with ``expected``, the choice's worth to the acting team (None
+for a forced card), for the page's chart.
 
 A blind nil is bid before its seat has seen a card, and the analyst has no say in it: it
 is listed with cost 0.
@@ -57,11 +66,19 @@ from .search import (
 )
 from .solver import Position, Solver, equivalents
 
-# the analyst's work per decision, in seconds of Hard's work count (PLAYS_PER_SECOND): more than Hard's 0.5
-BUDGET_S = 0.6
+# the most work the analyst spends on a decision (a clear one stops sooner: ``settled``), in seconds of
+# Hard's work count (PLAYS_PER_SECOND)
+BUDGET_S = 0.4
 DD_TRICKS = 7  # double-dummy figures from this many tricks left
-SPLIT = 52 - 4 * DD_TRICKS  # a hand's two parts: the bids and the cards before this one, and the rest
-PARTS = (0, 1)
+# a hand's parts, analysed side by side: the bids (and the cards before the first of these),
+# then the cards from each to the next: two tricks at a time while a card has many
+# candidates and long play-outs, then three, then the last four tricks
+SPLITS = (0, 8, 16, 24, 36)
+PARTS = tuple(range(len(SPLITS) + 1))
+SETTLE_Z = 2.0  # a step's deals stop once its cost, this many standard errors either side, ...
+SETTLE_MIN = 128  # ... after at least this many deals, lies within one verdict's band ...
+SETTLE_SE = 2.5  # ... and a cost that is not the best's is known to this standard error, in points
+BID_ROUNDS = 32  # a bid's deals are drawn in up to this many rounds of its budget, settled or not after each
 INACCURACY = 5.0  # a choice costing this many points or more in expectation is an inaccuracy ...
 MISTAKE = 20.0  # ... and this many or more a mistake
 BEST, INACCURATE, MISTAKEN = "best", "inaccuracy", "mistake"
@@ -84,6 +101,35 @@ def hand_count(record: dict) -> int:
     return len(record["hands"])
 
 
+def settled(tally: Tally, made: int, default: int, tie: float) -> bool:
+    """Whether the verdict on the choice ``made`` is settled by the deals drawn so far:
+    at least ``SETTLE_MIN`` of them, the least the step may cost (the analyst's pick's
+    lead over it, ``SETTLE_Z`` standard errors less) and the most (any candidate's lead,
+    as many more) read the same verdict, and a cost marked inaccuracy or mistake is
+    known to ``SETTLE_SE``. ``default`` and ``tie``: the pick's preference, as
+    ``Tally.pick``."""
+    if len(tally.weights) < SETTLE_MIN:
+        return False
+    pick = tally.pick(default, tie)
+    low = error = 0.0
+    if pick != made:
+        lead, error = tally.lead(pick, made)
+        low = lead - SETTLE_Z * error
+    high = 0.0
+    for c in tally.values:
+        if c != made:
+            lead, se = tally.lead(c, made)
+            high = max(high, lead + SETTLE_Z * se)
+    found = verdict(high)
+    return verdict(max(0.0, low)) == found and (found == BEST or error <= SETTLE_SE)
+
+
+def _next_check(n: int) -> int:
+    """The number of deals at which to look again whether a step is settled (a look
+    reads every deal, so they grow apart)."""
+    return max(n + 64, n * 5 // 4)
+
+
 def _points(rules_bidding: bool, known: knowledge.Known, ctx: HandCtx, taken: list[int], team: int) -> float:
     """The team's points minus the other team's for a finished hand's tricks."""
     if not rules_bidding:
@@ -99,9 +145,11 @@ def _start_of(record: dict, hand: int) -> Match:
     return from_record(upto)
 
 
-def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> tuple[dict[int, int], Tally, int]:
+def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int,
+                made: int | None = None) -> tuple[dict[int, int], Tally, int]:
     """The seat's legal cards, each mapped to the card standing for its run of
-    equivalents; the candidates' worths over sampled deals; and Normal's card."""
+    equivalents; the candidates' worths over sampled deals; and Normal's card. With the
+    card ``made``, the deals stop once its verdict is ``settled`` (else at ``work_limit``)."""
     me = known.seat
     team = me & 1
     hand = known.hand or 0
@@ -115,6 +163,7 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
         return reps, tally, default
     deals = Deals(known, hand, bidmodel.model())
     work = 0
+    check = SETTLE_MIN
     while work < work_limit:
         sampled, w, drawn = deals.next(rng)
         work += drawn
@@ -124,12 +173,17 @@ def card_worths(known: knowledge.Known, rng: random.Random, work_limit: int) -> 
             work += cost + 1
             values[c] = _points(ctx.bidding, known, ctx, result, team)
         tally.add(w, values)
+        if made is not None and len(tally.weights) >= check:
+            if settled(tally, reps[made], reps[default], CARD_TIE):
+                break
+            check = _next_check(check)
     return reps, tally, default
 
 
 def bid_worths(known: knowledge.Known, rng: random.Random, work_limit: int, made: int) -> tuple[Tally, int]:
     """The worths of Hard's candidate bids and the bid ``made`` (0: nil) over sampled
-    deals (``search.bid_values``, every seat playing Normal's cards), and the model's
+    deals (``search.bid_values``, every seat playing Normal's cards, in up to
+    ``BID_ROUNDS`` rounds until the verdict on ``made`` is ``settled``), and the model's
     own bid."""
     me = known.seat
     team = me & 1
@@ -145,7 +199,19 @@ def bid_worths(known: knowledge.Known, rng: random.Random, work_limit: int, made
     def score(ctx: HandCtx, taken: list[int]) -> float:
         return _points(True, known, ctx, taken, team)
 
-    return bid_values(known, rng, sorted(cands), work_limit, math.inf, score, attack=False), base
+    ordered = sorted(cands)
+    tally = Tally(ordered)
+    per_round = max(1, work_limit // BID_ROUNDS)
+    check = SETTLE_MIN
+    for _ in range(BID_ROUNDS):
+        more = bid_values(known, rng, ordered, per_round, math.inf, score, attack=False)
+        for i, w in enumerate(more.weights):
+            tally.add(w, {c: more.values[c][i] for c in ordered})
+        if len(tally.weights) >= check:
+            if settled(tally, made, base, BID_TIE):
+                break
+            check = _next_check(len(tally.weights))
+    return tally, base
 
 
 def _bid_text(value: int) -> int | str:
@@ -156,11 +222,14 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
                  part: int | None = None) -> dict:
     """Hand ``hand`` (from 0) of a finished match record, analysed: ``{"hand": H,
     "steps": [...]}`` with every bid (in bidding order) and every card (in play order);
-    ``part`` 0 or 1: only the bids and the cards before ``SPLIT``, or only the cards
-    from there (two workers share a hand; each part's steps are the same as the whole
-    hand's). Raises RecordError or IllegalStep (``spades.records``) for a record the
-    rules refuse, IndexError for a hand it does not have."""
+    ``part`` (one of ``PARTS``): only the bids and the cards before the first of
+    ``SPLITS`` (part 0), or only the cards from one split to the next (workers share a
+    hand; each part's steps are the same as the whole hand's). Raises RecordError or
+    IllegalStep (``spades.records``) for a record the rules refuse, IndexError for a hand
+    or a part it does not have."""
     h = record["hands"][hand]
+    first, upto = ((0, *SPLITS)[part], (*SPLITS, 52)[part]) if part is not None else (0, 52)
+    bids = part is None or part == 0
     match = _start_of(record, hand)
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
     steps: list[dict] = []
@@ -175,12 +244,12 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
             value = 0 if bid == "nil" else int(bid)
             if blind[seat]:
                 match.apply(seat, BLIND_NIL)
-                if part != 1:
+                if bids:
                     steps.append(_step(seat, "bid", "nil", "nil", 0.0, None, None))
                 continue
             if match.can_look(seat):
                 match.apply(seat, LOOK)
-            if part == 1:
+            if not bids:
                 match.apply(seat, BIDS[value])
                 continue
             known = knowledge.read(seat_view(match, seat))
@@ -194,11 +263,11 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
         seat = match.to_act
         assert seat is not None
         card = Card.parse(text)
-        if (part == 0 and index >= SPLIT) or (part == 1 and index < SPLIT):
+        if not first <= index < upto:
             match.apply(seat, card)
             continue
         known = knowledge.read(seat_view(match, seat))
-        reps, tally, default = card_worths(known, rng("play", index), limit)
+        reps, tally, default = card_worths(known, rng("play", index), limit, card)
         if len(tally.values) == 1:
             best, cost, expected = card, 0.0, None
         else:
@@ -249,5 +318,5 @@ def public(hands: list[dict]) -> list[dict]:
             for h in hands]
 
 
-__all__ = ["BUDGET_S", "SPLIT", "PARTS", "DD_TRICKS", "INACCURACY", "MISTAKE", "verdict", "analyse_hand", "analyse",
-           "public", "card_worths", "bid_worths", "hand_count"]
+__all__ = ["BUDGET_S", "SPLITS", "PARTS", "SETTLE_Z", "SETTLE_MIN", "SETTLE_SE", "settled", "DD_TRICKS", "INACCURACY",
+           "MISTAKE", "verdict", "analyse_hand", "analyse", "public", "card_worths", "bid_worths", "hand_count"]

@@ -3,14 +3,15 @@
 ``AnalysisQueue.ask(code, number, record)`` starts the analysis of a finished match
 (``spades.bots.analysis``) unless it is stored already, running, or waiting; asking again
 meanwhile joins the same one, so a match is never analysed twice at once in a process.
-``status(code, number)`` says where it stands: ``pending`` (waiting its turn),
-``running`` with its progress (the share of its hands' parts done), ``done`` with its hands
-(stored once, ``Store.put_analysis``), or None when nobody asked.
+``status(code, number)`` says where it stands: ``pending`` (waiting its turn, behind
+``ahead`` others), ``running`` with its progress (the share of its hands' parts done, and
+the hands done), ``done`` with its hands (stored once, ``Store.put_analysis``), or None
+when nobody asked.
 
 With Redis (``remote``: ``spades.bots.worker.AnalysisWorkers``), the parts go to the
 analysts (``python -m spades.bots.worker --analyses``) while any is alive. Otherwise the
-hands of a match, each in two parts (``spades.bots.analysis.PARTS``), are analysed
-side by side in bot processes of their own
+hands of a match, each in parts (``spades.bots.analysis.PARTS``: runs of its tricks), are
+analysed side by side, in hand order, in bot processes of their own
 (``workers``, lowered in priority so the site's requests and bot turns come first), the
 analyses one after the other in the order they were asked; at most ``max_waiting`` wait
 (more: ``Busy``).
@@ -47,11 +48,22 @@ NICE = 10  # the analysis processes yield the processor to the site's
 @dataclass(frozen=True, slots=True)
 class Progress:
     """Where an analysis stands: ``status`` (``pending``, ``running``, ``done``), the
-    share of its hands done, and the hands once done."""
+    share of its hands' parts done, and the hands once done; ``hands_done`` of
+    ``hands_total`` hands finished (0 of 0 when not known: a stored analysis, or one
+    nobody here is working on); ``ahead``: the analyses to be done before a pending one
+    starts (they run one at a time)."""
 
     status: str
     progress: float
     hands: list | None = None
+    hands_done: int = 0
+    hands_total: int = 0
+    ahead: int = 0
+
+    @property
+    def hand_now(self) -> int:
+        """The hand being analysed (from 1): the first not done."""
+        return min(self.hands_done + 1, self.hands_total)
 
 
 @dataclass(eq=False)
@@ -61,6 +73,8 @@ class _Job:
     record: dict
     done: int = 0
     total: int = 1
+    hands: int = 1
+    parts_done: dict[int, int] = field(default_factory=dict)  # hand -> its parts done
     running: bool = False
     finished: threading.Event = field(default_factory=threading.Event)
 
@@ -119,7 +133,7 @@ class AnalysisQueue:
             if job is not None:
                 return self._progress(job)
         hands = self.store.analysis(code, number)
-        return Progress("done", 1.0, hands) if hands is not None else None
+        return Progress("done", 1.0, hands, len(hands), len(hands)) if hands is not None else None
 
     def ask(self, code: str, number: int, record: dict) -> Progress:
         """Start the analysis of a finished match (its full ``record``), or join the one
@@ -133,8 +147,8 @@ class AnalysisQueue:
                 return self._progress(job)
             if self._closed or len(self._jobs) >= self.max_waiting:
                 raise Busy(ANALYSIS_BUSY)
-            job = self._jobs[(code, number)] = _Job(code, number, record,
-                                                    total=analysis.hand_count(record) * len(analysis.PARTS))
+            n = analysis.hand_count(record)
+            job = self._jobs[(code, number)] = _Job(code, number, record, total=n * len(analysis.PARTS), hands=n)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="analyses", daemon=True)
                 self._thread.start()
@@ -161,11 +175,15 @@ class AnalysisQueue:
             self._remote.shutdown()
 
     # -- the one worker thread -------------------------------------------------------------
-    @staticmethod
-    def _progress(job: _Job) -> Progress:
+    def _progress(self, job: _Job) -> Progress:
+        """(Under the lock.)"""
         if not job.running:
-            return Progress("pending", 0.0)
-        return Progress("running", round(job.done / max(1, job.total), 3))
+            ahead = list(self._jobs.values()).index(job) if job in self._jobs.values() else 0
+            return Progress("pending", 0.0, hands_total=job.hands, ahead=ahead)
+        parts = len(analysis.PARTS)
+        hands_done = sum(1 for n in job.parts_done.values() if n >= parts)
+        return Progress("running", round(job.done / max(1, job.total), 3), hands_done=hands_done,
+                        hands_total=job.hands)
 
     def _work(self) -> None:
         while True:
@@ -176,6 +194,7 @@ class AnalysisQueue:
                     return
                 job = next(iter(self._jobs.values()))
                 job.running = True
+            self._changed(job)  # the page says so at once, not when the first part is done
             pool = self._executor()
             if pool is None:  # closed meanwhile
                 return
@@ -210,14 +229,17 @@ class AnalysisQueue:
             return self._pool
 
     def _run(self, job: _Job, pool: cf.Executor) -> None:
-        # each hand in its two parts, so that two workers stay busy to the end
+        # each hand in its parts, handed out in hand order: the workers stay busy to the end,
+        # and the hands are done one after the other (the page says which is under way)
         futures = {pool.submit(self._analyse_hand, job.record, h, self.budget_s, 0, part): (h, part)
                    for h in range(analysis.hand_count(job.record)) for part in analysis.PARTS}
         parts: dict[tuple[int, int], list[dict]] = {}
         for future in cf.as_completed(futures, timeout=self.stuck_s):
-            parts[futures[future]] = future.result()["steps"]
+            h, part = futures[future]
+            parts[(h, part)] = future.result()["steps"]
             with self._cond:
                 job.done += 1
+                job.parts_done[h] = job.parts_done.get(h, 0) + 1
             if job.done < job.total:
                 self._changed(job)
         hands = [{"hand": h, "steps": [s for part in analysis.PARTS for s in parts[(h, part)]]}

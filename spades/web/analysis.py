@@ -9,10 +9,15 @@ steps from 0), marks each choice best, inaccuracy or mistake by the thresholds i
 and draws the team's expected score through the hand; a summary says what each player
 lost to bids and to cards.
 
+Cards are named as on the table (``10♦``, in their suit's colour: ``card_name``), and the
+page says in a line what "double dummy", "in expectation" and "inaccuracy" mean where it
+uses them.
+
 The analysis is worked out in the background (``spades.tables.analyses``) and stored
-once done; while it runs the page shows its progress, pushed over its WebSocket
-(``/g/<CODE>/analysis/ws``, the bus's page channel of that analysis) as each part of a
-hand is done, and moves on to the analysis when it is ready.
+once done; while it runs the page shows its progress (the hand being analysed, and why
+it waits when it is queued behind other matches' analyses), pushed over its WebSocket
+(``/g/<CODE>/analysis/ws``, the bus's page channel of that analysis) as it starts and as
+each part of a hand is done, and moves on to the analysis when it is ready.
 
 Who: anyone may see the analysis of a match whose replay they may see (a finished match
 shows every card in its replay; the analysis shows nothing more), but
@@ -31,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 
 from ..bots import analysis as analyst
@@ -40,6 +46,7 @@ from ..tables import Busy
 from ..tables.analyses import AnalysisQueue, Progress, analysis_channel
 from .identity import player_id
 from .live import origin_allowed, serve_page, sock
+from .pictures import card
 from .replay import BadQuery, Refused, Shown, query_number, shown_match
 from .services import service
 from .table import normalize_code, unknown_codes_limit
@@ -86,7 +93,8 @@ def _shown(code: str) -> Shown:
 @bp.get("/g/<code>/analysis.json")
 @unknown_codes_limit
 def as_json(code: str):
-    """The analysis as JSON: ``status``, ``progress`` and, once done, every hand's steps."""
+    """The analysis as JSON: ``status``, ``progress`` and, once done, every hand's steps;
+    ``hands_done`` of ``hands_total`` while it runs, ``ahead`` (analyses before it) while it waits."""
     code = normalize_code(code)
     try:
         shown = _shown(code)
@@ -100,7 +108,8 @@ def as_json(code: str):
     except Busy as e:
         return jsonify(error=str(e)), 503
     hands = analyst.public(progress.hands) if progress.hands is not None else []
-    return jsonify(status=progress.status, progress=progress.progress, hands=hands)
+    return jsonify(status=progress.status, progress=progress.progress, hands=hands,
+                   hands_done=progress.hands_done, hands_total=progress.hands_total, ahead=progress.ahead)
 
 
 # -- the page ----------------------------------------------------------------------------
@@ -146,6 +155,13 @@ class Loss:
 
 def _words(kind: str, action: object) -> str:
     return bid_words(action) if kind == "bid" else str(action)
+
+
+def card_name(text: str) -> Markup:
+    """A card named in a line of text as on the table: ``TD`` -> 10♦, coloured by its
+    suit (the site's style colours every ``data-card`` by its suit)."""
+    c = card(text)
+    return Markup(f'<span class="card-name" data-card="{c.text}">{c.rank}{c.symbol}</span>')
 
 
 def _seats_before(record: dict, h: int, steps: list[dict], upto: int, names: tuple[str, ...]) -> tuple:
@@ -270,7 +286,7 @@ def page(code: str):
         seats=seats, trick=trick, prev=prev, next=nxt, chart=_chart(steps, team, k), team=team,
         team_name=team_names(names)[team], losses=_losses(hands, names), hand_losses=_losses([hands[h]], names),
         inaccuracy=analyst.INACCURACY, mistake=analyst.MISTAKE, dd_tricks=analyst.DD_TRICKS,
-        replay_url=url_for("replay.replay", code=code, match=match))
+        replay_url=url_for("replay.replay", code=code, match=match), card_name=card_name)
 
 
 # -- the progress, pushed ------------------------------------------------------------------
