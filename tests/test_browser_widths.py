@@ -1,0 +1,117 @@
+"""Every kind of page on a phone, in real Chromium at 390 by 844: nothing is wider than
+the screen, so nothing scrolls sideways (the page's scroll width is the screen's, and no
+element's right edge is past it)."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import re
+import threading
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_replay import finished_practice
+
+from spades.rules_config import Rules
+from spades.tables import Player, Stale
+
+ANN = "widths-ann"
+PHONE = {"width": 390, "height": 844}
+# what sticks out past the screen's right edge: the page's scroll width, then every element
+# that does (named by the outermost of them, whose parent fits)
+TOO_WIDE = """() => {
+  const out = [], w = innerWidth, sw = document.documentElement.scrollWidth;
+  const past = (e) => e.getBoundingClientRect().right > w + 0.5;
+  if (sw > w) out.push('the page scrolls sideways: ' + sw + ' px wide');
+  for (const e of document.querySelectorAll('body *')) {
+    if (past(e) && !past(e.parentElement) && !e.closest(".sr-only")) {
+      out.push(Math.round(e.getBoundingClientRect().right) + ' px: ' + e.outerHTML.slice(0, 90));
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture
+def app_config():
+    pool = cf.ThreadPoolExecutor(1)
+    yield {"ANALYSIS_POOL": pool, "ANALYSIS_BUDGET": 0.004}
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def too_wide(page: Page, what: str) -> list[str]:
+    """The page's parts wider than the screen, each line naming the page (empty: none)."""
+    return [f"{what}: {line}" for line in page.evaluate(TOO_WIDE)]
+
+
+def playing(service, code: str, pid: str) -> None:
+    """Seat 0 bids 3 and plays its first legal card until it is its turn to play a card
+    after the first trick (bots play the rest)."""
+    me = Player(pid)
+    for _ in range(500):
+        assert service.wait_idle()
+        snap = service.snapshot(code, pid)
+        v = snap.view
+        if v["phase"] == "playing" and v["to_act"] == snap.seat and v["tricks"]:
+            return
+        try:
+            if v["to_act"] == snap.seat:
+                legal = v["legal"]
+                service.act(code, me, "look" if "look" in legal else "3" if v["phase"] == "bidding" else str(legal[0]),
+                            v["version"])
+        except Stale:
+            continue
+    raise AssertionError("never seat 0's turn to play")
+
+
+def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_config):
+    tourneys = app.extensions["spades.tourneys"]
+    finished = finished_practice(service, hands=1, pid=ANN)
+    table = service.create_practice(ANN, "Ann", Rules(end="hands", hands=2, tempo="off", play_speed="fast"), "easy")
+    playing(service, table, ANN)
+    tourney = tourneys.create(ANN, "Widths cup")
+    tourneys.register_team(tourney, ANN, "Ann", "🦊")
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["pid"] = ANN
+    client.get("/")
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        for what, path in (("home", "/"), ("new table", "/new"), ("rules", "/rules"), ("fair deals", "/fairness"),
+                           ("sign in", "/signin"), ("profile", "/me"), ("games", "/games"), ("turns", "/turns"),
+                           ("tourneys", "/t"), ("new tourney", "/t/new"), ("tourney", f"/t/{tourney}"),
+                           ("replay", f"/g/{finished}/replay"),
+                           ("replay, a trick", f"/g/{finished}/replay?hand=1&trick=6&card=3"),
+                           ("record", f"/g/{finished}/record"), ("not found", "/g/ZZZZZZ/replay")):
+            page.goto(live_server + path)
+            found += too_wide(page, what)
+
+        page.goto(f"{live_server}/g/{table}")
+        expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+        expect(page.locator("#hand .card").first).to_be_visible(timeout=10000)
+        found += too_wide(page, "table, playing")
+
+        # the analysis while it is worked out (its one thread held), then done
+        gate = threading.Event()
+        app_config["ANALYSIS_POOL"].submit(gate.wait, 30)
+        page.goto(f"{live_server}/g/{finished}/analysis")
+        expect(page.locator("#analysis-progress")).to_be_visible()
+        found += too_wide(page, "analysis, in progress")
+        gate.set()
+        expect(page.locator("#analysis")).to_have_attribute("data-step", "0", timeout=30_000)
+        found += too_wide(page, "analysis, a bid")
+        for step in (20, 40):
+            page.goto(f"{live_server}/g/{finished}/analysis?hand=1&step={step}")
+            found += too_wide(page, f"analysis, step {step}")
+
+        page.goto(live_server + "/new")
+        page.get_by_role("button", name=re.compile("Create")).click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        expect(page.locator("#room")).to_be_visible()
+        found += too_wide(page, "waiting room")
+    finally:
+        context.close()
+    assert found == [], "\n".join(found)
