@@ -18,7 +18,8 @@ from spades.tables import Player, Stale
 ANN = "widths-ann"
 PHONE = {"width": 390, "height": 844}
 # what sticks out past the screen's right edge: the page's scroll width, then every element
-# that does (named by the outermost of them, whose parent fits)
+# that does (named by the outermost of them, whose parent fits); text for screen readers
+# only (.sr-only: clipped to one pixel, one line so that it reads as one) is never drawn
 TOO_WIDE = """() => {
   const out = [], w = innerWidth, sw = document.documentElement.scrollWidth;
   const past = (e) => e.getBoundingClientRect().right > w + 0.5;
