@@ -177,10 +177,12 @@ class FairDeals:
         self.shape = shape
 
     @classmethod
-    def stored(cls, data: tuple[str, Mapping[int, Sequence[str]]] | None) -> FairDeals | None:
-        """The deals of a stored match from its secret and contributions (``Store.fair_deals``);
-        None for a match dealt before fair deals (its seed deals it)."""
-        return None if data is None else cls(*data)
+    def stored(cls, data: tuple[str, Mapping[int, Sequence[str]]] | None,
+               shape: Shape = STANDARD_SHAPE) -> FairDeals | None:
+        """The deals of a stored match from its secret and contributions (``Store.fair_deals``),
+        over the deck and seats of ``shape`` (the match's ``Rules.shape``); None for a match
+        dealt before fair deals (its seed deals it)."""
+        return None if data is None else cls(*data, shape=shape)
 
     def server_seed(self, hand: int) -> str:
         return hand_seed(self.secret, hand)

@@ -563,3 +563,17 @@ def test_the_documents_algorithm_deals_every_deck_as_the_site_does():
         site = FairDeals("22" * 32, {2: ("ab",)}, shape=shape)(2, 1)
         written = space["deal"](seed, ["ab"], 2, 1, list(deck_of(shape)), shape.players)
         assert [sorted(map(str, cards)) for cards in site] == [sorted(cards) for cards in written]
+
+
+def test_a_stored_match_of_three_is_dealt_over_its_own_deck():
+    rules = Rules(players=3, partners=False)
+    deals = FairDeals.stored(("33" * 32, {1: ("beef",)}), rules.shape)
+    assert deals is not None and [len(c) for c in Match(rules, seed=1, deals=deals).deal] == [17, 17, 17]
+    assert [len(c) for c in FairDeals.stored(("33" * 32, {}))(1, 0)] == [13, 13, 13, 13]
+
+
+def test_a_deal_of_another_shape_given_to_a_match_is_refused():
+    with pytest.raises(ValueError, match="3 hands of 17 different cards"):
+        Match(Rules(players=3, partners=False), seed=1, deals=FairDeals("44" * 32))  # a standard deck's deals
+    with pytest.raises(ValueError, match="4 hands of 13"):
+        Match(Rules(jokers="jj"), first_dealer=0, deal=DEAL)  # 2C and 2D are not in the jj deck
