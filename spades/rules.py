@@ -49,6 +49,14 @@ House rules (RULES.md, "House rules"), where RULES.md is silent:
   99-hand cap a shared lead is a draw.
 - A deal given to the match (``deal=`` or ``deals``) must give each seat ``hand_size``
   cards of the rules' deck; ``spades.records`` says which card is wrong, in words.
+- Combinations refused beyond those RULES.md names (``spades.rules_config``): a table
+  without bidding takes no bidding variant, minimum bid or 10-for-200; ``players: 3``
+  needs ``partners: false`` written out (it is not switched on silently). A table
+  without bidding may have three players, cutthroat, jokers or spades led any time.
+- A spades-match/1 record's house keys are extra keys and ignored (a /1 record is a
+  standard match); a /2 record with every house key at its default is read as it says.
+- A seeded or fair deal of a house deck shuffles the deck in the order of
+  ``Shape.deck``: the 52 cards in their order without the removed ones, then LJ, BJ.
 
 Imports: stdlib and the rest of the core only.
 """
