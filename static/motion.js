@@ -8,10 +8,12 @@
 // htmx swaps an update's fragments in one go) each card is animated from where it was to
 // where it now is. Nothing waits for an animation, and nothing is left behind: animations
 // never fill forwards on the page's cards, each update stops the running ones and resumes
-// the flights still under way on the new elements, and the clones of a trick fly in a layer
-// at the back of the felt (moved into each new felt, under its plates and cards) that goes
-// as soon as they land or the next trick is swept. Under prefers-reduced-motion: reduce
-// nothing moves.
+// the flights still under way on the new elements from where each one's own animation had
+// drawn its card (not from the time since the flight was planned: on a busy machine an
+// animation starts late and the card would jump ahead, or land at once), and the clones of
+// a trick fly in a layer at the back of the felt (moved into each new felt, under its
+// plates and cards) that goes as soon as they land or the next trick is swept. Under
+// prefers-reduced-motion: reduce nothing moves.
 (function () {
   "use strict";
 
@@ -21,7 +23,7 @@
   if (!document.body || !document.body.animate) return;
 
   var before = null;        // the table as it was shown before the update being swapped in
-  var flights = new Map();  // "f:QS" (a face on the felt) or "h:QS" (a card in the hand) -> its flight
+  var flights = new Map();  // "f:QS" (a face on the felt) or "h:QS" (a card in the hand) -> its flight (plan and animation)
   var moving = new Set();   // running animations on the page's own cards
   var ghosts = new Set();   // running animations on clones of a finished trick
   var layer = null;         // where those clones fly, while they do
@@ -77,8 +79,8 @@
 
   // --- after the swap: plan each card's flight, then start them all ---
 
-  function flight(from, start, duration, more) {
-    var f = { from: from, start: start, duration: duration, delay: 0, easing: EASE_OUT, turn: 0, fade: null };
+  function flight(from, duration, more) {  // ``at``: how far into it (ms) the card is drawn
+    var f = { from: from, duration: duration, delay: 0, easing: EASE_OUT, turn: 0, fade: null, at: 0, anim: null };
     for (var k in more) f[k] = more[k];
     return f;
   }
@@ -88,36 +90,36 @@
     return { x: around.x + around.w / 2 - w / 2, y: around.y + around.h / 2 - h / 2, w: w, h: h };
   }
 
-  function planTrick(old, now, plans) {
+  function planTrick(old, plans) {
     document.querySelectorAll("#felt .trick .face[data-card]").forEach(function (el) {
       var card = el.dataset.card, key = "f:" + card, f = flights.get(key);
       if (!old.faces.has(card)) {
         var to = box(el), mine = old.hand.get(card), plate = document.querySelector("#felt .plate.seat-" + seatOf(el.parentNode));
-        if (mine) f = flight(mine.box, now, SLIDE);
-        else if (plate) f = flight(shrunk(box(plate), to, 0.5), now, SLIDE, { fade: 0.2 });
+        if (mine) f = flight(mine.box, SLIDE);
+        else if (plate) f = flight(shrunk(box(plate), to, 0.5), SLIDE, { fade: 0.2 });
         else return;
       }
       if (f) plans.push({ el: el, key: key, f: f });
     });
   }
 
-  function fan(els, now, plans) {
+  function fan(els, plans) {
     var row = box(els[0].parentNode), mid = (els.length - 1) / 2;
     els.forEach(function (el, i) {
       var key = "h:" + el.dataset.card, to = box(el);
-      var f = flight(shrunk(row, to, 0.7), now, FAN, { delay: i * STAGGER, turn: (i - mid) * 5, fade: 0 });
+      var f = flight(shrunk(row, to, 0.7), FAN, { delay: i * STAGGER, turn: (i - mid) * 5, fade: 0 });
       plans.push({ el: el, key: key, f: f });
     });
   }
 
-  function planHand(old, now, plans) {
+  function planHand(old, plans) {
     var els = Array.prototype.slice.call(document.querySelectorAll("#hand .card[data-card]"));
     if (!els.length) return;
-    if (els.every(function (el) { return !old.hand.has(el.dataset.card); })) { fan(els, now, plans); return; }
+    if (els.every(function (el) { return !old.hand.has(el.dataset.card); })) { fan(els, plans); return; }
     var closing = old.hand.size > els.length;  // a card left: the others close the gap
     els.forEach(function (el) {
       var key = "h:" + el.dataset.card, f = flights.get(key), was = old.hand.get(el.dataset.card);
-      if (!f && closing && was) f = flight(was.box, now, CLOSE);
+      if (!f && closing && was) f = flight(was.box, CLOSE);
       if (f) plans.push({ el: el, key: key, f: f });
     });
   }
@@ -132,11 +134,12 @@
     return [first, last];
   }
 
-  function fly(plan, now) {
+  function fly(plan) {
     var frames = keyframes(plan.f, plan.to);
     if (!frames) { flights.delete(plan.key); return; }
     var f = plan.f, a = plan.el.animate(frames, { duration: f.duration, delay: f.delay, easing: f.easing, fill: "backwards" });
-    a.currentTime = now - f.start;  // a flight already under way goes on from where it was
+    a.currentTime = f.at;  // a flight already under way goes on from where it was drawn
+    f.anim = a;
     moving.add(a);
     a.onfinish = function () { moving.delete(a); if (flights.get(plan.key) === f) flights.delete(plan.key); };
   }
@@ -198,20 +201,28 @@
 
   // --- one update: before its first swap, and once its swaps are done ---
 
+  function drawnAt() {  // each flight's progress by its own animation (the old elements' ones run on)
+    flights.forEach(function (f, key) {
+      var t = f.anim ? f.anim.currentTime : null;
+      if (t === null || t >= f.delay + f.duration) flights.delete(key);
+      else f.at = t;
+    });
+  }
+
   function settle() {
     var old = before;
     before = null;
+    drawnAt();
     stop(moving);
     keepLayer();
     if (quiet.matches || document.hidden) { stopAll(); return; }
-    var now = performance.now(), plans = [];
-    flights.forEach(function (f, key) { if (now - f.start >= f.delay + f.duration) flights.delete(key); });
+    var plans = [];
     sweep(old);
-    planTrick(old, now, plans);
-    planHand(old, now, plans);
+    planTrick(old, plans);
+    planHand(old, plans);
     flights = new Map();  // only the cards shown now are in flight
     plans.forEach(function (p) { flights.set(p.key, p.f); p.to = box(p.el); });  // every box read before any card moves
-    plans.forEach(function (p) { fly(p, now); });
+    plans.forEach(function (p) { fly(p); });
   }
 
   document.addEventListener("htmx:oobBeforeSwap", function (e) {

@@ -3,8 +3,10 @@ trick goes to its winner, a new hand fans in, nothing is left displaced or behin
 table is still, and under prefers-reduced-motion nothing moves at all.
 
 Each page gets a recorder before its scripts run: every ``Element.animate`` call is
-logged with what it moved, every animation frame counts the running animations, and every
-card that was ever a face on the felt is noted."""
+logged with what it moved, on which element and from how far into the animation it
+started, and every animation frame counts the running animations. While ``motionHold``
+is set, each new animation is paused where it starts, so a test can have the table change
+while a card is in flight however slow the machine, and see where the flight goes on from."""
 
 from __future__ import annotations
 
@@ -18,20 +20,22 @@ RECORDER = """(() => {
   window.motionLog = [];
   window.motionMost = 0;
   window.motionFrames = 0;
-  const animate = Element.prototype.animate;
+  window.motionHold = false;
+  const animate = Element.prototype.animate, ids = new WeakMap();  // each element animated: its number
   Element.prototype.animate = function (frames, options) {
-    window.motionLog.push({card: this.dataset.card || null, face: this.matches("#felt .trick .face"),
-                           hand: this.matches("#hand .card"), ghost: this.classList.contains("motion-ghost"),
-                           delay: (options && options.delay) || 0});
-    return animate.call(this, frames, options);
+    if (!ids.has(this)) ids.set(this, window.motionLog.length);
+    const entry = {card: this.dataset.card || null, face: this.matches("#felt .trick .face"),
+                   hand: this.matches("#hand .card"), ghost: this.classList.contains("motion-ghost"),
+                   delay: (options && options.delay) || 0, el: ids.get(this), at: null};
+    window.motionLog.push(entry);
+    const a = animate.call(this, frames, options);
+    if (window.motionHold) a.pause();
+    Promise.resolve().then(() => { entry.at = a.currentTime; });  // once the caller set where it starts
+    return a;
   };
   const count = () => { window.motionMost = Math.max(window.motionMost, document.getAnimations().length);
                         window.motionFrames++; requestAnimationFrame(count); };
   requestAnimationFrame(count);
-  window.motionShown = [];
-  new MutationObserver(() => document.querySelectorAll("#felt .trick .face[data-card]").forEach(el => {
-    if (!window.motionShown.includes(el.dataset.card)) window.motionShown.push(el.dataset.card);
-  })).observe(document, {childList: true, subtree: true});
 })();"""
 
 STILL = "() => document.getAnimations().length === 0 && !document.querySelector('.motion-layer > *')"
@@ -87,68 +91,128 @@ def settled(page: Page) -> dict:
     """Where everything is once nothing moves, with the pointer off the hand (a card under
     the pointer is raised on purpose: that is hover, not motion left behind)."""
     page.mouse.move(1, 1)
-    page.wait_for_function(STILL, timeout=3000)
+    page.wait_for_function(STILL, timeout=10000)
     return page.evaluate(PLACES)
 
 
-def test_a_played_card_flies_to_the_trick_and_the_trick_to_its_winner(live_server, page: Page):
-    start_practice_page(page, live_server)
-    played = play_cards(page, 3)
-    moved, shown = log(page), page.evaluate("() => window.motionShown")
-    # each of this seat's cards the felt showed flew into the trick (on a busy machine the
-    # socket may bring the bots' moves first, the trick already swept: that card never
-    # showed, and the answer to the click, older, is not swapped in)
-    assert set(played) & set(shown), (played, shown)
-    for card in set(played) & set(shown):
-        assert any(m["face"] and m["card"] == card for m in moved), (card, moved)
-    # the bots answer at once: their updates came mid-flight, and the flight went on in the new felt
-    assert any(sum(m["face"] and m["card"] == card for m in moved) >= 2 for card in played), moved
-    # the bots' cards came over the socket and flew in from their plates
-    assert {m["card"] for m in moved if m["face"]} - set(played)
-    # at least one finished trick went to its winner (on a busy machine the socket may bring
-    # the next lead before the whole trick showed: nothing to sweep then, so play on a little)
-    for _ in range(4):
-        if any(m["ghost"] for m in log(page)):
-            break
-        played += play_cards(page, 1)
-    assert any(m["ghost"] for m in log(page)), log(page)
-    places = settled(page)
-    assert places["faces"] >= 1 and places["cards"] == 13 - len(played)
-    assert places["astray"] == [] and places["moved"] == [], places
-
-
-def hand_over_table(app, service, code: str) -> str:
-    """A table of four people where a whole hand was played and everyone but seat 0 has
-    pressed Continue; returns seat 0's session cookie."""
+def table_of_four(app, service, code: str) -> tuple[list[str], str]:
+    """A table of four people without clocks, where nothing moves but what the test moves:
+    the people's ids by seat, and seat 0's session cookie."""
     from spades.rules_config import Rules
     from spades.storage import SeatRow
-    from spades.tables import Player
 
     people = [f"{code.lower()}-{s}" for s in range(4)]
     service.store.create_table(code, people[0], {"kind": "friends", "level": "easy", "humans": 4},
                                [SeatRow(s, "human", people[s], name, "🦊")
                                 for s, name in enumerate(["Ann", "Bo", "Cy", "Di"])],
                                "motion", dataclasses.asdict(Rules(tempo="off")))
-    while (v := service.snapshot(code, None).view)["phase"] != "hand_over":
-        seat = v["to_act"]
-        legal = service.snapshot(code, people[seat]).view["legal"]
-        service.act(code, Player(people[seat]), "3" if v["phase"] == "bidding" else legal[0], v["version"])
-    for seat in (1, 2, 3):
-        service.act(code, Player(people[seat]), "deal", service.snapshot(code, None).view["version"])
     client = app.test_client()
     with client.session_transaction() as session:
         session["pid"], session["csrf"] = people[0], "token"
     client.get("/")
-    return client.get_cookie("session").value
+    return people, client.get_cookie("session").value
 
 
-def open_hand_over(app, live_server, browser, service, code: str, **context_options):
+def move(service, code: str, people: list[str], action: str | None = None) -> int:
+    """The seat to act bids 3 or plays its first legal card (or makes ``action``); the
+    table's version after it."""
+    from spades.tables import Player
+
+    v = service.snapshot(code, None).view
+    seat = v["to_act"]
+    if action is None:
+        action = "3" if v["phase"] == "bidding" else service.snapshot(code, people[seat]).view["legal"][0]
+    service.act(code, Player(people[seat]), action, v["version"])
+    return service.snapshot(code, None).view["version"]
+
+
+def open_table(live_server, browser, code: str, cookie: str, **context_options):
+    """Seat 0's page of table ``code`` with the recorder, live."""
     context = browser.new_context(**context_options)
-    context.add_cookies([{"name": "session", "value": hand_over_table(app, service, code), "url": live_server}])
+    context.add_cookies([{"name": "session", "value": cookie, "url": live_server}])
     page = context.new_page()
     page.add_init_script(RECORDER)
     page.goto(f"{live_server}/g/{code}")
     expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+    return context, page
+
+
+SHOWS = "v => Number(document.getElementById('turn').dataset.version) >= v"  # the table at version v or later
+ANIMATIONS = """card => {  // the animations of that card's face on the felt now
+  const el = document.querySelector(`#felt .trick .face[data-card="${card}"]`);
+  return el ? el.getAnimations().map(a => ({state: a.playState, at: a.currentTime})) : null;
+}"""
+
+
+def click_a_card(page: Page) -> str:
+    """This seat plays its first legal card by clicking it; once the page shows the move."""
+    prev = int(version(page))
+    card = page.locator(".fan.playable .card.legal").first
+    played = card.get_attribute("data-card")
+    card.click()
+    page.wait_for_function(SHOWS, arg=prev + 1, timeout=15000)
+    return played
+
+
+def test_a_played_card_flies_to_the_trick_and_the_trick_to_its_winner(app, live_server, browser, service):
+    code = "FLIES1"
+    people, cookie = table_of_four(app, service, code)
+    while (v := service.snapshot(code, None).view)["phase"] == "bidding" or v["to_act"] != 0:
+        move(service, code, people)  # everyone bids, and the trick comes round to seat 0
+    context, page = open_table(live_server, browser, code, cookie)
+    try:
+        # each flight waits where it starts: the table changes while this seat's card is in
+        # flight, however slow the machine
+        page.evaluate("() => { window.motionHold = true; }")
+        mine = click_a_card(page)
+        page.wait_for_function("card => window.motionLog.some(m => m.face && m.card === card && m.at !== null)",
+                               arg=mine, timeout=15000)
+        first = next(m for m in log(page) if m["face"] and m["card"] == mine)
+        assert first["at"] == 0, first  # it flew from the hand, from the start
+
+        # the next seat plays: a new felt comes over the socket, and the card flies on in it
+        # from where it was drawn (not from the time since it set off)
+        theirs = service.snapshot(code, people[service.snapshot(code, None).view["to_act"]]).view["legal"][0]
+        page.wait_for_function(SHOWS, arg=move(service, code, people, theirs), timeout=15000)
+        faces = [m for m in log(page) if m["face"] and m["card"] == mine]
+        assert len({m["el"] for m in faces}) >= 2, faces  # a new face in each new felt
+        assert page.evaluate(ANIMATIONS, mine) == [{"state": "paused", "at": first["at"]}], faces
+        # the other seat's card came over the socket and flew in from its plate
+        assert any(m["face"] and m["card"] == theirs for m in log(page)), log(page)
+
+        # the flights land; the trick is finished and the next card led: the trick goes to its winner
+        page.evaluate("() => { window.motionHold = false; document.getAnimations().forEach(a => a.play()); }")
+        played = [mine]
+        for _ in range(8):
+            if any(m["ghost"] for m in log(page)):
+                break
+            if service.snapshot(code, None).view["to_act"] == 0:
+                played.append(click_a_card(page))
+            else:
+                page.wait_for_function(SHOWS, arg=move(service, code, people), timeout=15000)
+        assert any(m["ghost"] for m in log(page)), log(page)
+        places = settled(page)
+        assert places["faces"] >= 1 and places["cards"] == 13 - len(played)
+        assert places["astray"] == [] and places["moved"] == [], places
+    finally:
+        context.close()
+
+
+def hand_over_table(app, service, code: str) -> str:
+    """A table of four people where a whole hand was played and everyone but seat 0 has
+    pressed Continue; returns seat 0's session cookie."""
+    from spades.tables import Player
+
+    people, cookie = table_of_four(app, service, code)
+    while service.snapshot(code, None).view["phase"] != "hand_over":
+        move(service, code, people)
+    for seat in (1, 2, 3):
+        service.act(code, Player(people[seat]), "deal", service.snapshot(code, None).view["version"])
+    return cookie
+
+
+def open_hand_over(app, live_server, browser, service, code: str, **context_options):
+    context, page = open_table(live_server, browser, code, hand_over_table(app, service, code), **context_options)
     expect(page.locator("#felt .trick.last .face")).to_have_count(4)
     return context, page
 
