@@ -43,6 +43,24 @@ VERSION_AT_LEAST = """v => {
   const turn = document.getElementById('turn');  // the table's version the page shows
   return !!turn && Number(turn.dataset.version) >= v;
 }"""
+PERSON_TO_ACT = """seats => {  // one of these seats to act, as the page shows the table: [that seat, the version]
+  const turn = document.getElementById('turn');
+  return !!turn && turn.dataset.seat !== undefined && seats.includes(Number(turn.dataset.seat))
+    && [Number(turn.dataset.seat), Number(turn.dataset.version)];
+}"""
+MY_MOVE_OR_PAST = """v => {  // the page shows the table at version v with its own move to make, or a later version
+  const turn = document.getElementById('turn'), shown = turn ? Number(turn.dataset.version) : -1;
+  return shown > v || shown === v && !!document.querySelector('.bidbox, .fan.playable .card.legal');
+}"""
+# the page's move (the bid it suggests, or its first legal card), found and clicked in one go:
+# a person's clock may move for them at any moment and take the form away, so a click that
+# waited for what was found a moment before could wait for a form that never comes back
+MOVE = """() => {
+  const move = document.querySelector('.bidbox button[value=bid]')
+    || document.querySelector('.fan.playable .card.legal');
+  if (move) move.click();
+  return !!move;
+}"""
 
 
 class Node:
@@ -81,33 +99,39 @@ def version(page: Page) -> int:
     return int(page.locator("#turn").get_attribute("data-version"))
 
 
+def seat_of(page: Page) -> int:
+    """The seat the page is for (its side, ``from-N``)."""
+    return int(re.search(r"\bfrom-(\d)\b", page.locator("#told").get_attribute("class")).group(1))
+
+
 def act(page: Page) -> bool:
-    """Bid (the suggested number) or play the first legal card if it is this page's turn."""
-    if page.locator(".bidbox").count():
-        page.get_by_role("button", name="Bid", exact=True).click()
-        expect(page.locator(".bidbox")).to_have_count(0)
-        return True
-    if page.locator(".fan.playable .card.legal").count():
-        n = page.locator("#hand .card").count()
-        page.locator(".fan.playable .card.legal").first.click()
-        expect(page.locator("#hand .card")).to_have_count(n - 1)
-        return True
-    return False
+    """Bid (the suggested number) or play the first legal card if the page shows its
+    turn; then wait until it shows a later version (its move, or its clock's that came
+    first)."""
+    shown = version(page)
+    if not page.evaluate(MOVE):
+        return False
+    page.wait_for_function(VERSION_AT_LEAST, arg=shown + 1, timeout=15000)
+    return True
 
 
-def play_and_see(mine: Page, other: Page, moves: int, timeout: float = 60) -> None:
+def play_and_see(mine: Page, other: Page, moves: int, timeout: float = 90) -> None:
     """Each page moves when it is its turn; after each of its moves the other page, on the
     other process, shows the table at that version (or later) before anyone moves again
-    (how fast is for bench.load to measure, with --workers 2, not for a test)."""
+    (how fast is for bench.load to measure, with --workers 2, not for a test). The
+    people's clocks run meanwhile: a move its clock made first counts as that person's."""
+    pages = {seat_of(mine): mine, seat_of(other): other}
     done = 0
     deadline = time.monotonic() + timeout
     while done < moves:
         assert time.monotonic() < deadline, "the people did not get their turns"
-        for me, them in ((mine, other), (other, mine)):
-            if act(me):
-                them.wait_for_function(VERSION_AT_LEAST, arg=version(me), timeout=10000)
-                done += 1
-        mine.wait_for_timeout(30)
+        seat, shown = mine.wait_for_function(PERSON_TO_ACT, arg=list(pages), timeout=60000).json_value()
+        me = pages[seat]
+        them = other if me is mine else mine
+        me.wait_for_function(MY_MOVE_OR_PAST, arg=shown, timeout=15000)
+        if act(me):
+            done += 1
+        them.wait_for_function(VERSION_AT_LEAST, arg=version(me), timeout=15000)
 
 
 def stored(store: Store, code: str) -> list[tuple[int, int | None, str]]:
@@ -136,15 +160,15 @@ def test_two_processes_one_table_and_the_owner_killed_mid_hand(database, redis_u
         ann.get_by_label("Your name").fill("Ann")
         ann.get_by_role("button", name="Join").click()
         ann.wait_for_url(re.compile(rf"/g/{code}$"))
-        expect(hana.locator("#room")).to_contain_text("Ann")  # heard across the processes
+        expect(hana.locator("#room")).to_contain_text("Ann", timeout=15000)  # heard across the processes
         expect(ann.locator("body.live")).to_have_count(1, timeout=10000)
         hana.locator("li.member", has_text="Ann").get_by_role("button", name="Partner").click()
-        expect(ann.locator("#room")).to_contain_text("Ann is the host's partner.")
+        expect(ann.locator("#room")).to_contain_text("Ann is the host's partner.", timeout=15000)
         hana.get_by_role("button", name="Start the game").click()
         for p in (hana, ann):
             expect(p.locator("#felt")).to_be_visible(timeout=10000)
             expect(p.locator("body.live")).to_have_count(1, timeout=10000)
-            expect(p.locator("#hand .card")).to_have_count(13)
+            expect(p.locator("#hand .card")).to_have_count(13, timeout=15000)
 
         # moves on either process show on both
         play_and_see(hana, ann, moves=4)
@@ -170,7 +194,7 @@ def test_two_processes_one_table_and_the_owner_killed_mid_hand(database, redis_u
             time.sleep(0.2)
         assert after[:len(before)] == before  # every acknowledged move is kept
         survivor_page = ann if survivor is second else hana
-        survivor_page.wait_for_function(VERSION_AT_LEAST, arg=after[-1][0], timeout=5000)
+        survivor_page.wait_for_function(VERSION_AT_LEAST, arg=after[-1][0], timeout=15000)
 
         # Hana reopens the table on the survivor (a proxy would send her there) and plays on
         for p in (hana, ann):
