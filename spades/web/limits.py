@@ -116,7 +116,7 @@ def making(kind: str, person: str) -> TooMany | None:
     for n, (item, key, scope) in enumerate(counts):
         if not strategy.test(item, key, scope):
             wait = max(1.0, strategy.get_window_stats(item, key, scope).reset_time - time.time())
-            when = _minutes(wait)
+            when = in_minutes(wait)
             if n == 0:
                 return TooMany(f"{item.amount} {noun} have been started from your network within an hour, the most "
                                f"one address may. Try again in {when}.", wait)
@@ -132,7 +132,8 @@ def too_many(refusal: TooMany) -> None:
     raise TooManyRequests(description=refusal.message, retry_after=math.ceil(refusal.wait))
 
 
-def _minutes(seconds: float) -> str:
+def in_minutes(seconds: float) -> str:
+    """A wait in whole minutes, rounded up, in words ("1 minute", "12 minutes")."""
     minutes = max(1, math.ceil(seconds / 60))
     return f"{minutes} minute{'' if minutes == 1 else 's'}"
 

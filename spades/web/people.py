@@ -37,7 +37,7 @@ from limits import parse
 from ..rules_config import Rules
 from ..tables import EMOJIS, Player, Refused, SetOptions
 from .identity import default_emoji, player_id
-from .limits import limiter, making
+from .limits import in_minutes, limiter, making
 from .lobby import send_invitations
 from .services import service
 from .talk import MUTED_CHANNEL
@@ -145,11 +145,6 @@ def _count_invitation(pid: str, person: str) -> bool:
     return not limiter.enabled or limiter.limiter.hit(parse(INVITE_AGAIN_PER_PERSON), pid, person, "invite-again")
 
 
-def _minutes(seconds: float) -> str:
-    minutes = max(1, math.ceil(seconds / 60))
-    return f"{minutes} minute{'' if minutes == 1 else 's'}"
-
-
 @bp.post("/people/invite")
 def invite_again():
     """A new table for friends with this person's last options (the usual ones if they
@@ -178,7 +173,7 @@ def invite_again():
         wait = _invited_lately(pid, person)
         if wait is not None:
             return _refuse(f"You invited {names[person][0]} less than an hour ago. You can invite them again in "
-                           f"{_minutes(wait)}.", 429, {"Retry-After": str(math.ceil(wait))})
+                           f"{in_minutes(wait)}.", 429, {"Retry-After": str(math.ceil(wait))})
     refusal = making("friends", pid)
     if refusal:
         return _refuse(refusal.message, 429, refusal.headers)
