@@ -83,7 +83,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   this long is signed out (``spades.accounts``), and the session cookie lasts as long from
   its last day of use (``PERMANENT_SESSION_LIFETIME``). ``MAIL_HOURLY_CAP`` (500; env
   ``SPADES_MAIL_HOURLY_CAP``): messages the whole site may send in an hour, counted in the
-  rate limits' storage (``spades.web.auth``).
+  rate limits' storage (``spades.web.allowance``).
 
 Imports: Flask and friends, ``spades.tables``, ``spades.storage``, ``spades.push`` and the core.
 """

@@ -23,29 +23,11 @@ signing in where they signed in before:
   their own email) gets 15 asks in ten minutes, while each email keeps its own 5 codes an
   hour (above), whoever asks.
 
-The mail allowance: the site sends at most ``MAIL_HOURLY_CAP`` (500) messages in a clock
-hour (UTC, by the accounts' clock), counted in the limiter's storage (Redis when set, so
-across processes). Sign-in is the site's front door, so the cap is split into shares that
-nothing a stranger does can pour into one another (``MailShares``; figures for 500):
-
-- invitations: a fifth (100), besides each person's and client address's own limits;
-- sign-in codes to browsers new to the address: half (250), of which one network (an IPv4
-  /24, an IPv6 /64; ``spades.web.limits.network``) takes at most a 25th of the cap (20) and
-  one recipient domain a fifth (100);
-- the reserve, the rest (150): sign-in codes only, once the share above (or its network's
-  or domain's part of it) is spent, one code an hour per network (IPv4 /24, IPv6 /48, so a
-  block of addresses counts once) and a third of the reserve (50) per recipient domain.
-
-So whoever sprays asks from N networks takes at most N codes of the reserve: a person on a
-network new this hour gets a code while fewer than 150 networks (sprayers and people) drew
-on the reserve and fewer than 50 codes of it went to the person's domain, and the hour's
-mail stays within the cap (the shares add up to it). A browser that signed in to the
-address before spends none of it (its mails are only counted, for the figures): only its
-own asks limit it. A refused ask says why and when the hour ends (429 when the network
-had its part, 503 when the site or the domain had). Each share that refuses is logged
-once an hour, and ``/admin/mail`` shows the hour's figures to the accounts in
-``ADMIN_EMAILS``. ``take`` is how any mail route spends its share
-(``invitation_budgets`` for invitations, ``take_code`` for sign-in codes).
+The site's hourly mail (``spades.web.allowance``): a code to a browser new to the address
+is taken from the sign-in codes' share, or else from their reserve; when neither has room
+the ask is refused (429 when its network had its part, 503 when the site or the domain
+had), saying when the hour ends. ``/admin/mail`` shows the hour's figures to the
+accounts in ``ADMIN_EMAILS``.
 
 A signed-in session holds ``pid`` (the account's canonical player id, so its seats follow
 the person to any browser), ``uid`` and ``gen`` (the account's session generation).
@@ -61,16 +43,13 @@ Imports: Flask and friends, limits, ``spades.accounts``, ``spades.mail``, ``spad
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 import time
-from dataclasses import dataclass
 
 from flask import (
     Blueprint,
     Flask,
-    current_app,
     has_request_context,
     redirect,
     render_template,
@@ -80,8 +59,6 @@ from flask import (
 )
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter.errors import RateLimitExceeded
-from flask_limiter.util import get_remote_address
-from limits import parse
 
 from ..accounts import (
     CODE_TTL,
@@ -99,21 +76,16 @@ from ..accounts import (
     normalize_email,
 )
 from ..mail import MailError
+from .allowance import HOUR, Budget, mail_figures, mail_hour, mail_shares, take_code, tally
 from .identity import csrf_token, device, player_id, remember_device, trusted_for
-from .limits import hit, limiter, network
+from .limits import hit, limiter
 from .services import accounts, admin_only, hub, mailer, service
-
-log = logging.getLogger(__name__)
 
 bp = Blueprint("auth", __name__)
 
 ASK_PER_ADDRESS = "15 per 10 minutes;30 per hour"  # a household's asks; each email has its own 5 an hour
 ASK_PER_DEVICE = "10 per hour"  # a browser that signed in to the address before: its own asks only
 TRY_PER_ADDRESS = "10 per 2 minutes;30 per hour"
-MAIL_HOURLY_CAP = 500  # messages an hour from the whole site (setting MAIL_HOURLY_CAP)
-MAIL_SCOPE = "mail-"  # the start of every mail budget's scope
-HOUR = 3600
-UNCAPPED = 10**9  # the limit of a count kept for the admin's figures only
 
 
 def signed_in() -> bool:
@@ -125,179 +97,6 @@ def _asker() -> str:
     if "signin_asker" not in session:
         session["signin_asker"] = secrets.token_urlsafe(16)
     return session["signin_asker"]
-
-
-# -- budgets -------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """A count kept in the limiter's storage: ``limit`` ("N per hour") for ``key`` in ``scope``.
-    A mail budget counts the clock hour that ``ends`` then (its key names the hour); one
-    with a ``note`` is a share of the site's mail, logged once an hour when it refuses."""
-
-    limit: str
-    key: str
-    scope: str
-    ends: float | None = None
-    note: str = ""
-
-    @property
-    def mail(self) -> bool:
-        """Whether this is the site's mail allowance (not a person's or an address's count)."""
-        return self.scope.startswith(MAIL_SCOPE)
-
-
-@dataclass(frozen=True, slots=True)
-class MailShares:
-    """How the hourly cap on mail is split (the module docstring says why).
-
-    >>> s = MailShares(500)
-    >>> s.invites, s.codes, s.reserve, s.codes_per_network, s.codes_per_domain, s.reserve_per_domain
-    (100, 250, 150, 20, 100, 50)
-    """
-
-    cap: int
-    reserve_per_network: int = 1
-
-    @property
-    def invites(self) -> int:
-        return self.cap // 5
-
-    @property
-    def codes(self) -> int:
-        return self.cap // 2
-
-    @property
-    def reserve(self) -> int:
-        return self.cap - self.invites - self.codes
-
-    @property
-    def codes_per_network(self) -> int:
-        return max(1, self.cap // 25)
-
-    @property
-    def codes_per_domain(self) -> int:
-        return max(1, self.cap // 5)
-
-    @property
-    def reserve_per_domain(self) -> int:
-        return max(1, self.reserve // 3)
-
-
-def mail_shares() -> MailShares:
-    return MailShares(max(0, int(current_app.config.get("MAIL_HOURLY_CAP", MAIL_HOURLY_CAP))))
-
-
-def mail_hour() -> tuple[int, float]:
-    """This clock hour (UTC) by the accounts' clock: its number and when it ends."""
-    hour = int(accounts().clock() // HOUR)
-    return hour, (hour + 1) * HOUR
-
-
-def _mail(name: str, size: int, who: str, note: str = "") -> Budget:
-    hour, ends = mail_hour()
-    return Budget(f"{size} per hour", f"{hour}:{who}", MAIL_SCOPE + name, ends, note)
-
-
-def invitation_budgets() -> list[Budget]:
-    """The invitations' share of this hour's mail."""
-    return [_mail("invites", mail_shares().invites, "site", "the invitations' share is spent: invitations wait")]
-
-
-def code_budgets(email: str) -> tuple[list[Budget], list[Budget]]:
-    """The budgets one sign-in code mail to ``email`` for this request's client is taken
-    from: the codes' share (with its network's and domain's parts), else the reserve."""
-    shares, domain, address = mail_shares(), email.rsplit("@", 1)[-1], get_remote_address()
-    own = [_mail("codes", shares.codes, "site",
-                 "the sign-in codes' share is spent: codes to new browsers come from the reserve, one per network"),
-           _mail("codes-network", shares.codes_per_network, network(address)),
-           _mail("codes-domain", shares.codes_per_domain, domain)]
-    reserve = [_mail("reserve", shares.reserve, "site",
-                     "the reserve for sign-in codes is spent: codes to new browsers wait (browsers that signed "
-                     "in before still get theirs)"),
-               _mail("reserve-network", shares.reserve_per_network, network(address, 48)),
-               _mail("reserve-domain", shares.reserve_per_domain, domain)]
-    return own, reserve
-
-
-def take_code(email: str, dry: bool = False) -> tuple[Budget, float] | None:
-    """Take one sign-in code mail to ``email`` from the codes' share, else from the reserve
-    (``dry``: only look): None, or the reserve's budget without room and the seconds until
-    the hour ends."""
-    own, reserve = code_budgets(email)
-    if take(own, dry=dry) is None:
-        return None
-    return take(reserve, dry=dry)
-
-
-def tally(name: str) -> None:
-    """Count one more ``name`` this hour for the figures only: "known", a code mailed to a
-    browser that signed in to the address before (outside the cap); "refused", an ask
-    refused for want of mail."""
-    if limiter.enabled:
-        budget = _mail(name, UNCAPPED, "site")
-        limiter.limiter.hit(parse(budget.limit), budget.key, budget.scope)
-
-
-def take(budgets: list[Budget], cost: int = 1, dry: bool = False) -> tuple[Budget, float] | None:
-    """Take ``cost`` from every one of ``budgets``, or from none when one of them lacks the
-    room (``dry``: only look): None, or the first without room and the seconds until it has
-    some. (Two requests at the same moment may both pass the look: a cap is kept to within
-    a request or two.)"""
-    if not limiter.enabled:
-        return None
-    strategy = limiter.limiter
-    for budget in budgets:
-        item = parse(budget.limit)
-        if not strategy.test(item, budget.key, budget.scope, cost=cost):
-            if budget.ends is not None:
-                _spent(budget)
-                return budget, max(1.0, budget.ends - accounts().clock())
-            reset = strategy.get_window_stats(item, budget.key, budget.scope).reset_time
-            return budget, max(1.0, reset - time.time())
-    if not dry:
-        for budget in budgets:
-            strategy.hit(parse(budget.limit), budget.key, budget.scope, cost=cost)
-    return None
-
-
-def _spent(budget: Budget) -> None:
-    """Log a share of the mail that refuses, once an hour for every process together."""
-    if not budget.note or not limiter.limiter.hit(parse("1 per hour"), budget.key, "logged-" + budget.scope):
-        return
-    item = parse(budget.limit)
-    left = limiter.limiter.get_window_stats(item, budget.key, budget.scope).remaining
-    until = time.strftime("%H:%M UTC", time.gmtime(budget.ends or 0))
-    log.warning("mail: %s until %s (%d of %d sent this hour, cap %d)", budget.note, until, item.amount - left,
-                item.amount, mail_shares().cap)
-
-
-@dataclass(frozen=True, slots=True)
-class MailFigure:
-    """One line of the mail allowance's figures: what, how many sent this hour, of how many."""
-
-    what: str
-    sent: int
-    size: int | None
-
-
-def mail_figures() -> list[MailFigure]:
-    """This hour's mail, share by share, for the people who run the site."""
-    shares = mail_shares()
-    lines = [("Invitations", "invites", shares.invites), ("Sign-in codes to new browsers", "codes", shares.codes),
-             ("The reserve for sign-in codes", "reserve", shares.reserve)]
-    figures = [MailFigure(what, _sent(_mail(name, size, "site")), size) for what, name, size in lines]
-    figures.append(MailFigure("All of these", sum(f.sent for f in figures), shares.cap))
-    for what, name in (("Codes to browsers that signed in before (not capped)", "known"),
-                       ("Sign-in codes refused for want of mail", "refused")):
-        figures.append(MailFigure(what, _sent(_mail(name, UNCAPPED, "site")), None))
-    return figures
-
-
-def _sent(budget: Budget) -> int:
-    if not limiter.enabled:
-        return 0
-    item = parse(budget.limit)
-    return item.amount - limiter.limiter.get_window_stats(item, budget.key, budget.scope).remaining
 
 
 # -- pages -----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ person and the client address against the app's settings (``PRACTICE_PER_PERSON`
 ``PRACTICE_PER_ADDRESS``, ``FRIENDS_TABLES_…``, ``TOURNEYS_…``: "N per hour") and says,
 past either, what to do. ``network`` names the network a client address belongs to (its
 /24, or an IPv6 /64 or /48), for limits that one household or one attacker's block of
-addresses should meet together (the mail allowance of ``spades.web.auth``).
+addresses should meet together (the mail allowance, ``spades.web.allowance``).
 
 Storage: ``RATELIMIT_STORAGE_URI`` in the app config: ``memory://`` for one process, and
 the site's ``REDIS_URL`` by default when one is set, so that every process counts against

@@ -64,7 +64,7 @@ from ..tables import (
     clean_name,
 )
 from ..text import clean_text
-from .auth import Budget, invitation_budgets, take
+from .allowance import Budget, invitation_budgets, take
 from .identity import csrf_token, default_emoji, device, player_id
 from .limits import limiter, making, too_many
 from .options import DEFAULT_VALUES, OPTION, table_options
@@ -391,7 +391,7 @@ def send_invitations(code: str, recipients: list[str], name: str,
     """Mail the join link of table ``code`` to each address, from ``name``: None when
     all were sent, else (the message, the status, the addresses still to send or None
     for all of them). Within this person's and this client address's invitations an
-    hour and the invitations' share of the site's hourly mail (``spades.web.auth``), all
+    hour and the invitations' share of the site's hourly mail (``spades.web.allowance``), all
     or nothing; a mail server that fails gives a message, not an error page."""
     url, home = public_url(url_for("lobby.join_link", code=code)), public_url("/")
     if url is None or home is None:
