@@ -44,6 +44,9 @@ def test_friends_and_a_watcher_talk_react_mute_and_silence(app, live_server, bro
     bo, _ = open_as(browser, live_server, bo_c, f"/g/{code}")
     eve, _ = open_as(browser, live_server, eve_c, f"/g/{code}/watch")
     try:
+        # the table as it stands once all three are here (a plate gains its "here" line when
+        # its person's page connects, which may reach Ann's page after hers opened)
+        expect(ann.locator(".plate .presence-here")).to_have_count(3, timeout=15000)
         felt = ann.locator("#felt").bounding_box()
         send(hana, "<script>window.owned = 1</script> good luck")
         for page in (ann, bo, eve):
