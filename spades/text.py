@@ -16,10 +16,6 @@ from __future__ import annotations
 
 import unicodedata
 
-# the characters that turn the direction of the text after them: the marks (Arabic letter
-# mark, left-to-right and right-to-left marks), the embeddings and overrides (U+202A to
-# U+202E) and the isolates (U+2066 to U+2069)
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner
 
 
@@ -41,7 +37,10 @@ def clean_text(text: str | None) -> str:
             kept.append(" " if c.isspace() else "")
         elif c in JOINERS:
             kept.append(c)
-        elif c in BIDI_CONTROLS or category == "Cf" or category == "Cs":
+        elif category == "Cf" or category == "Cs":
+            # format characters, the direction controls among them (the marks U+061C,
+            # U+200E, U+200F, the embeddings and overrides U+202A-U+202E, the isolates
+            # U+2066-U+2069), and lone surrogates
             continue
         else:
             kept.append(c)
