@@ -303,3 +303,32 @@ def _game_keys(rules: Rules) -> dict:
     if rules.house:
         d.update({_key(f): getattr(rules, f.name) for f in _HOUSE_FIELDS})
     return d
+
+
+# The house rules a host picks in one click (the new-table form, the room, practice), by
+# form value: a label and the house keys it sets (every other house key at its default).
+# "Jokers JJDD" is the room most played on the best-known Spades sites: Joker-Joker-Deuce-
+# Deuce with a minimum bid of 4 and 10-for-200; "Jokers JJ" adds the two jokers alone.
+PRESETS: dict[str, tuple[str, dict[str, object]]] = {
+    "standard": ("Standard", {}),
+    "cutthroat-3": ("Cutthroat for 3", {"players": 3, "partners": False}),
+    "cutthroat-4": ("Cutthroat for 4", {"partners": False}),
+    "jjdd": ("Jokers JJDD", {"jokers": "jjdd", "min_bid": 4, "ten_for_200": True}),
+    "jj": ("Jokers JJ", {"jokers": "jj"}),
+}
+HOUSE_DEFAULTS: dict[str, object] = {f.name: f.default for f in _HOUSE_FIELDS}
+
+
+def preset_rules(name: str, **settings: object) -> Rules:
+    """The rules of a preset (``PRESETS``) with the other settings given (its house rules
+    replace any given); raises KeyError
+    for a name that is not a preset and RulesError as ``Rules`` does."""
+    return Rules(**{**settings, **HOUSE_DEFAULTS, **PRESETS[name][1]})  # type: ignore[arg-type]
+
+
+def preset_of(rules: Rules) -> str | None:
+    """The preset whose house rules these are, or None (house rules chosen one by one)."""
+    for name, (_, keys) in PRESETS.items():
+        if all(getattr(rules, f.name) == keys.get(f.name, f.default) for f in _HOUSE_FIELDS):
+            return name
+    return None

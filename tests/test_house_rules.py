@@ -577,3 +577,22 @@ def test_a_deal_of_another_shape_given_to_a_match_is_refused():
         Match(Rules(players=3, partners=False), seed=1, deals=FairDeals("44" * 32))  # a standard deck's deals
     with pytest.raises(ValueError, match="4 hands of 13"):
         Match(Rules(jokers="jj"), first_dealer=0, deal=DEAL)  # 2C and 2D are not in the jj deck
+
+
+def test_presets_make_the_house_rules_they_name():
+    """Each preset the host picks makes a table of the shape its label says, and a table's
+    rules are known again as their preset (or as none, when chosen one by one)."""
+    from spades.rules_config import PRESETS, preset_of, preset_rules
+
+    assert list(PRESETS) == ["standard", "cutthroat-3", "cutthroat-4", "jjdd", "jj"]
+    assert preset_rules("standard") == Rules()
+    assert preset_rules("cutthroat-3").shape.sides == ((0,), (1,), (2,))
+    assert preset_rules("cutthroat-4").shape.sides == ((0,), (1,), (2,), (3,))
+    jjdd = preset_rules("jjdd", target=300)
+    assert (jjdd.jokers, jjdd.min_bid, jjdd.ten_for_200, jjdd.target) == ("jjdd", 4, True, 300)
+    assert preset_rules("jj").shape.trumps[:3] == (Card.parse("BJ"), Card.parse("LJ"), Card.parse("AS"))
+    for name in PRESETS:
+        assert preset_of(preset_rules(name, target=250)) == name
+    assert preset_of(Rules(min_bid=3)) is None
+    # a preset's house keys win over the same keys given one by one
+    assert preset_rules("standard", players=3, partners=False) == Rules()
