@@ -36,7 +36,8 @@ native.load(__path__)  # the compiled hot modules, when built from today's sourc
 
 from ..cards import CARDS  # noqa: E402
 from ..rules import legal_mask  # noqa: E402
-from . import bidmodel, knowledge, policy, search  # noqa: E402
+from ..rules_config import HOUSE_KEYS, Rules  # noqa: E402
+from . import bidmodel, house, knowledge, policy, search  # noqa: E402
 
 TABLE_LEVELS = ("easy", "normal", "hard")  # the bots a table may have
 DEFAULT_LEVEL = "normal"  # ... when nobody chose
@@ -65,6 +66,8 @@ def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | N
         raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}")
     rng = random.Random(f"{level}/{seed}/{view.get('hand_number')}/{view.get('seat')}/{view.get('version')}"
                         f"/{len(view.get('tricks') or [])}/{legal}")
+    if _house(view):
+        return house.choose(view, level, rng, budget_s, HARD_BUDGET_S)
     if level == "random":
         return rng.choice(legal)
     if len(legal) == 1:
@@ -87,12 +90,22 @@ def hint(view: dict) -> int | str:
     Works whenever the seat has looked at its cards and has not bid yet; raises ValueError
     when its cards are not known (not looked yet) or it has already bid.
     """
+    if _house(view):
+        return house.hint(view)
     known = knowledge.read(view)
     if known.hand is None:
         raise ValueError("The seat has not looked at its cards yet.")
     if known.bids[known.seat] is not None or not known.rules.bidding:
         raise ValueError("The seat has no bid to make.")
     return _bid(known, "normal", random.Random())  # the model's bid draws on no chance
+
+
+def _house(view: dict) -> bool:
+    """Whether the view's table plays house rules (``Rules.house``): then the house bots
+    (``spades.bots.house``) answer. A standard table's rules carry no house key, so its
+    path is not touched."""
+    rules = view.get("rules")
+    return isinstance(rules, dict) and any(k in rules for k in HOUSE_KEYS) and Rules.from_dict(rules).house
 
 
 # -- bidding -----------------------------------------------------------------------------

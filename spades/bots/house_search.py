@@ -1,0 +1,141 @@
+"""Hard's card at a house-rules table: determinized Monte Carlo over the unseen cards.
+
+For a card decision: deal the cards the seat cannot see to the other seats at random,
+consistent with what it knows (its hand, the cards played, the voids shown by not
+following suit, how many cards each seat still holds: ``sample_hands``); for every such
+deal and every candidate card, play the rest of the hand out with Normal's heuristic for
+every seat (``house.play_out``) and value the result for the seat's side
+(``house.hand_value``: its points minus the mean of the other sides', bags, nils and the
+bag penalty counted); pick the candidate with the best mean. The same deals serve every
+candidate (common random numbers), and Normal's card wins a near-tie.
+
+Work is counted in simulated card plays, not seconds (``PLAYS_PER_SECOND`` per second of
+budget), so that a decision is the same for the same (view, seed) on any machine; the
+budget is also a wall-clock safety stop (``STOP_FACTOR`` times it), which only a very
+loaded machine reaches.
+
+Imports: the house bots' module (``spades.bots.house``) only, besides the stdlib.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from . import house
+from .house import State, bits, high, low
+
+# card plays of the house bots' Python heuristic in a second of budget (measured on the
+# benchmark machine with ``bench.house_bots``: a 0.5 s budget ends its work near 0.35 s)
+PLAYS_PER_SECOND = 40_000
+STOP_FACTOR = 1.8  # the wall-clock safety stop, in budgets
+TIE = 0.5  # a candidate must beat Normal's card's mean by this many points to replace it
+TRIES = 40  # deals drawn card by card before the voids are let go
+
+
+def sample_hands(state: State, rng: random.Random) -> list[int]:
+    """Every seat's cards (slots) in one deal of the unseen cards consistent with what the
+    seat knows: its own hand, each other seat's count, and the voids shown (a card goes
+    only to a seat not known void in its suit; when that cannot be met, which only
+    conventions could cause, the voids are let go)."""
+    t = state.table
+    me = state.seat
+    assert state.hand is not None
+    unseen = t.deck & ~state.gone & ~state.hand
+    seats = [s for s in range(t.players) if s != me]
+    counts = {s: state.held_count(s) for s in seats}
+    cards = list(bits(unseen))
+    for attempt in range(TRIES + 1):
+        use_voids = attempt < TRIES
+        room = dict(counts)
+        hands = [0] * t.players
+        hands[me] = state.hand
+        rng.shuffle(cards)
+        # the cards with the fewest seats to go to first
+        allowed = {c: [s for s in seats if not (use_voids and state.voids[s] >> (c >> 4) & 1)] for c in cards}
+        order = sorted(cards, key=lambda c: len(allowed[c]))
+        ok = True
+        for c in order:
+            places = [s for s in allowed[c] if room[s] > 0]
+            if not places:
+                ok = False
+                break
+            s = places[rng.randrange(len(places))] if len(places) > 1 else places[0]
+            hands[s] |= 1 << c
+            room[s] -= 1
+        if ok:
+            return hands
+    raise AssertionError("the unseen cards do not fit the seats' counts")  # pragma: no cover
+
+
+def candidates(state: State) -> list[int]:
+    """The legal slots worth comparing: of cards next to each other in a suit with no
+    other seat's card between them, only the lowest (they play the same)."""
+    t = state.table
+    assert state.hand is not None
+    legal = t.legal(state.hand, state.trick, state.broken)
+    others = t.deck & ~state.gone & ~state.hand
+    out = []
+    prev = -2
+    for c in bits(legal):
+        # the same suit and nothing of the others' between prev and c
+        if prev >= 0 and prev >> 4 == c >> 4 and not (others & ((1 << c) - (2 << prev))):
+            prev = c
+            continue
+        out.append(c)
+        prev = c
+    return out
+
+
+def card_values(state: State, rng: random.Random, cands: list[int], work: int, deadline: float) -> dict[int, float]:
+    """Each candidate's mean value for the seat's side over the deals played out within
+    ``work`` card plays (at least one deal), or until ``deadline`` (wall clock)."""
+    g = state.game
+    side = g.table.side_of[state.seat]
+    total = dict.fromkeys(cands, 0.0)
+    n = 0
+    done = 0
+    while True:
+        hands = sample_hands(state, rng)
+        for c in cands:
+            taken, plays = house.play_out(g, hands, state.trick, state.leader, state.gone, state.taken,
+                                          state.broken, state.voids, first=c)
+            done += plays
+            total[c] += house.hand_value(g, taken, side)
+        n += 1
+        if done >= work or time.monotonic() > deadline:
+            break
+    return {c: v / n for c, v in total.items()}
+
+
+def choose_card(state: State, rng: random.Random, budget_s: float) -> int:
+    """Hard's card (a slot): the candidate with the best mean over the play-outs, Normal's
+    card on a near-tie."""
+    t = state.table
+    assert state.hand is not None
+    default = house.normal_card(state.game, state.seat, state.hand, state.trick, state.leader, state.gone,
+                                state.taken, state.broken, state.voids)
+    cands = candidates(state)
+    if len(cands) <= 1:
+        return default
+    # Normal's card stands for its equivalents
+    if default not in cands:
+        others = t.deck & ~state.gone & ~state.hand
+        for c in cands:
+            if c >> 4 == default >> 4 and c < default and not (others & ((1 << default) - (2 << c))):
+                default_rep = c
+                break
+        else:  # pragma: no cover - every legal card has a representative
+            default_rep = low(state.hand)
+    else:
+        default_rep = default
+    start = time.monotonic()
+    work = max(1, round(budget_s * PLAYS_PER_SECOND))
+    values = card_values(state, rng, cands, work, start + STOP_FACTOR * budget_s)
+    best = max(cands, key=lambda c: (values[c], c == default_rep, -c))
+    if values[best] < values[default_rep] + TIE:
+        return default
+    return best if best != default_rep else default
+
+
+__all__ = ["PLAYS_PER_SECOND", "candidates", "card_values", "choose_card", "high", "sample_hands"]
