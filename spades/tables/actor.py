@@ -65,14 +65,16 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
         # the first match's secret is drawn with the room (here for a room from before fair
         # deals), so its commitment is shown before the host's Start sends a contribution
         secret = store.ensure_deal_secret(code, 1, new_secret())
-        return RoomState(code, room, deal_commitment=FairDeals(secret).commitment(1) if secret else "")
+        shape = Rules.from_dict(room.options.get("rules")).shape  # a commitment is the same over every deck
+        return RoomState(code, room, deal_commitment=FairDeals(secret, shape=shape).commitment(1) if secret else "")
     if status == "closed":
         raise TableNotFound("This table was closed before its game started.")
     row = store.load_table(code)
     if row is None:
         raise TableNotFound(NO_TABLE)
-    fair = stored_deals(store, code, row.match)
-    match = Match(Rules.from_dict(row.match.rules), row.match.seed, deals=fair)
+    rules = Rules.from_dict(row.match.rules)
+    fair = stored_deals(store, code, row.match, rules)
+    match = Match(rules, row.match.seed, deals=fair)
     for version, seat, text in store.actions(row.match.id):
         if text == DEAL:
             match.next_hand()
@@ -97,8 +99,9 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
     return state
 
 
-def stored_deals(store: Store, code: str, m: MatchRow) -> FairDeals | None:
-    """A match's fair deals as stored; None for a match dealt from its seed (from before
+def stored_deals(store: Store, code: str, m: MatchRow, rules: Rules | None = None) -> FairDeals | None:
+    """A match's fair deals as stored, over the deck and seats of its ``rules``' shape (the
+    match's own when not given); None for a match dealt from its seed (from before
     fair deals). A match that starts without a secret of its own (a rematch) gets one
     here, before anyone has seen its first deal: from the match before's secret (which
     never leaves the server) and this match's seed, so a test's rematches deal the same
@@ -109,7 +112,8 @@ def stored_deals(store: Store, code: str, m: MatchRow) -> FairDeals | None:
         secret = secret_from([before, f"match {m.number}", m.seed]) if before else new_secret()
         store.ensure_deal_secret(code, m.number, secret, first_hand=True)
         data = store.fair_deals(code, m.number)
-    return FairDeals.stored(data)
+    shape = (rules or Rules.from_dict(m.rules)).shape
+    return FairDeals.stored(data, shape)
 
 
 class TableActor:

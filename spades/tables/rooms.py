@@ -1,8 +1,9 @@
 """A table while it waits for its people: the room phase of its actor, and its pure reads.
 
-People join in order; the host picks a partner (a member or a bot), who sits across
-(seat 2); everyone else takes the other team's seats (1, then 3) in join order
-(``spades.tables.seating.seat_plan``). A room's commands (``spades.tables.commands.room``)
+People join in order; at a table with partners the host picks a partner (a member or a
+bot), who sits across (seat 2); everyone else takes the other team's seats (1, then 3) in
+join order. In cutthroat there is no partner to pick: everyone takes the next seat from
+the host's left as they join (``spades.tables.seating.seat_plan``). A room's commands (``spades.tables.commands.room``)
 go through the table's actor like every other command; the host's Start seats everyone,
 fills the empty seats with bots, and the actor carries on with the table's match.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bots import DEFAULT_LEVEL
+from ..rules_config import Rules, Shape
 from ..storage import MemberRow, RoomRow
 from .errors import Removed, TableClosed, TableFull
 from .seating import room_capacity, seat_plan
@@ -56,7 +58,8 @@ def room_snapshot(row: RoomRow, version: int, player_id: str | None, deal_commit
     members_in = active(row)
     host = next((m.number for m in members_in if m.player_id == row.host), None)
     order = ([host] if host is not None else []) + [m.number for m in members_in if m.number != host]
-    plan = seat_plan(order, row.partner) if order else {}
+    shape = room_shape(row)
+    plan = seat_plan(order, row.partner, shape) if order else {}
     mine = next((m for m in row.members if m.player_id == player_id), None) if player_id else None
     me = mine.number if mine is not None and mine.state == "in" else None
     members = tuple(Member(m.number, m.name, m.emoji, m.number == host, plan.get(m.number), m.number == me)
@@ -64,9 +67,14 @@ def room_snapshot(row: RoomRow, version: int, player_id: str | None, deal_commit
     humans = int(row.options.get("humans", MAX_HUMANS))
     return RoomSnapshot(row.code, row.status, me, mine is not None and mine.state == "removed", members,
                         row.partner, humans, row.options.get("level", DEFAULT_LEVEL), row.options.get("rules", {}),
-                        me is not None and me == host, room_capacity(humans, row.partner), version,
+                        me is not None and me == host, room_capacity(humans, row.partner, shape), version,
                         deal_commitment=deal_commitment, chat=row.options.get("chat", "on"),
                         chat_filter=bool(row.options.get("filter")))
+
+
+def room_shape(row: RoomRow) -> Shape:
+    """The shape of the table the room will start, by its rules as the host set them."""
+    return Rules.from_dict(row.options.get("rules")).shape
 
 
 def check_joinable(row: RoomRow, player_id: str | None) -> None:
@@ -83,5 +91,5 @@ def check_joinable(row: RoomRow, player_id: str | None) -> None:
     if mine is not None and mine.state == "in":
         return  # already here: joining again just returns to the room
     humans = int(row.options.get("humans", MAX_HUMANS))
-    if len(active(row)) >= room_capacity(humans, row.partner):
+    if len(active(row)) >= room_capacity(humans, row.partner, room_shape(row)):
         raise TableFull("This table is full: every seat for people is taken.")

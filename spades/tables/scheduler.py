@@ -29,7 +29,7 @@ the table could not take (its save failed, say) is asked again while the table s
 wants that turn, after ``RETRY_S``, doubling each time up to ``RETRY_MAX_S``, so a table
 never waits for a turn nobody is thinking about.
 
-Imports: stdlib, ``spades.bots``, ``spades.clocks`` and ``spades.tables`` values.
+Imports: stdlib, ``spades.bots`` and ``spades.tables`` values (the tourney clock's card: ``state``).
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import bots, clocks
+from .. import bots
 from ..rules import IllegalAction
 from .commands.play import BreakOver, Move
 from .commands.presence import HoldExpired
 from .errors import BadAction, NotSeated, Stale
 from .registry import Command
-from .state import BotTurn, Plan
+from .state import BotTurn, Plan, timeout_card
 from .values import BotSeat, Server, Timeout, Who
 
 log = logging.getLogger(__name__)
@@ -204,8 +204,7 @@ class Scheduler:
         heapq.heappush(self._answers, (job.deadline, next(self._n), code))
         future.add_done_callback(lambda _f: self._answered(job))
         if turn.tourney:  # the tourney clock plays its card: nothing to think about
-            led = turn.view["trick"]["cards"][0] if turn.view["trick"] and turn.view["trick"]["cards"] else None
-            future.set_result(clocks.tourney_timeout_card(turn.view["hand"], led))
+            future.set_result(timeout_card(turn.view))
             return
         if len(turn.view["legal"]) == 1:  # a forced move (every level plays it): no worker needed
             future.set_result(turn.view["legal"][0])

@@ -61,7 +61,6 @@ from .values import (
     MAX_TURN_TABLES,
     NO_TABLE,
     PLAY_DELAYS,
-    PRACTICE_BOTS,
     TOO_MANY_TURN_TABLES,
     Change,
     Player,
@@ -69,6 +68,7 @@ from .values import (
     Server,
     Snapshot,
     Who,
+    practice_bots,
 )
 
 log = logging.getLogger(__name__)
@@ -405,14 +405,15 @@ class TableService:
     # -- tables ----------------------------------------------------------------------
     def create_practice(self, player_id: str, name: str, rules: Rules, level: str, emoji: str = "",
                         contribution: str = "") -> str:
-        """A new practice table: the player in seat 0, Bea across, Rex left, Kit right, its
-        first hand dealt fairly with the player's ``contribution`` (hex from the Practice
-        button; anything else counts as none). Returns its code; the bots start at once
-        if the first move is theirs."""
+        """A new practice table of the rules' shape: the player in seat 0 and bots in the
+        others (at four seats Bea across, Rex left, Kit right; at three Rex left, Kit right:
+        ``practice_bots``), its first hand dealt fairly with the player's ``contribution``
+        (hex from the Practice button; anything else counts as none). Returns its code; the
+        bots start at once if the first move is theirs."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
         seats = [SeatRow(0, "human", player_id, name, emoji)] + [
-            SeatRow(s, "bot", None, n, BOT_EMOJI) for s, n in sorted(PRACTICE_BOTS.items())]
+            SeatRow(s, "bot", None, n, BOT_EMOJI) for s, n in sorted(practice_bots(rules.shape.players).items())]
         options = {"kind": "practice", "level": level}
         seed = self.new_seed()
         # the deal secret from three more draws of the seed source: random in production, fixed in tests
@@ -426,14 +427,17 @@ class TableService:
 
     def create_seated(self, seats: list[SeatRow], rules: Rules, options: dict, host: str | None = None,
                       seed: str | None = None) -> str:
-        """A new table with these four seats (people and bots), rules and options, its
-        match started at once (a tourney's pairing, say); ``seed`` the match's, which also
-        makes its deal secret (drawn when None). Returns its code. A table plays while a
-        person is at it: bots move, and the next hand is dealt when its people press
-        Continue. Raises BadAction for seats that are not 0-3 once each, or a person's seat
-        without a player id."""
-        if sorted(s.seat for s in seats) != [0, 1, 2, 3]:
-            raise BadAction("A table has seats 0, 1, 2 and 3, each once.")
+        """A new table with these seats (people and bots: one for each seat of the rules'
+        shape), rules and options, its match started at once (a tourney's pairing, say);
+        ``seed`` the match's, which also makes its deal secret (drawn when None). Returns
+        its code. A table plays while a person is at it: bots move, and the next hand is
+        dealt when its people press Continue. Raises BadAction for seats that are not the
+        shape's (0-3, or 0-2 for three players) once each, or a person's seat without a
+        player id."""
+        shape = rules.shape
+        if sorted(s.seat for s in seats) != list(shape.seats):
+            numbers = ", ".join(str(n) for n in shape.seats[:-1])
+            raise BadAction(f"A table of {shape.players} has seats {numbers} and {shape.seats[-1]}, each once.")
         for s in seats:
             if s.kind not in ("human", "bot") or (s.kind == "human") != bool(s.player_id):
                 raise BadAction("A person's seat needs a player id, a bot's has none.")
@@ -517,12 +521,13 @@ class TableService:
 
     # -- rooms ---------------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
-        """A table for ``humans`` people (2-4) that waits for them, with its creator as host.
-        Returns the join code. Raises BadAction, BadPlayer."""
+        """A table for ``humans`` people (2 up to the rules' players) that waits for them,
+        with its creator as host. Returns the join code. Raises BadAction, BadPlayer."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
-        if not 2 <= humans <= MAX_HUMANS:
-            raise BadAction("A table with friends is for 2 to 4 people.")
+        most = min(MAX_HUMANS, rules.shape.players)
+        if not 2 <= humans <= most:
+            raise BadAction(f"A table with friends is for 2 to {most} people.")
         name, emoji = clean_name(name), check_emoji(emoji)
         options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
         # the first match's deal secret, drawn now: the room shows its commitment before the start
@@ -542,7 +547,8 @@ class TableService:
         if row is None:
             raise TableNotFound(NO_TABLE)
         secret = self.store.deal_secret(code, 1) if row.status == "waiting" else None
-        return room_snapshot(row, 0, player_id, FairDeals(secret).commitment(1) if secret else "")
+        shape = Rules.from_dict(row.options.get("rules")).shape
+        return room_snapshot(row, 0, player_id, FairDeals(secret, shape=shape).commitment(1) if secret else "")
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
         """The table as its join form shows it, if this player may join it (or is in it):

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from .. import clocks
 from ..bots import DEFAULT_LEVEL
 from ..bots.solver import Position, sweeps
+from ..cards import Card
 from ..clocks import SeatClock
 from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
-from ..rules_config import UNTIMED
+from ..rules_config import UNTIMED, Rules, Shape
 from ..storage import TableRow, Waiting
 from ..views import own_view, seat_view
 from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
@@ -150,20 +151,38 @@ class TableState:
 
 
 def late_seat(state: TableState) -> int | None:
-    """The seat a person joining after the start takes: a bot's seat on the other team from
-    the host, else on the host's team; None at a practice table, once the match is over,
-    or when the table already has the people it was created for (or no bot seat is left)."""
+    """The seat a person joining after the start takes: with partners, a bot's seat on
+    another side than the host's (the nearest to the host's left first), else on the host's
+    side; in cutthroat (every player a side alone) any bot's seat, from the host's left.
+    None at a practice table, once the match is over, or when the table already has the
+    people it was created for (or no bot seat is left)."""
     if not state.shared() or state.match.finished:
         return None
     seats = state.row.seats
-    if sum(s.kind == "human" for s in seats) >= int(state.row.options.get("humans", 4)):
+    shape = state.match.rules.shape
+    if sum(s.kind == "human" for s in seats) >= int(state.row.options.get("humans", shape.players)):
         return None
     host = state.seat_of(state.row.host)
     host = 0 if host is None else host
-    for seat in ((host + 1) % 4, (host + 3) % 4, (host + 2) % 4):
+    for seat in join_order(shape, host):
         if seats[seat].kind == "bot":
             return seat
     return None
+
+
+def join_order(shape: Shape, host: int) -> list[int]:
+    """The seats other than ``host``'s in the order late joiners take them: from the
+    host's left round the table, the host's own side (a partner) last.
+
+    >>> join_order(Rules().shape, 0), join_order(Rules(players=3, partners=False).shape, 1)
+    ([1, 3, 2], [2, 0])
+    """
+    around, seat = [], shape.left[host]
+    while seat != host:
+        around.append(seat)
+        seat = shape.left[seat]
+    mine = shape.side_of[host]
+    return [s for s in around if shape.side_of[s] != mine] + [s for s in around if shape.side_of[s] == mine]
 
 
 def bot_seed(seed: str, match_number: int, version: int, seat: int) -> int:
@@ -282,7 +301,7 @@ def snapshots(state: TableState, now: float, settings: Settings) -> dict[int | N
     watcher = snapshot(state, None, now, settings)
     out: dict[int | None, Snapshot] = {None: watcher}
     match = state.match
-    for seat in range(4):
+    for seat in match.rules.shape.seats:
         out[seat] = dataclasses.replace(
             watcher, seat=seat, view={**watcher.view, **own_view(match, seat)},
             autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot, notice=state.notices.get(seat),
@@ -293,27 +312,58 @@ def snapshots(state: TableState, now: float, settings: Settings) -> dict[int | N
 CLAIM_TRICKS = 5  # a claim is looked for only with this many tricks left, or fewer
 
 
+def claims_offered(rules: Rules) -> bool:
+    """Whether a table with these rules offers claims: only the standard table (four
+    seats, two teams, 52 cards, spades led once broken). ``spades.bots.solver.sweeps``,
+    which proves a claim, plays out the standard table's tricks (four cards, seat + 1 & 3,
+    the standard trumps and the broken-spades lead), so at any other shape it could say
+    "certain" of a hand that is not: there the cards are played to the end."""
+    return rules.shape.standard and rules.spades_lead == "broken"
+
+
 def claimable(state: TableState, seat: int | None) -> bool:
-    """Whether ``seat``'s person may claim the rest now: it is their turn to play, a
-    person plays the seat, at most ``CLAIM_TRICKS`` tricks are left, their team has no nil
-    bidder (whose own tricks the score would tell apart), and their team takes every
-    remaining trick whatever anyone plays (``spades.bots.solver.sweeps``, every hand
-    known). Worked out once per version of the table."""
+    """Whether ``seat``'s person may claim the rest now: the table offers claims
+    (``claims_offered``), it is their turn to play, a person plays the seat, at most
+    ``CLAIM_TRICKS`` tricks are left, their team has no nil bidder (whose own tricks the
+    score would tell apart), and their team takes every remaining trick whatever anyone
+    plays (``spades.bots.solver.sweeps``, every hand known). Worked out once per version
+    of the table."""
     match = state.match
-    if seat is None or match.phase != PLAYING or match.to_act != seat or len(match.tricks) < 13 - CLAIM_TRICKS:
+    if seat is None or match.phase != PLAYING or match.to_act != seat or not claims_offered(match.rules):
+        return False
+    shape = match.rules.shape
+    if len(match.tricks) < shape.tricks - CLAIM_TRICKS:
         return False
     if state.row.seats[seat].kind != "human" or state.controlled(seat):
         return False
-    team = seat & 1
-    if match.rules.bidding and (match.bids[team] == 0 or match.bids[team + 2] == 0):
+    side = shape.side_of[seat]
+    if match.rules.bidding and any(match.bids[s] == 0 for s in shape.sides[side]):
         return False
     number, version, certain = state.claim_checked
     if (number, version) != (state.match_number, match.version):
         pos = Position(tuple(match.held), tuple(match.trick), match.trick_leader,  # type: ignore[arg-type]
                        tuple(match.taken), match.broken)  # type: ignore[arg-type]
-        certain = sweeps(pos, team)
+        certain = sweeps(pos, side)
         state.claim_checked = (state.match_number, match.version, certain)
     return certain
+
+
+def timeout_card(view: dict) -> str:
+    """The card the tourney clock plays for a seat whose time ran out (RULES.md: the lowest
+    of the led suit; if void, the lowest non-spade, the lowest spade when only spades are
+    left; when leading, the lowest non-spade). A standard table's is
+    ``spades.clocks.tourney_timeout_card``; at any other shape (a no-bidding house table)
+    suits and strength are as play sees them there (jokers and the jjdd 2D are spades,
+    the trumps' own order), picked among the seat's legal cards: those are the led suit's
+    when it can follow, and hold no spade lead that is not allowed."""
+    rules = Rules.from_dict(view.get("rules"))
+    if not rules.house:
+        cards = view["trick"]["cards"] if view.get("trick") else []
+        return clocks.tourney_timeout_card(view["hand"], cards[0] if cards else None)
+    shape = rules.shape
+    legal = [Card.parse(c) for c in view["legal"]]
+    plain = [c for c in legal if not shape.trump_mask >> c & 1]
+    return str(min(plain or legal, key=lambda c: (shape.power[c], shape.suit_of[c])))
 
 
 def commitments(state: TableState) -> tuple[str, str]:

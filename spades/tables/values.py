@@ -38,6 +38,18 @@ TOO_MANY_TURN_TABLES = (f"You are at {MAX_TURN_TABLES} turn-based tables already
                         "or join another.")
 
 
+def practice_bots(players: int) -> dict[int, str]:
+    """The bots' names by seat at a table of ``players`` seats whose person sits in seat 0:
+    Rex on the left and Kit on the right, and at four seats Bea across.
+
+    >>> practice_bots(3)
+    {1: 'Rex', 2: 'Kit'}
+    """
+    if players == 4:
+        return dict(PRACTICE_BOTS)
+    return {1: PRACTICE_BOTS[1], players - 1: PRACTICE_BOTS[3]}
+
+
 # -- who acts --------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Player:
@@ -127,7 +139,7 @@ class Member:
     name: str
     emoji: str
     host: bool
-    seat: int | None  # once the partner is chosen: 0 host, 2 partner, 1 or 3 the other team
+    seat: int | None  # once the partner is chosen (at once in cutthroat): 0 host, 2 partner, 1 or 3 the other team
     me: bool
 
 

@@ -55,8 +55,9 @@ def _watching_form(form: Form) -> SetWatching:
 
 @declare(Rematch, "rematch", senders=PERSON, route="rematch", form=_rematch_form)
 def rematch(state: TableState, who: Who, command: Rematch, now: float, settings: Settings) -> Decision:
-    """A new match at the same table, same rules, everyone still at it; the host's new
-    partner and the one across swap seats. Raises NotSeated, NotHost, IllegalAction,
+    """A new match at the same table, same rules (house rules included), everyone still
+    at it; with partners, the host's new partner and the one across swap seats (in
+    cutthroat there is no partner to choose). Raises NotSeated, NotHost, IllegalAction,
     Stale, BadAction."""
     seat = person_seat(state, who)
     assert isinstance(who, Player)
@@ -65,12 +66,15 @@ def rematch(state: TableState, who: Who, command: Rematch, now: float, settings:
     if not state.match.finished:
         raise IllegalAction("The match is not over yet.")
     check_fresh(state, command.version)
-    if command.partner is not None and command.partner not in (1, 2, 3):
+    shape = state.match.rules.shape
+    across = shape.partner(seat)
+    if command.partner is not None and across is None:
+        raise BadAction("Cutthroat: everyone plays alone, so there is no partner to choose.")
+    if command.partner is not None and command.partner not in range(1, shape.players):
         raise BadAction("Choose the seat of your new partner: 1, 2 or 3.")
     seats = list(state.row.seats)
-    across = (seat + 2) % 4
-    if command.partner is not None and (seat + command.partner) % 4 != across:
-        other = (seat + command.partner) % 4
+    if command.partner is not None and across is not None and (seat + command.partner) % shape.players != across:
+        other = (seat + command.partner) % shape.players
         seats[across], seats[other] = (dataclasses.replace(seats[other], seat=across),
                                        dataclasses.replace(seats[across], seat=other))
     moved = tuple(seats) if seats != list(state.row.seats) else None

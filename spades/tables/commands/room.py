@@ -20,10 +20,12 @@ from ...storage import JoinRoom, Op, PutHand, SeatRow, StartRoom, TakeSeat, Upda
 from ..decide import Decision, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, TableClosed, TableFull
 from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, declare
-from ..rooms import RoomState, check_joinable
+from ..rooms import RoomState, check_joinable, room_shape
 from ..seating import check_emoji, clean_name, seat_plan
 from ..state import Settings, TableState, late_seat
-from ..values import BOT_EMOJI, BOT_PARTNER, PRACTICE_BOTS, Event, Player, Who
+from ..values import BOT_EMOJI, BOT_PARTNER, Event, Player, Who, practice_bots
+
+NO_PARTNERS = "Cutthroat: everyone plays alone, so there is no partner to pick."
 
 __all__ = ["Join", "PickPartner", "RemoveMember", "SetOptions", "Start", "LeaveRoom"]
 
@@ -132,8 +134,11 @@ def join(state: RoomState | TableState, who: Who, command: Join, now: float, set
 @declare(PickPartner, "partner", senders=PERSON, phase=ROOM, route="partner",
          form=lambda form: PickPartner(_member_form(form)), answer=ROOM_ANSWER)
 def pick_partner(state: RoomState, who: Who, command: PickPartner, now: float, settings: Settings) -> Decision:
-    """The host's partner: a member, or a bot. Raises NotHost, NotSeated, BadAction."""
+    """The host's partner: a member, or a bot; none in cutthroat (everyone plays alone).
+    Raises NotHost, NotSeated, BadAction."""
     mine, members = _in_room(state, who, host_only=True)
+    if not room_shape(state.row).partners:
+        raise BadAction(NO_PARTNERS)
     others = [m.number for m in members if m.number != mine]
     if command.member == BOT_PARTNER:
         if len(others) > 2:
@@ -159,15 +164,23 @@ def remove(state: RoomState, who: Who, command: RemoveMember, now: float, settin
 
 @declare(SetOptions, "options", senders=PERSON, phase=ROOM)
 def set_options(state: RoomState, who: Who, command: SetOptions, now: float, settings: Settings) -> Decision:
-    """The host changes the table's rules and bots' level. Raises NotHost, NotSeated, BadAction."""
+    """The host changes the table's rules (house rules included: the table's shape may
+    change), the bots' level and the chat. A shape with fewer seats than the people in
+    the room is refused; the partner choice is cleared when the sides change (in
+    cutthroat there is none). Raises NotHost, NotSeated, BadAction."""
     if command.level not in LEVELS:
         raise BadAction(f"level must be one of {', '.join(LEVELS)}")
     if command.chat not in ("on", "reactions", "off"):
         raise BadAction("Choose the table's chat: on, reactions only, or off.")
-    _in_room(state, who, host_only=True)
+    _, members = _in_room(state, who, host_only=True)
+    before, shape = room_shape(state.row), command.rules.shape
+    if len(members) > shape.players:
+        raise BadAction(f"{len(members)} people are in the room and this table seats {shape.players}: "
+                        "remove someone first, or keep more seats.")
     options = {**state.row.options, "level": command.level, "rules": dataclasses.asdict(command.rules),
                "chat": command.chat, "filter": command.filter}
-    return Decision([UpdateRoom(state.code, options=options)], reload=True)
+    partner = "keep" if (before.players, before.partners) == (shape.players, shape.partners) else None
+    return Decision([UpdateRoom(state.code, options=options, partner=partner)], reload=True)
 
 
 @declare(LeaveRoom, "leave_room", senders=PERSON, phase=ROOM, route="leave", answer=HOME_ANSWER)
@@ -187,22 +200,25 @@ def leave_room(state: RoomState, who: Who, command: LeaveRoom, now: float, setti
 
 @declare(Start, "start", senders=PERSON, phase=ROOM, route="start", form=_start_form, answer=ROOM_ANSWER)
 def start(state: RoomState, who: Who, command: Start, now: float, settings: Settings) -> Decision:
-    """The host starts the match: everyone takes their seat (without a partner chosen, the
-    first to join sits across; with nobody else, a bot), empty seats become bots, and the
-    first hand is dealt, from the secret whose commitment the room showed and the host's
-    contribution. Raises NotHost, NotSeated."""
+    """The host starts the match: everyone takes their seat of the table's shape (with
+    partners and none chosen, the first to join sits across, with nobody else a bot; in
+    cutthroat there is no partner: seats go round from the host's left in join order),
+    empty seats become bots, and the first hand is dealt, from the secret whose
+    commitment the room showed and the host's contribution. Raises NotHost, NotSeated."""
     mine, members = _in_room(state, who, host_only=True)
+    rules = Rules.from_dict(state.row.options.get("rules"))
+    shape = rules.shape
     order = [mine] + [m.number for m in members if m.number != mine]
     partner = state.row.partner
-    if not (partner == BOT_PARTNER or partner in order[1:]):
+    if shape.partners and not (partner == BOT_PARTNER or partner in order[1:]):
         partner = order[1] if len(order) > 1 else BOT_PARTNER
     by_number = {m.number: m for m in members}
-    seats = [SeatRow(s, "bot", None, PRACTICE_BOTS[s], BOT_EMOJI) for s in range(1, 4)]
+    bots = practice_bots(shape.players)
+    seats = [SeatRow(s, "bot", None, bots[s], BOT_EMOJI) for s in shape.seats[1:]]
     seats.insert(0, SeatRow(0, "human", by_number[mine].player_id, by_number[mine].name, by_number[mine].emoji))
-    for number, s in seat_plan(order, partner).items():
+    for number, s in seat_plan(order, partner, shape).items():
         m = by_number[number]
         seats[s] = SeatRow(s, "human", m.player_id, m.name, m.emoji)
-    rules = Rules.from_dict(state.row.options.get("rules"))
     state.row = dataclasses.replace(state.row, status="playing")  # every page in the room moves on to the table
     rows: list[Op] = [StartRoom(state.code, seats, command.seed, dataclasses.asdict(rules))]
     if state.deal_commitment:  # the room drew its first match's secret: the first hand is dealt from it

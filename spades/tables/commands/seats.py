@@ -16,7 +16,7 @@ from ..errors import NotSeated
 from ..registry import ANY, HOME_ANSWER, PERSON, Command, declare
 from ..rooms import RoomState
 from ..seating import check_emoji, clean_name
-from ..state import Settings, TableState
+from ..state import Settings, TableState, join_order
 from ..values import BOT_EMOJI, Event, Player, Who
 
 __all__ = ["TakeOver", "Leave", "Dismiss", "Rename"]
@@ -66,12 +66,15 @@ def take_over(state: TableState, who: Who, command: TakeOver, now: float, settin
 @declare(Leave, "leave", senders=PERSON, route="leave-table", answer=HOME_ANSWER)
 def leave(state: TableState, who: Who, command: Leave, now: float, settings: Settings) -> Decision:
     """The person leaves for good: a bot plays their seat, and a leaving host passes the
-    role on (the partner first)."""
+    role on (the partner first, then round the table from the host's left)."""
     seat = person_seat(state, who)
     assert isinstance(who, Player)
     host = state.row.host
     if host == who.id:
-        others = [state.row.seats[(seat + k) % 4] for k in (2, 1, 3)]
+        shape = state.match.rules.shape
+        partner = shape.partner(seat)
+        order = ([partner] if partner is not None else []) + [s for s in join_order(shape, seat) if s != partner]
+        others = [state.row.seats[s] for s in order]
         host = next((s.player_id for s in others if s.kind == "human"), None)
     rows: list[Op] = [LeaveSeat(state.code, seat, who.id, BOT_EMOJI, host)]
     seats = list(state.row.seats)
