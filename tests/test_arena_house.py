@@ -16,16 +16,6 @@ from spades.arena import split_seats
 ROOT = Path(__file__).resolve().parent.parent
 THREE = {"players": 3, "partners": False, "end": "hands", "hands": 2}
 BOT = f"cmd:{sys.executable} -m spades.bots.example_bot"
-# an outside bot that plays at every shape (the example bot names no joker): the first legal move
-FIRST = ("import sys, json\n"
-         "for line in sys.stdin:\n"
-         "    r = json.loads(line)\n"
-         "    if r['type'] == 'end': break\n"
-         "    legal = r['view']['legal']\n"
-         "    a = {'look': True} if 'look' in legal else {'card': legal[0]} if isinstance(legal[0], str) and "
-         "legal[0] not in ('nil', 'blind_nil') else {'bid': legal[0]}\n"
-         "    print(json.dumps(a), flush=True)\n")
-FIRST_BOT = f"cmd:{sys.executable} -c \"{FIRST}\""
 SEATS_KEYS = {"matches", "seats", "specs", "rotations", "wins", "draws", "tied", "win_rate", "ci95", "even_rate",
               "points_per_hand", "decision_ms", "replaced", "figures"}
 
@@ -109,16 +99,16 @@ def test_team_records_are_spades_match_1_at_a_standard_table(tmp_path: Path) -> 
 
 def test_jokers_partners_with_teams_play_duplicate_pairs(tmp_path: Path) -> None:
     rules = {"jokers": "jjdd", "min_bid": 4, "ten_for_200": True, "end": "hands", "hands": 2}
-    s, _ = arena("--team0", "random", "--team1", FIRST_BOT, "--rules", json.dumps(rules), "--matches", "2",
+    s, _ = arena("--team0", "random", "--team1", BOT, "--rules", json.dumps(rules), "--matches", "2",
                  "--seed", "2", "--records", str(tmp_path), "--jobs", "2")
     assert s["matches"] == 2 and sum(s["wins"]) + s["draws"] == 2
     assert set(s["decision_ms"]) == {"team0", "team1"} and set(s["figures"]) == {"team0", "team1"}
-    assert s["replaced"] == [0, 0]  # the outside bot's every answer legal at a jokers table
+    assert s["replaced"] == [0, 0]  # the example bot's every answer legal at a jokers table (it plays jokers too)
     a, b = (json.loads(f.read_text()) for f in sorted(tmp_path.iterdir()))
     assert a["format"] == b["format"] == "spades-match/2" and a["rules"]["jokers"] == "jjdd"
     assert a["hands"][0]["deal"] == b["hands"][0]["deal"]  # the same deals
-    assert a["arena"]["seats"] == ["random", FIRST_BOT, "random", FIRST_BOT]
-    assert b["arena"]["seats"] == [FIRST_BOT, "random", FIRST_BOT, "random"]  # the teams swapped between the sides
+    assert a["arena"]["seats"] == ["random", BOT, "random", BOT]
+    assert b["arena"]["seats"] == [BOT, "random", BOT, "random"]  # the teams swapped between the sides
     assert any(c in ("BJ", "LJ") for hand in a["hands"][0]["deal"] for c in hand)
     assert replayed(tmp_path / "match-0002-deals-0001-swapped.json")["ok"]
 

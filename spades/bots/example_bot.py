@@ -2,7 +2,8 @@
 
 Run it as ``python -m spades.bots.example_bot``; in the arena:
 ``python -m spades arena --team0 "cmd:python -m spades.bots.example_bot" --team1 easy``.
-It looks at its cards, bids 3 (or the nearest legal bid), and plays its lowest legal card.
+It looks at its cards, bids 3 (or the nearest legal bid), and plays its lowest legal card
+(a joker counts above an ace).
 It uses nothing but the view it is sent, and the stdlib.
 
 Two options make it misbehave, for the arena's tests: ``--garbage`` answers text that is
@@ -17,6 +18,12 @@ import sys
 import time
 
 RANKS = "23456789TJQKA"
+JOKERS = ("LJ", "BJ")  # the house rules' jokers, above every ace
+
+
+def rank(card: str) -> int:
+    """A card's rank for picking the lowest: 0 for a two up to 14 for the big joker."""
+    return len(RANKS) + JOKERS.index(card) if card in JOKERS else RANKS.index(card[0])
 
 
 def answer(view: dict) -> dict:
@@ -29,7 +36,7 @@ def answer(view: dict) -> dict:
         return {"bid": min(bids, key=lambda b: abs(b - 3))}
     if "nil" in legal:
         return {"bid": "nil"}
-    return {"card": min(legal, key=lambda c: RANKS.index(c[0]))}
+    return {"card": min(legal, key=rank)}
 
 
 def main(argv: list[str] | None = None) -> int:
