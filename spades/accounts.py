@@ -1,6 +1,7 @@
 """Accounts: passwordless sign-in with an emailed code, moving a browser's anonymous games
 to the account, session generations ("sign out on every device") and idle expiry, a
-person's matches and record, and team ratings (openskill, Plackett-Luce, teams of two).
+person's matches and record, and ratings (openskill, Plackett-Luce): the partnership
+rating (two teams of two) and the cutthroat rating (every player a side alone).
 
 Sign-in codes: six digits from ``secrets``, stored only as an HMAC-SHA256 keyed with the
 app's secret; valid for ``CODE_TTL`` seconds and for one use; bound to the browser that
@@ -37,9 +38,22 @@ at most once every ``SEEN_EVERY`` seconds (a day), so the check costs no write o
 requests; a session kept from before uses were stored counts from its next use.
 
 Ratings are updated once per finished match, in the order matches finished
-(``rate_pending``). Seats 0 and 2 are one team, 1 and 3 the other. A bot is rated as
-``bot:<level>:<seat>`` so the team it plays for has a rating to lean on; a seat left to a
-bot for good is rated as that bot, never as the person who left.
+(``rate_pending``), each match in one of a person's two ratings, stored apart
+(``spades.storage.people``: ``PARTNERS`` and ``CUTTHROAT``):
+
+- The partnership rating: a match with partners is two teams of two (``Rules.shape.sides``:
+  seats 0 and 2, 1 and 3), ranked by the winner (level at the cap: a tie). House rules
+  that keep the partners (jokers, whiz, mirror, suicide, a minimum bid, 10-for-200,
+  spades led any time, no bidding) change the cards and the bids, not who plays with
+  whom, so those matches count here as every other match with partners.
+- The cutthroat rating: a match without partners (three or four players) is one team of
+  one per player, ranked by the final scores (the highest first; equal scores share a
+  place, which only a draw at the cap leaves at the top). The match is replayed to read
+  them. Three- and four-player cutthroat count in the same rating.
+
+Either way a match is rated only when every seat is a different player (a person, or a
+bot rated as ``bot:<level>:<seat>``, so the side it plays has a rating to lean on); a seat
+left to a bot for good is rated as that bot, never as the person who left.
 
 Imports: stdlib, openskill, ``spades.storage``, ``spades.stats`` and the core. Never Flask.
 """
@@ -58,8 +72,11 @@ from openskill.models import PlackettLuce
 
 from .bots import DEFAULT_LEVEL
 from .fairness import FairDeals
+from .rules import IllegalAction, Match, NotationError
+from .rules_config import Rules
 from .stats import Played, replay
 from .storage import CODES, CodeGuard, Held, PlayerGame, Store, UserRow
+from .storage.people import CUTTHROAT, PARTNERS
 
 CODE_TTL = 10 * 60  # seconds a code stays valid
 MAX_TRIES = 5  # tries per code
@@ -311,14 +328,19 @@ class Accounts:
         return self.store.player_games(player_id)
 
     def played(self, player_id: str) -> list[Played]:
-        """Every match the person played (finished, or going on), replayed from their seat."""
-        out = []
-        for pm in self.store.player_matches(player_id):
-            m = pm.match
-            match = replay(m.rules, m.seed, ((seat, text) for _, seat, text in self.store.actions(m.id)),
-                           FairDeals.stored(self.store.fair_deals(pm.code, m.number)))
-            out.append(Played(match, pm.seat, m.last_move or m.created, pm.code, m.number))
-        return out
+        """Every match the person played (finished, or going on), replayed from their seat,
+        with the seat names of each finished one."""
+        matches = self.store.player_matches(player_id)
+        names = self.store.match_names([pm.match.id for pm in matches if pm.match.finished])
+        return [Played(self._replay(pm.code, pm.match.id, pm.match.number, pm.match.rules, pm.match.seed), pm.seat,
+                       pm.match.last_move or pm.match.created, pm.code, pm.match.number, names.get(pm.match.id, ()))
+                for pm in matches]
+
+    def _replay(self, code: str, match_id: int, number: int, rules: dict, seed: str) -> Match:
+        """A stored match rebuilt from its moves (and its fair deals when it was dealt so)."""
+        shape = Rules.from_dict(rules).shape  # a fair deal is dealt over the table's own deck
+        return replay(rules, seed, ((seat, text) for _, seat, text in self.store.actions(match_id)),
+                      FairDeals.stored(self.store.fair_deals(code, number), shape))
 
     # -- ratings ---------------------------------------------------------------------
     def rate_pending(self) -> int:
@@ -326,27 +348,41 @@ class Accounts:
         finished; returns how many were rated."""
         count = 0
         for match_id, code in self.store.unrated_matches():
+            found = self.store.match_by_id(match_id)
+            rules = Rules.from_dict(found[1].rules if found else None)
+            shape = rules.shape
             level = self.store.table_options(code).get("level", DEFAULT_LEVEL)
             ids = [pid if kind == "human" and pid else f"bot:{level}:{seat}"
                    for seat, (kind, pid) in enumerate(self.store.match_seating(match_id))]
-            if len(ids) != 4 or len(set(ids)) != 4:
-                self.store.save_ratings(match_id, {})  # not a match of four distinct players: skip it
+            kind = PARTNERS if rules.partners else CUTTHROAT
+            if found is None or len(ids) != shape.players or len(set(ids)) != len(ids):
+                self.store.save_ratings(match_id, {})  # not a match of distinct players in every seat: skip it
                 continue
-            known = self.store.ratings(ids)
+            if kind == PARTNERS:
+                winner = self.store.match_winner(match_id)
+                ranks: list[float] = [0 if winner is None or winner == t else 1 for t in range(shape.side_count)]
+            else:  # by the final scores: the number of sides that finished higher
+                info = found[1]
+                try:
+                    scores = self._replay(code, match_id, info.number, info.rules, info.seed).scores
+                except (IllegalAction, NotationError, ValueError):  # a corrupt store: skip this match
+                    self.store.save_ratings(match_id, {})
+                    continue
+                ranks = [float(sum(v > mine for v in scores)) for mine in scores]
+            known = self.store.ratings(ids, kind)
             r = [self.model.rating(mu=known[i][0], sigma=known[i][1], name=i) if i in known
                  else self.model.rating(name=i) for i in ids]
-            winner = self.store.match_winner(match_id)
-            ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
-            (a, c), (b, d) = self.model.rate([[r[0], r[2]], [r[1], r[3]]], ranks=ranks)
-            new = {ids[s]: (x.mu, x.sigma) for s, x in ((0, a), (2, c), (1, b), (3, d))}
-            if self.store.save_ratings(match_id, new):
+            rated = self.model.rate([[r[s] for s in side] for side in shape.sides], ranks=ranks)
+            new = {ids[s]: (x.mu, x.sigma) for side, team in zip(shape.sides, rated) for s, x in zip(side, team)}
+            if self.store.save_ratings(match_id, new, kind):
                 count += 1
         return count
 
-    def rating(self, player_id: str) -> Rating | None:
-        """The player's rating with their rank among the rated players, or None."""
-        known = self.store.ratings([player_id]).get(player_id)
+    def rating(self, player_id: str, kind: str = PARTNERS) -> Rating | None:
+        """The player's rating of this ``kind`` (``PARTNERS`` or ``CUTTHROAT``) with their
+        rank among the people rated so, or None."""
+        known = self.store.ratings([player_id], kind).get(player_id)
         if not known:
             return None
-        rank, players = self.store.rating_rank(player_id)
+        rank, players = self.store.rating_rank(player_id, kind)
         return Rating(*known, rank=rank, players=players)

@@ -358,6 +358,17 @@ def m016_turns_away(s: Schema) -> None:
     s.add_column("turns", "away", float)
 
 
+@migration
+def m017_cutthroat_ratings(s: Schema) -> None:
+    """Cutthroat ratings (``spades.accounts``): each person's rating from matches without
+    partners (three or four players, each a side alone), kept apart from the partnership
+    rating in ``ratings``, which is left as it was. A finished match is still rated once,
+    in one of the two (``rated_matches``)."""
+    s.create_table("cutthroat_ratings",
+                   {"player_id": str, "mu": float, "sigma": float, "matches": int, "updated": float},
+                   pk="player_id")
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

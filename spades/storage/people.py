@@ -29,6 +29,12 @@ _LAST_MOVE = "(SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_mo
 LOCKED = "locked"  # ``Held.reason``: too many wrong tries in a row for the address
 CODES = "codes"  # ``Held.reason``: the address had its codes for the hour
 
+# The two ratings a person has, each in its own table: the partnership rating (two teams
+# of two, with or without house rules) and the cutthroat rating (every player a side alone).
+PARTNERS = "partners"
+CUTTHROAT = "cutthroat"
+RATING_TABLES = {PARTNERS: "ratings", CUTTHROAT: "cutthroat_ratings"}
+
 
 @dataclass(frozen=True, slots=True)
 class CodeGuard:
@@ -266,7 +272,7 @@ class PeopleStore(StoreCore):
 
         Moved: seats and finished matches' seats (``player_id`` and ``left_player_id``),
         ``tables.host``, room memberships, tourney registrations, ready marks and
-        directing, the rating when the account has none, mutes, blocks and push
+        directing, each rating the account has none of, mutes, blocks and push
         subscriptions. A table where the account already sits keeps the anonymous seat as
         it is (one person must not hold two seats at one table).
         New tables keyed by player id must be added here."""
@@ -366,40 +372,63 @@ class PeopleStore(StoreCore):
             rows = list(db.query("SELECT winner FROM matches WHERE id = ?", [match_id]))
         return rows[0]["winner"] if rows else None
 
-    def ratings(self, player_ids: list[str]) -> dict[str, tuple[float, float, int]]:
-        """(mu, sigma, matches rated) of each id that has a rating."""
+    def match_by_id(self, match_id: int) -> tuple[str, MatchInfo] | None:
+        """(table code, match) of a stored match, to replay it; None when there is none."""
+        with self._reading() as db:
+            rows = list(db.query(f"SELECT m.*, {_LAST_MOVE} FROM matches m WHERE m.id = ?", [match_id]))
+        return (rows[0]["table_code"], _match_info(rows[0], bool(rows[0]["finished"]))) if rows else None
+
+    def match_names(self, match_ids: list[int]) -> dict[int, tuple[str, ...]]:
+        """The seat names of finished matches as they were when each finished, in seat
+        order (a match not finished yet is left out)."""
+        if not match_ids:
+            return {}
+        out: dict[int, list[str]] = {}
+        marks = ",".join("?" * len(match_ids))
+        with self._reading() as db:
+            for r in db.query(f"SELECT match_id, name FROM match_seats WHERE match_id IN ({marks}) "
+                              "ORDER BY match_id, seat", list(match_ids)):
+                out.setdefault(r["match_id"], []).append(r["name"] or "")
+        return {k: tuple(v) for k, v in out.items()}
+
+    def ratings(self, player_ids: list[str], kind: str = PARTNERS) -> dict[str, tuple[float, float, int]]:
+        """(mu, sigma, matches rated) of each id that has a rating of this ``kind``
+        (``PARTNERS``, the default, or ``CUTTHROAT``)."""
         if not player_ids:
             return {}
         marks = ",".join("?" * len(player_ids))
         with self._reading() as db:
             return {r["player_id"]: (r["mu"], r["sigma"], r["matches"]) for r in db.query(
-                f"SELECT * FROM ratings WHERE player_id IN ({marks})", list(player_ids))}
+                f"SELECT * FROM {RATING_TABLES[kind]} WHERE player_id IN ({marks})", list(player_ids))}
 
-    def rating_rank(self, player_id: str) -> tuple[int, int]:
+    def rating_rank(self, player_id: str, kind: str = PARTNERS) -> tuple[int, int]:
         """(rank, rated people): 1 + how many people (not bots, rated as ``bot:…``) are
-        rated higher by mu - 3 sigma; (0, n) when this player has no rating."""
+        rated higher by mu - 3 sigma in that ``kind`` of rating; (0, n) when this player
+        has none."""
         people = "player_id NOT LIKE 'bot:%'"
+        table = RATING_TABLES[kind]
         with self._reading() as db:
             row = next(iter(db.query(
-                f"SELECT (SELECT COUNT(*) FROM ratings WHERE {people}) AS n, "
-                f"(SELECT 1 + COUNT(*) FROM ratings o, ratings me WHERE me.player_id = ? AND o.{people} "
+                f"SELECT (SELECT COUNT(*) FROM {table} WHERE {people}) AS n, "
+                f"(SELECT 1 + COUNT(*) FROM {table} o, {table} me WHERE me.player_id = ? AND o.{people} "
                 "AND o.mu - 3 * o.sigma > me.mu - 3 * me.sigma) AS r, "
-                "(SELECT COUNT(*) FROM ratings WHERE player_id = ?) AS known", [player_id, player_id])))
+                f"(SELECT COUNT(*) FROM {table} WHERE player_id = ?) AS known", [player_id, player_id])))
         return (row["r"] if row["known"] else 0), row["n"]
 
-    def save_ratings(self, match_id: int, new: dict[str, tuple[float, float]]) -> bool:
-        """Store the ratings after one match, once: False (nothing written) if that match was
-        already rated (two requests rating at the same moment)."""
+    def save_ratings(self, match_id: int, new: dict[str, tuple[float, float]], kind: str = PARTNERS) -> bool:
+        """Store the ratings of one ``kind`` after one match, once: False (nothing written)
+        if that match was already rated (two requests rating at the same moment)."""
         now = time.time()
+        table = RATING_TABLES[kind]
         with self.transaction() as db:
             cur = db.execute("INSERT INTO rated_matches (match_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                              [match_id, now])
             if cur.rowcount != 1:
                 return False
             for pid, (mu, sigma) in new.items():
-                db.execute("INSERT INTO ratings (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 1, ?) "
+                db.execute(f"INSERT INTO {table} (player_id, mu, sigma, matches, updated) VALUES (?, ?, ?, 1, ?) "
                            "ON CONFLICT(player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                           "matches = ratings.matches + 1, updated = excluded.updated", [pid, mu, sigma, now])
+                           f"matches = {table}.matches + 1, updated = excluded.updated", [pid, mu, sigma, now])
             return True
 
 
@@ -413,8 +442,9 @@ def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
     db.execute("UPDATE tables SET host = ? WHERE host = ?", [user_id, anon_pid])
     db.execute("UPDATE room_members SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
                "(SELECT table_code FROM room_members WHERE player_id = ?)", [user_id, anon_pid, user_id])
-    db.execute("UPDATE ratings SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
-               "(SELECT 1 FROM ratings WHERE player_id = ?)", [user_id, anon_pid, user_id])
+    for table in RATING_TABLES.values():
+        db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
+                   f"(SELECT 1 FROM {table} WHERE player_id = ?)", [user_id, anon_pid, user_id])
     move_registrations(db, anon_pid, user_id)
     move_talk(db, anon_pid, user_id)
     move_push(db, anon_pid, user_id)
