@@ -3,9 +3,11 @@ lately, "Invite again" (a new table with one's last options and an invitation by
 each chosen person; the table is on their Rejoin list once they join it), blocking and
 unblocking, and the people one muted at a table, to unmute.
 
-"Invite again" invites one person at most once an hour (``INVITE_AGAIN_PER_PERSON``, 429
-with ``Retry-After``), and never while a room made for them waits for them to join (409,
-the answer pointing to that room), so nobody can be sent mail after mail.
+"Invite again" invites as many people as the host's last table seats besides the host
+(three; two when it was cutthroat for three). It invites one person at most once an hour
+(``INVITE_AGAIN_PER_PERSON``, 429 with ``Retry-After``), and never while a room made for
+them waits for them to join (409, the answer pointing to that room), so nobody can be
+sent mail after mail.
 
 A person is named on these pages by a handle (an HMAC of their id under the site's
 secret), never by their id; a posted handle is looked up among the people the page
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, abort, current_app, flash, g, redirect, request, session
 from limits import parse
 
-from ..rules_config import Rules
+from ..rules_config import Rules, RulesError
 from ..tables import EMOJIS, Player, Refused, SetOptions
 from .identity import default_emoji, player_id
 from .limits import in_minutes, limiter, making
@@ -44,7 +46,8 @@ from .talk import MUTED_CHANNEL
 
 bp = Blueprint("people", __name__)
 
-MAX_INVITED = 3  # a table seats four
+MAX_INVITED = 3  # a table seats four at most: the host and three people
+WORDS = {3: "three", 4: "four"}
 INVITE_AGAIN_PER_PERSON = "1 per hour"  # "Invite again" from one person to another
 
 
@@ -158,8 +161,14 @@ def invite_again():
     chosen = _resolve(pid, request.form.getlist("person"), {p.id for p in store.co_players(pid)})
     if not chosen:
         return _back("Choose the people to invite.")
-    if len(chosen) > MAX_INVITED:
-        return _back(f"A table seats four: choose at most {MAX_INVITED} people.")
+    last = store.last_options(pid) or {}
+    try:
+        rules = Rules.from_dict(last.get("rules"))
+    except (RulesError, TypeError, ValueError):  # options from before a rule was refused: the usual ones
+        rules = Rules()
+    seats = rules.shape.players  # the last table's shape: three seats in cutthroat for three
+    if len(chosen) > min(MAX_INVITED, seats - 1):
+        return _back(f"A table seats {WORDS[seats]}: choose at most {seats - 1} people.")
     blocked = store.blocked(pid)
     if any(p in blocked for p in chosen):
         return _back("Unblock a person before you invite them.")
@@ -183,8 +192,6 @@ def invite_again():
     name, emoji = service().known_player(pid)
     name = name or session.get("name") or "A friend"
     emoji = emoji or default_emoji(EMOJIS)
-    last = store.last_options(pid) or {}
-    rules = Rules.from_dict(last.get("rules"))
     level = last.get("level") or "normal"
     try:
         code = service().create_room(pid, name, emoji, rules, level, len(chosen) + 1)

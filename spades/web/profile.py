@@ -1,11 +1,20 @@
-"""A person's own pages: the profile (``/me``: name, emoji, record, figures, chart and
-rating) and Rejoin Games (``/games``, and the fragment on the home page).
+"""A person's own pages: the profile (``/me``: name, emoji, record, figures, chart, the
+last matches and the ratings) and Rejoin Games (``/games``, and the fragment on the home
+page).
+
+Every shape of table reads the same way: a game line says whom the person played with and
+against ("With Bea against Rex and Kit" with partners; "Against Rex and Kit" in cutthroat
+for three; "Against Rex, Bea and Kit" for four), a table with house rules says them in a
+word (the preset's label, "Cutthroat for 3", or "House rules" when chosen one by one),
+and a score line gives each side's score (the player's own first). The ratings are two:
+the partnership rating, and the cutthroat rating once the person has played cutthroat.
 
 Signed in, "the person" is the account (its canonical player id, the same on every
 browser); anonymous, it is this browser's player id. Games are read from the table
 service's seat views (``TableService.snapshot``), never from anyone else's cards.
 
-Imports: Flask, ``spades.accounts``, ``spades.stats``, ``spades.tables``.
+Imports: Flask, ``spades.accounts``, ``spades.rules_config``, ``spades.stats``, ``spades.storage``,
+``spades.tables``.
 """
 
 from __future__ import annotations
@@ -19,8 +28,10 @@ from html import escape
 from flask import Blueprint, Flask, flash, get_flashed_messages, redirect, render_template, request, session, url_for
 
 from .. import tables
-from ..stats import Result, record_of, results_over_time
+from ..rules_config import PRESETS, Rules, RulesError, Shape, preset_of
+from ..stats import Result, in_words, record_of, results_over_time
 from ..storage import PlayerGame
+from ..storage.people import CUTTHROAT
 from ..text import clean_text
 from .identity import player_id
 from .people import blocked_people, muted_people, played_with
@@ -51,26 +62,105 @@ def clean_name(text: str | None) -> str:
     return name
 
 
+# -- game lines ------------------------------------------------------------------------
+def rules_word(rules: Rules) -> str:
+    """A table's house rules in a word: the preset's label, or "House rules" when chosen
+    one by one; "" for a standard table.
+
+    >>> rules_word(Rules(players=3, partners=False)), rules_word(Rules(min_bid=3)), rules_word(Rules())
+    ('Cutthroat for 3', 'House rules', '')
+    """
+    if not rules.house:
+        return ""
+    preset = preset_of(rules)
+    return PRESETS[preset][0] if preset else "House rules"
+
+
+def company(shape: Shape, seat: int, names: tuple[str, ...]) -> tuple[str, str]:
+    """(partner, opponents) of ``seat`` in words, the opponents in the order they sit from
+    the seat's left: ("Bea", "Rex and Kit") with partners, ("", "Rex, Bea and Kit") in
+    cutthroat. Names missing (a match from before names were kept) give ("", "")."""
+    if len(names) != shape.players:
+        return "", ""
+    partner = shape.partner(seat)
+    order = [(seat + k) % shape.players for k in range(1, shape.players)]
+    opponents = [names[s] for s in order if shape.side_of[s] != shape.side_of[seat]]
+    return ("" if partner is None else names[partner]), in_words(opponents)
+
+
+def company_line(shape: Shape, seat: int, names: tuple[str, ...]) -> str:
+    """Whom the seat plays with and against, as a sentence's start: "With Bea against Rex
+    and Kit", "Against Rex and Kit"; "" when the names are not known."""
+    partner, opponents = company(shape, seat, names)
+    if not opponents:
+        return ""
+    return f"With {partner} against {opponents}" if partner else f"Against {opponents}"
+
+
+def score_line(shape: Shape, seat: int, names: tuple[str, ...], scores: list[int]) -> str:
+    """Each side's score, the seat's own first: "us 120, them 80" with partners, "you 34,
+    Rex 35, Kit -30" in cutthroat (the others in the order they sit from the seat's left)."""
+    mine = shape.side_of[seat]
+    if shape.partner(seat) is not None and shape.side_count == 2:
+        return f"us {scores[mine]}, them {scores[1 - mine]}"
+    order = [(seat + k) % shape.players for k in range(1, shape.players)]
+    others = [f"{names[s] if s < len(names) else f'Seat {s + 1}'} {scores[shape.side_of[s]]}" for s in order]
+    return ", ".join([f"you {scores[mine]}"] + others)
+
+
+def rules_of(data: object) -> Rules:
+    """A stored or viewed rules object as ``Rules`` (the standard rules for one that cannot
+    be read: a line must never fail a page)."""
+    try:
+        return Rules.from_dict(data if isinstance(data, dict) else None)
+    except (RulesError, TypeError, ValueError):
+        return Rules()
+
+
 # -- Rejoin Games ----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class GameLine:
     """An unfinished game as the Rejoin list shows it (public information only)."""
 
     code: str
-    partner: str
+    partner: str  # "" in cutthroat
     opponents: str
     us: int
-    them: int
+    them: int  # the best other side's score
     turn: str  # "Your turn", "Rex to play", "Between hands"...
     my_turn: bool
     hand: int
     waiting: bool = False  # a room that has not started: no partner or score yet
+    scores: str = ""  # every side's score in words ("us 0, them 0"; "you 34, Rex 35, Kit -30")
+    rules: str = ""  # the house rules in a word ("Cutthroat for 3"), "" for a standard table
 
 
 def waiting_rooms(pid: str) -> list[GameLine]:
     """The rooms this person joined that are waiting for the host to start."""
     return [GameLine(code, "", "", 0, 0, "Waiting for the host to start", False, 0, waiting=True)
             for code in accounts().store.player_rooms(pid)]
+
+
+def game_line(code: str, seat: int, names: tuple[str, ...], view: dict) -> GameLine:
+    """The Rejoin line of a game going on, from the seat's own view (public information:
+    names, scores, whose turn), at every shape of table."""
+    rules = rules_of(view.get("rules"))
+    shape = rules.shape
+    side = shape.side_of[seat]
+    scores = list(view["scores"])
+    to_act = view["to_act"]
+    if view["phase"] == "hand_over":
+        turn, mine = "Between hands: press Continue", True
+    elif to_act == seat:
+        turn, mine = ("Your turn to bid" if view["phase"] == "bidding" else "Your turn to play"), True
+    elif to_act is not None:
+        turn, mine = f"{names[to_act]} to {'bid' if view['phase'] == 'bidding' else 'play'}", False
+    else:
+        turn, mine = "", False
+    partner, opponents = company(shape, seat, names)
+    best_other = max(v for t, v in enumerate(scores) if t != side)
+    return GameLine(code, partner, opponents, scores[side], best_other, turn, mine, view["hand_number"],
+                    scores=score_line(shape, seat, names, scores), rules=rules_word(rules))
 
 
 def unfinished(games: list[PlayerGame], pid: str) -> list[GameLine]:
@@ -81,25 +171,12 @@ def unfinished(games: list[PlayerGame], pid: str) -> list[GameLine]:
             continue
         try:
             snap = service().snapshot(g.code, pid)
+            if snap.seat is None or snap.view["finished"]:
+                continue
+            lines.append(game_line(g.code, snap.seat, tuple(snap.names), snap.view))
         except Exception:  # a table that cannot be loaded must not hide the others
             log.exception("rejoin: table %s could not be shown", g.code)
             continue
-        view = snap.view
-        if snap.seat is None or view["finished"]:
-            continue
-        seat, names = snap.seat, snap.names
-        team = seat % 2
-        to_act = view["to_act"]
-        if view["phase"] == "hand_over":
-            turn, mine = "Between hands: press Continue", True
-        elif to_act == seat:
-            turn, mine = ("Your turn to bid" if view["phase"] == "bidding" else "Your turn to play"), True
-        elif to_act is not None:
-            turn, mine = f"{names[to_act]} to {'bid' if view['phase'] == 'bidding' else 'play'}", False
-        else:
-            turn, mine = "", False
-        lines.append(GameLine(g.code, names[(seat + 2) % 4], f"{names[(seat + 1) % 4]} and {names[(seat + 3) % 4]}",
-                              view["scores"][team], view["scores"][1 - team], turn, mine, view["hand_number"]))
     return lines
 
 
@@ -119,10 +196,29 @@ def rejoin_games() -> list[GameLine]:
 def games():
     pid = player_id()
     person_games = accounts().games(pid) if pid else []
-    history = list(reversed(results_over_time(accounts().played(pid)))) if pid else []
+    history = history_lines(results_over_time(accounts().played(pid))) if pid else []
     return render_template("profile/games.html",
                            games=waiting_rooms(pid) + unfinished(person_games, pid) if pid else [],
                            history=history, signed_in=bool(session.get("uid")))
+
+
+# -- history ---------------------------------------------------------------------------
+RECENT = 5  # the last matches the profile lists
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """A finished match as the history lists it: its result, who played, at what table."""
+
+    result: Result
+    company: str  # "With Bea against Rex and Kit", "Against Rex and Kit", "" when not known
+    rules: str  # "Cutthroat for 3", "House rules", "" for a standard table
+
+
+def history_lines(results: list[Result]) -> list[HistoryLine]:
+    """The finished matches, newest first, each with its game line and rules in a word."""
+    return [HistoryLine(r, company_line(r.rules.shape, r.seat, r.names), rules_word(r.rules))
+            for r in reversed(results)]
 
 
 # -- profile ---------------------------------------------------------------------------
@@ -178,6 +274,7 @@ def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = No
     body = render_template(
         "profile/me.html", name=name, emoji=emoji, emojis=EMOJI, error=error, saved="Saved." in messages,
         record=record_of(played), chart=results_chart(results), rating=acc.rating(pid) if pid else None,
+        cutthroat=acc.rating(pid, CUTTHROAT) if pid else None, recent=history_lines(results[-RECENT:]),
         account=_account(), max_name=MAX_NAME, people=played_with(pid) if pid else [],
         muted=muted_people(pid) if pid else [], blocked=blocked_people(pid) if pid else [],
         people_note=next((m for m in messages if m != "Saved."), None),
@@ -198,7 +295,8 @@ COLOURS = {"won": "#2e7d32", "lost": "#c62828", "drawn": "#8d8d8d"}
 
 def results_chart(results: list[Result], limit: int = 40) -> str:
     """An SVG bar chart of the last ``limit`` finished matches, oldest on the left: one bar
-    per match, up for a win and down for a loss, as tall as the winning margin."""
+    per match, up for a win and down for a loss, as tall as the margin: the person's side's
+    score against the other team's, or in cutthroat against the best of the other players'."""
     results = results[-limit:]
     if not results:
         return ""
@@ -220,7 +318,7 @@ def results_chart(results: list[Result], limit: int = 40) -> str:
         when = time.strftime("%Y-%m-%d", time.gmtime(r.when)) if r.when else ""
         parts.append(f'<rect class="result-{r.outcome}" x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" '
                      f'fill="{COLOURS[r.outcome]}"><title>{escape(when)} {escape(r.code)}: {r.outcome} '
-                     f'{r.us} to {r.them}</title></rect>')
+                     f'{r.us} to {r.against}</title></rect>')
     parts.append("</svg>")
     return "".join(parts)
 
