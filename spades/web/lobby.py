@@ -1,7 +1,9 @@
 """The home page, new tables, joining, and the room where friends wait for the start.
 
-- ``GET /`` home; ``POST /practice`` one click against three bots.
-- ``GET /new``, ``POST /new``: a table for 1-4 people with every option. One person plays
+- ``GET /`` home; ``POST /practice`` one click against the bots (three, or two at a
+  three-player table: the house rules' presets are offered).
+- ``GET /new``, ``POST /new``: a table for 1-4 people (1-3 for three players) with every
+  option, the house rules included (``spades.web.options``). One person plays
   at once (the practice path); more get a room with a join code, a link, a QR code and
   an email box.
 - ``GET /j?code=…`` (the code typed on the home page) and ``GET /j/<CODE>`` (the link):
@@ -43,7 +45,7 @@ from markupsafe import Markup
 from ..accounts import EMAIL_RE
 from ..bots import DEFAULT_LEVEL
 from ..mail import MailError, subject_name
-from ..rules_config import NO_CLOCK, TURN_BASED, Rules
+from ..rules_config import NO_CLOCK, TURN_BASED, Rules, RulesError
 from ..tables import (
     EMOJIS,
     NO_TABLE,
@@ -67,11 +69,18 @@ from ..text import clean_text
 from .allowance import Budget, invitation_budgets, take
 from .identity import csrf_token, default_emoji, device, player_id
 from .limits import limiter, making, too_many
-from .options import DEFAULT_VALUES, OPTION, table_options
+from .options import DEFAULT_VALUES, OPTION, PRESET_VALUES, house_settings, table_options
 from .render import room_context
 from .services import mailer, service
 
 bp = Blueprint("lobby", __name__)
+
+
+@bp.app_context_processor
+def _house_presets() -> dict:
+    """The options forms' presets as their switches' values (``static/house_rules.js`` sets them)."""
+    return {"house_presets": PRESET_VALUES}
+
 
 CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 MAX_INVITES = 10  # addresses in one go
@@ -101,8 +110,9 @@ def home():
 @bp.post("/practice")
 def practice():
     """Start a practice match from the home page's form (the level, the play speed, how the
-    match ends and two on/off rules; the rest are the defaults); 303 to its table. Bad
-    values are a 400."""
+    match ends, two on/off rules and the house rules' preset; the rest are the defaults);
+    303 to its table. Bad values, and a combination of house rules RULES.md does not
+    offer, are a 400 with the reason."""
     form = request.form
     settings: dict = {}
     for name, default in (("level", DEFAULT_LEVEL), ("speed", "normal"), ("end", "target-500"),
@@ -111,6 +121,10 @@ def practice():
         if chosen is None:
             abort(400, description=OPTION[name].message)
         settings.update(chosen)
+    house = house_settings(form)
+    if isinstance(house, str):
+        abort(400, description=house)
+    settings.update(house)
     try:
         name = clean_name(form["name"]) if clean_text(form.get("name")) else "You"
     except BadPlayer as e:
@@ -120,7 +134,11 @@ def practice():
     refusal = making("practice", player_id(create=True))
     if refusal:
         too_many(refusal)
-    code = service().create_practice(player_id(create=True), name, Rules(**settings, tempo=NO_CLOCK), level,
+    try:
+        rules = Rules(**settings, tempo=NO_CLOCK)
+    except RulesError as e:
+        abort(400, description=str(e))
+    code = service().create_practice(player_id(create=True), name, rules, level,
                                      contribution=form.get("contribution", ""))  # to the first deal (fairness)
     return redirect(f"/g/{code}", 303)
 
@@ -146,7 +164,8 @@ def new():
 def create():
     """One person: the practice match starts at once. More: the room, with its code."""
     form = request.form
-    values = {**{k: "" for k in ("bag_penalty", "blind_nil", "set_scores_zero")}, **form.to_dict()}
+    # the form shown again as posted: an unticked checkbox posts nothing, so it shows off
+    values = {**NEW_DEFAULTS, **{o.name: "" for o in OPTION.values() if o.kind == "on_off"}, **form.to_dict()}
 
     def refuse(message: str):
         return render_template("lobby/new.html", values=values, emojis=EMOJIS, message=message), 400
