@@ -9,7 +9,7 @@
     var input = document.getElementById("bid-value");
     if (!input) return;
     var v = parseInt(input.value || "3", 10) + parseInt(step.dataset.step, 10);
-    input.value = Math.max(1, Math.min(13, v));
+    input.value = Math.max(1, Math.min(parseInt(input.max || "13", 10), v));
   });
 
   // A dimmed card tapped on this seat's turn: the page says why at once, in the news line,
@@ -41,7 +41,8 @@
     fan.classList.toggle("playable", playing);
     if (playing) fan.dataset.refusal = told.dataset.refusal || ""; else delete fan.dataset.refusal;
     fan.querySelectorAll(".card[data-card]").forEach(function (c) {
-      var legal = playing && suits.indexOf(c.dataset.card.charAt(1)) !== -1, dim = playing && !legal;
+      // a joker (and the jjdd 2D) is played as a spade: its data-suit says so
+      var legal = playing && suits.indexOf(c.dataset.suit || c.dataset.card.charAt(1)) !== -1, dim = playing && !legal;
       c.classList.toggle("legal", legal);
       c.classList.toggle("dim", dim);
       c.disabled = dim && strict;

@@ -38,12 +38,15 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 RANK_SHOWN = {"T": "10"}
+JOKER_SYMBOL = "🃏"
+JOKER_WORDS = {"BJ": "big joker", "LJ": "little joker"}
 
 
 # -- the pieces ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class CardFace:
-    """A card's display values: ``QS`` -> Q, ♠, "queen of spades"; ``legal``: playable now."""
+    """A card's display values: ``QS`` -> Q, ♠, "queen of spades"; ``legal``: playable now.
+    A joker's are its notation and 🃏: ``BJ`` -> BJ, 🃏, "big joker" (its ``suit`` is ``J``)."""
 
     text: str
     rank: str
@@ -56,7 +59,14 @@ class CardFace:
 
 @functools.cache
 def card(text: str, legal: bool = False) -> CardFace:
-    """A card's display values (shared: never changed)."""
+    """A card's display values (shared: never changed).
+
+    >>> card("TD").label, card("BJ").label, card("LJ").rank
+    ('10 of diamonds', 'big joker', 'LJ')
+    """
+    if text in JOKER_WORDS:
+        return CardFace(text=text, rank=text, suit="J", symbol=JOKER_SYMBOL, red=text == "BJ",
+                        label=JOKER_WORDS[text], legal=legal)
     rank, suit = text[0], text[1]
     return CardFace(text=text, rank=RANK_SHOWN.get(rank, rank), suit=suit, symbol=SUIT_SYMBOLS[suit],
                     red=suit in "HD", label=f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", legal=legal)
@@ -99,22 +109,24 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Team:
-    """A team's score box."""
+    """A side's score box: a team's, or one player's in cutthroat."""
 
-    team: int
+    team: int  # the side's number (``Shape.sides``)
     label: str  # its members' names ("Ann & Bea"); each player's page says Us or Them beside (CSS)
     score: int
     bags: int
     progress: str | None  # "3 / 7 tricks" while the hand is played
+    leader: bool = False  # cutthroat: the highest score alone (or shared at the top), said on the box
 
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """The score boxes, team 0 first (a player's page puts its own team first), and the hand number."""
+    """The score boxes, side 0 first (a player's page puts its own side first), and the hand number."""
 
-    teams: tuple[Team, Team]
+    teams: tuple[Team, ...]  # one per side
     hand_number: int
     watchers: int
+    cutthroat: bool = False  # every player is a side: one box per player
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,11 +158,11 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)
 class Felt:
-    """The felt: four plates and the trick."""
+    """The felt: a plate per seat and the trick."""
 
     plates: tuple[Plate, ...]
     trick: tuple[Slot, ...]
-    trick_is_last: bool  # the trick shown was just taken: its fourth card stays in sight
+    trick_is_last: bool  # the trick shown was just taken: its last card stays in sight
     now_ms: int  # the server's now, for the clocks
     turn: int | None = None  # the seat to act (its plate is lit, by CSS from the ``turn`` fragment)
     clock: Clock | None = None  # its running clock (counted down on its plate's ring)
@@ -180,23 +192,24 @@ class LastTrick:
 
 @dataclass(frozen=True, slots=True)
 class HandScore:
-    """One finished hand's score table (``spades.replays.score_sheet``'s row), this seat's team first."""
+    """One finished hand's score table (``spades.replays.score_sheet``'s row), a side's column each."""
 
     number: int
-    teams: tuple[SheetTeam, SheetTeam]
+    teams: tuple[SheetTeam, ...]
 
 
 def hand_score(r: dict, names: tuple[str, ...], first: int) -> HandScore:
-    """One finished hand (``spades.views.result_json``) as a score table, team ``first`` first."""
+    """One finished hand (``spades.views.result_json``) as a score table, side ``first``
+    first and the others in turn after it."""
     row = score_sheet([r], names)[0]
-    return HandScore(number=row.hand, teams=(row.teams[first], row.teams[1 - first]))
+    return HandScore(number=row.hand, teams=row.teams[first:] + row.teams[:first])
 
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """The score sheet: every finished hand, drawn only where it is shown."""
 
-    columns: tuple[tuple[int, str], ...]  # (team, heading), team 0 first
+    columns: tuple[tuple[int, str], ...]  # (side, heading), side 0 first: a team's, or a player's in cutthroat
     results: Sequence[dict]
     names: tuple[str, ...]
     commitment: str = ""  # this hand's deal commitment (docs/fairness.md); "" for a match from before
@@ -212,7 +225,7 @@ class Final:
 
     headline: str
     score_line: str
-    chart: Markup
+    chart: Markup | None  # the score by hand of both teams (none in cutthroat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +263,9 @@ class You:
     my_turn: bool
     can_leave: bool  # Leave for good, at a table of friends
     watch_switch: bool = False  # the host's switch for watching (not at one person's table with bots)
-    side: str = "watching"  # the table root's classes: "from-2 us-0" (seat 2, team 0), or "watching"
+    # the table root's classes: "from-2 us-0" (seat 2, team 0), or "watching"; at a table of
+    # another shape also "seats-3" (its seats) and, in cutthroat, "cut-2" (seat 2's own box)
+    side: str = "watching"
     between: bool = False  # a hand is over: its result is shown
     finished: bool = False  # the match is over
 
@@ -283,6 +298,8 @@ class Hand:
     hinted: str = ""  # the hint's bid, chosen (not sent) in the bid box: "bid" (its number is in the box), "nil"
     can_claim: bool = False  # Claim the rest: their side takes every trick left, whatever anyone plays
     legal_suits: str = ""  # their turn to play: the suits they may play ("HD"; a legal play is a whole suit)
+    trumps: frozenset[str] = frozenset()  # trumps not printed as spades (jokers, the jjdd 2D): played as spades
+    max_bid: int = 13  # the highest bid: the tricks in a hand (17 with three players)
 
 
 @dataclass(frozen=True, slots=True)

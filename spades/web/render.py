@@ -41,8 +41,9 @@ from markupsafe import Markup, escape
 from ..bots.reasons import explain
 from ..cards import Card
 from ..clocks import time_left
-from ..replays import bid_words
+from ..replays import bid_words, team_names
 from ..rules import card_refusal
+from ..rules_config import Shape, shape_of
 from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
 from .charts import score_chart
 from .fragments import NOW, SEQ, STAMP, VERSION, Piece, Rendered, drawn
@@ -77,7 +78,7 @@ from .pictures import (
     hand_score,
 )
 
-# every fragment of each part, in the order they are sent
+# every fragment of each part, in the order they are sent (a table of three seats has no plate-3)
 PUBLIC = ("turn", "status", "scores", "plate-0", "plate-1", "plate-2", "plate-3", "trick", "result", "lasttrick",
           "sheet")
 PRIVATE = ("told", "hand", "next", "announce")
@@ -88,6 +89,7 @@ SUGGESTED_BID = 3  # the bid box's number when there is no hint
 NOT_NOW = ", not playable now"  # a dimmed card's words for screen readers (site.js says the same)
 LONG_CLOCK_S = 3600  # a move this long (a turn-based table) is shown as the time left in words
 SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
+CUTTHROAT_ROLES = {0: "Host"}  # every other seat: "Plays for themselves"
 
 
 # -- a seat's picture of the table --------------------------------------------------------
@@ -98,13 +100,20 @@ def picture_of(snap: Snapshot, csrf: str, message: str | None = None, hint: obje
 
 
 # -- whose side ------------------------------------------------------------------------
+def table_shape(view: dict) -> Shape:
+    """The shape of the table a seat view is of (its seats and sides), from its rules:
+    three seats or four, teams or cutthroat (``spades.rules_config.Shape``)."""
+    rules = view.get("rules") or {}
+    return shape_of(rules.get("players", 4), rules.get("partners", True), rules.get("jokers", "none"))
+
+
 def _bottom(snap: Snapshot) -> int:
     """The seat at the bottom of this page (seat 0's side for a watcher)."""
     return snap.seat if snap.seat is not None else 0
 
 
 def _my_team(snap: Snapshot) -> int:
-    return _bottom(snap) % 2
+    return table_shape(snap.view).side_of[_bottom(snap)]
 
 
 def _you_or(snap: Snapshot, seat: int) -> str:
@@ -161,28 +170,39 @@ def status_of(snap: Snapshot) -> Status:
     return Status(turn=turn, last_move=event_text(snap))
 
 
+def _side_names(snap: Snapshot) -> tuple[str, ...]:
+    """Each side's name: "Ann & Bea" for a team, the player's own in cutthroat."""
+    return team_names(snap.names, table_shape(snap.view).sides)
+
+
 def _match_result(snap: Snapshot) -> str:
     w = snap.view["winner"]
-    return "Draw." if w is None else f"{snap.names[w]} & {snap.names[w + 2]} won."
+    return "Draw." if w is None else f"{_side_names(snap)[w]} won."
 
 
 def scores_of(snap: Snapshot) -> Scores:
-    """The score boxes, team 0 first (each page puts its own first)."""
-    return Scores(teams=(team_of(snap, 0), team_of(snap, 1)), hand_number=snap.view["hand_number"],
-                  watchers=snap.watchers)
+    """The score boxes, side 0 first (each page puts its own first): a team's each, or in
+    cutthroat one per player, the leader said on theirs."""
+    shape = table_shape(snap.view)
+    scores = snap.view["scores"]
+    top = max(scores) if len(set(scores)) > 1 else None  # nobody leads while all are level
+    teams = tuple(team_of(snap, t, leader=not shape.partners and scores[t] == top) for t in range(shape.side_count))
+    return Scores(teams=teams, hand_number=snap.view["hand_number"], watchers=snap.watchers,
+                  cutthroat=not shape.partners)
 
 
-def team_of(snap: Snapshot, t: int) -> Team:
-    """Team ``t``'s score box: its members, score, bags and tricks against its contract."""
+def team_of(snap: Snapshot, t: int, leader: bool = False) -> Team:
+    """Side ``t``'s score box: its members, score, bags and tricks against its contract."""
     v = snap.view
-    taken = v["taken"][t] + v["taken"][t + 2]
-    contract = _contract(v["bids"], t)
+    side = table_shape(v).sides[t]
+    taken = sum(v["taken"][s] for s in side)
+    contract = _contract(v["bids"], side)
     progress = f"{taken} / {contract} tricks" if contract is not None and v["phase"] == "playing" else None
-    return Team(t, " & ".join(snap.names[s] for s in (t, t + 2)), v["scores"][t], v["bags"][t], progress)
+    return Team(t, " & ".join(snap.names[s] for s in side), v["scores"][t], v["bags"][t], progress, leader)
 
 
-def _contract(bids: list, team: int) -> int | None:
-    b = [bids[team], bids[team + 2]]
+def _contract(bids: list, side: tuple[int, ...]) -> int | None:
+    b = [bids[s] for s in side]
     if any(x is None for x in b):
         return None
     return sum(x for x in b if isinstance(x, int))
@@ -191,9 +211,10 @@ def _contract(bids: list, team: int) -> int | None:
 def felt_of(snap: Snapshot) -> Felt:
     """The felt: each seat's plate and the trick, by seat (each page places them)."""
     clock = clock_of(snap)
-    plates = tuple(plate_of(snap, s, clock) for s in range(4))
+    seats = table_shape(snap.view).seats
+    plates = tuple(plate_of(snap, s, clock) for s in seats)
     cards, winner = _trick_shown(snap.view)
-    trick = tuple(Slot(seat=s, card=cards.get(s), won=s == winner) for s in range(4))
+    trick = tuple(Slot(seat=s, card=cards.get(s), won=s == winner) for s in seats)
     v = snap.view
     return Felt(plates=plates, trick=trick, trick_is_last=winner is not None, now_ms=int(snap.now * 1000),
                 turn=v["to_act"] if v["phase"] in ("bidding", "playing") and not v["finished"] else None,
@@ -226,7 +247,7 @@ def plate_of(snap: Snapshot, s: int, clock: Clock | None) -> Plate:
     v = snap.view
     bid = v["bids"][s]
     return Plate(
-        seat=s, name=snap.names[s], team=s % 2, dealer=v["dealer"] == s,
+        seat=s, name=snap.names[s], team=table_shape(v).side_of[s], dealer=v["dealer"] == s,
         # "host" is only worth saying at a table of several people that someone set up (a
         # tourney's tables are made by the tourney: nobody hosts them)
         host=snap.host_seat == s and snap.kinds.count("human") > 1 and not snap.tourney, emoji=snap.emojis[s],
@@ -237,7 +258,7 @@ def plate_of(snap: Snapshot, s: int, clock: Clock | None) -> Plate:
 
 def _trick_shown(v: dict) -> tuple[dict[int, CardFace], int | None]:
     """The trick in the middle, by seat: the one in progress, or the last one taken (so
-    its fourth card is seen) with its winner."""
+    its last card is seen) with its winner."""
     if v["trick"] and v["trick"]["cards"]:
         t, winner = v["trick"], None
     elif v["tricks"] and v["phase"] in ("playing", "hand_over", "match_over"):
@@ -245,7 +266,8 @@ def _trick_shown(v: dict) -> tuple[dict[int, CardFace], int | None]:
         winner = t["winner"]
     else:
         return {}, None
-    return {(t["leader"] + i) % 4: card(text) for i, text in enumerate(t["cards"])}, winner
+    players = len(v["bids"])
+    return {(t["leader"] + i) % players: card(text) for i, text in enumerate(t["cards"])}, winner
 
 
 def last_trick_of(snap: Snapshot) -> LastTrick | None:
@@ -254,23 +276,25 @@ def last_trick_of(snap: Snapshot) -> LastTrick | None:
     if not tricks:
         return None
     t = tricks[-1]
+    players = len(snap.view["bids"])
     plays = []
     for i, text in enumerate(t["cards"]):
-        seat = (t["leader"] + i) % 4
+        seat = (t["leader"] + i) % players
         plays.append(Play(name=_you_or(snap, seat), card=card(text), won=seat == t["winner"]))
     winner = _you_or(snap, t["winner"])
     return LastTrick(title=f"Trick {len(tricks)}: {winner} {'win' if winner == 'You' else 'wins'}",
                      plays=tuple(plays))
 
 
-def sheet_of(snap: Snapshot, teams: tuple[Team, Team]) -> Sheet:
-    """The score sheet, headed by the score boxes' teams."""
+def sheet_of(snap: Snapshot, teams: tuple[Team, ...]) -> Sheet:
+    """The score sheet, headed by the score boxes' sides (a column each: a team's, or a
+    player's in cutthroat)."""
     v = snap.view
     return Sheet(columns=tuple((t.team, t.label) for t in teams), results=v["results"], names=snap.names,
                  commitment=snap.deal_commitment)
 
 
-def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
+def result_of(snap: Snapshot, teams: tuple[Team, ...]) -> Result | None:
     """The hand just finished (and the match, when it is over), between hands."""
     v = snap.view
     if not v["results"] or v["phase"] not in ("hand_over", "match_over"):
@@ -279,12 +303,14 @@ def result_of(snap: Snapshot, teams: tuple[Team, Team]) -> Result | None:
     return Result(hand=hand_score(v["results"][-1], snap.names, 0), final=final)
 
 
-def final_of(snap: Snapshot, teams: tuple[Team, Team]) -> Final:
-    """Who won the match, the final scores and the chart of the score by hand."""
+def final_of(snap: Snapshot, teams: tuple[Team, ...]) -> Final:
+    """Who won the match, the final scores and the chart of the score by hand (of two
+    teams: none in cutthroat)."""
     w = snap.view["winner"]
-    headline = "A draw" if w is None else f"{snap.names[w]} & {snap.names[w + 2]} won the match"
+    headline = "A draw" if w is None else f"{_side_names(snap)[w]} won the match"
     line = " · ".join(f"{t.label} {t.score}" for t in teams)
-    return Final(headline=headline, score_line=line, chart=Markup(score_chart(snap.view["results"], 0)))
+    chart = Markup(score_chart(snap.view["results"], 0)) if len(teams) == 2 else None
+    return Final(headline=headline, score_line=line, chart=chart)
 
 
 # -- the commentary --------------------------------------------------------------------
@@ -305,7 +331,7 @@ def event_text(snap: Snapshot) -> str:
 def _people_text(e: Event, snap: Snapshot, who: str) -> str | None:
     """Someone left, joined or took their seat back."""
     if e.action == "left":
-        partner = snap.seat is not None and e.seat == (snap.seat + 2) % 4
+        partner = snap.seat is not None and e.seat == table_shape(snap.view).partner(snap.seat)
         return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
     if e.action == "joined":
         return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
@@ -381,8 +407,23 @@ def you_of(snap: Snapshot, csrf: str) -> You:
                host=me is not None and snap.host_seat == me, my_turn=_my_turn(snap),
                can_leave=snap.shared and me is not None and not v["finished"],
                watch_switch=me is not None and snap.host_seat == me and not _solo(snap),
-               side="watching" if me is None else f"from-{me} us-{me % 2}",
+               side=_side_classes(table_shape(v), me),
                between=v["phase"] in ("hand_over", "match_over") and bool(v["results"]), finished=v["finished"])
+
+
+def _side_classes(shape: Shape, me: int | None) -> str:
+    """The table root's classes for a page (``You.side``): where it sits (``from-N``; a
+    watcher sees seat 0's side), its team (``us-N``) or, in cutthroat, its own score box
+    (``cut-N``), and a table of three seats (``seats-3``: the CSS places its plates)."""
+    if me is None:
+        classes = ["watching"]
+    elif shape.partners:
+        classes = [f"from-{me}", f"us-{shape.side_of[me]}"]
+    else:
+        classes = [f"from-{me}", f"cut-{me}"]
+    if len(shape.seats) != 4:
+        classes.append(f"seats-{len(shape.seats)}")
+    return " ".join(classes)
 
 
 def _notice(snap: Snapshot) -> Event | None:
@@ -407,7 +448,7 @@ def told_of(snap: Snapshot, message: str | None) -> Told:
     last_move = "" if notice is not None and notice == snap.event else event_text(snap)
     prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
     # told to the partner as it happens (the commentary), and kept in their status line
-    partner = (me + 2) % 4 if me is not None else None
+    partner = table_shape(v).partner(me) if me is not None else None
     return Told(turn=_your_turn(snap), message=message,
                 notice=_timeout_text(notice, snap, "You") if notice is not None else None,
                 partner_left=snap.names[partner] if partner is not None and snap.presence[partner] == "left" else None,
@@ -428,6 +469,7 @@ def _your_turn(snap: Snapshot) -> str | None:
 def hand_of(snap: Snapshot, hint: object) -> Hand:
     """This person's cards (each playable or not), the bid box with the hint, the blind nil choice."""
     v = snap.view
+    shape = table_shape(v)
     legal = {str(a) for a in v["legal"]}
     my_turn = _my_turn(snap)
     trick = v["trick"]["cards"] if v["trick"] else []
@@ -436,10 +478,27 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         choose_blind=snap.seat is not None and v["can_look"], blind_now=my_turn and "blind_nil" in legal,
         bidding=my_turn and v["phase"] == "bidding" and v["hand"] is not None,
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
-        refusal=card_refusal(Card.parse(trick[0]).suit if trick else None),
+        refusal=card_refusal(shape.suit_of[Card.parse(trick[0])] if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
         hint=_hint_words(v["hand"], hint), hinted=_hinted(hint), can_claim=my_turn and snap.can_claim,
-        legal_suits="".join(suit for suit in "SHDC" if any(t[1] == suit for t in legal if len(t) == 2)))
+        legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, v["hand"]), max_bid=shape.tricks)
+
+
+def _legal_suits(shape: Shape, legal: set[str]) -> str:
+    """The suits this seat may play now, as play sees them (a joker, and the jjdd 2D, are
+    spades): a legal play is a whole suit."""
+    if shape.standard:
+        return "".join(suit for suit in "SHDC" if any(t[1] == suit for t in legal if len(t) == 2))
+    suits = {shape.suit_of[Card.parse(t)] for t in legal if len(t) == 2 and not t.isdigit()}
+    return "".join(suit for i, suit in enumerate("SHDC") if i in suits)
+
+
+def _odd_trumps(shape: Shape, cards: list[str] | None) -> frozenset[str]:
+    """The cards of this hand that are trumps though not printed as spades (the jokers, the
+    jjdd 2D): the page plays them with the spades."""
+    if shape.standard or not cards:
+        return frozenset()
+    return frozenset(t for t in cards if shape.trump_mask >> Card.parse(t) & 1 and t[1] != "S")
 
 
 def _hinted(hint: object) -> str:
@@ -474,7 +533,7 @@ def next_hand_of(snap: Snapshot) -> NextHand:
     v = snap.view
     me = snap.seat
     # between hands: who has not pressed Continue yet (people only; bots are always ready)
-    reading = [s for s in range(4) if snap.kinds[s] == "human" and s not in snap.ready] \
+    reading = [s for s in table_shape(v).seats if snap.kinds[s] == "human" and s not in snap.ready] \
         if v["phase"] == "hand_over" else []
     return NextHand(
         form=me is not None and not v["finished"],
@@ -485,7 +544,11 @@ def next_hand_of(snap: Snapshot) -> NextHand:
 
 
 def _partners(snap: Snapshot) -> tuple[Partner, ...]:
-    """After the match: the host chooses who sits across for the rematch (the two swap seats)."""
+    """After the match: the host chooses who sits across for the rematch (the two swap
+    seats); a cutthroat table has no partner to choose."""
+    shape = table_shape(snap.view)
+    if not shape.partners or len(shape.seats) != 4:
+        return ()
     me = _bottom(snap)
     return tuple(Partner(offset=k, name=snap.names[(me + k) % 4], current=k == 2) for k in (2, 1, 3))
 
@@ -497,18 +560,26 @@ def _face(text: str) -> Markup:
     return Markup(f'<span class="face" data-card="{c.text}" aria-label="{c.label}" role="img"></span>')
 
 
+def card_short(text: str) -> str:
+    """A card in a line of text (a template global): ``10♦``, or a joker in words ("big joker")."""
+    c = card(text)
+    return c.label if c.suit == "J" else c.rank + c.symbol
+
+
 def face(c: CardFace | str) -> Markup:
     """A card face on the felt or in the replay (a template global), from its text or its model."""
     return _face(c if isinstance(c, str) else c.text)
 
 
 @functools.cache
-def card_button(text: str, legal: bool = False, playing: bool = False, strict: bool = False) -> Markup:
+def card_button(text: str, legal: bool = False, playing: bool = False, strict: bool = False,
+                trump: bool = False) -> Markup:
     """A card in the hand as a button that plays it (a template global); ``playing``: it
     is this seat's turn to play, so a card that cannot be played now is dimmed and says
     why when tapped, or, at a tourney table (``strict``: no bidding), cannot be tapped.
     Only the page draws a card so; in an update the hand is the same whoever is to play,
-    and the page marks it from the ``told`` fragment's playable suits (site.js)."""
+    and the page marks it from the ``told`` fragment's playable suits (site.js); ``trump``:
+    a trump not printed as a spade (a joker, the jjdd 2D), marked as a spade for that."""
     c = card(text)
     state = " legal" if legal else " dim" if playing else ""
     label = c.label + (NOT_NOW if playing and not legal else "")
@@ -516,8 +587,9 @@ def card_button(text: str, legal: bool = False, playing: bool = False, strict: b
     # the name is the words, not "A♠": the rank and suit seen are drawn by CSS from
     # data-card, hidden from screen readers (an aria-label that differs from the visible
     # text fails WCAG 2.5.3); drawn that way, a hand of 13 is about 1.4 KB
+    suit = ' data-suit="S"' if trump else ""
     return Markup(f'<button class="card{state}" name="action" value="{c.text}" '
-                  f'data-card="{c.text}"{off}><span class="sr-only">{label}</span></button>')
+                  f'data-card="{c.text}"{suit}{off}><span class="sr-only">{label}</span></button>')
 
 
 def hidden(version: int | str, csrf: str) -> Markup:
@@ -637,11 +709,25 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
 def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
     return RoomMember(
         number=m.number, name=m.name, emoji=m.emoji, host=m.host, me=m.me, partner=m.number == snap.partner,
-        role=SEAT_ROLES[m.seat] if m.seat is not None else "Waiting for the host to pick a partner",
+        role=_seat_role(snap, m.seat) if m.seat is not None else "Waiting for the host to pick a partner",
         can_pick=snap.is_host and not m.host and m.number != snap.partner, can_remove=snap.is_host and not m.host)
 
 
+def _room_shape(snap: RoomSnapshot) -> Shape:
+    return table_shape({"rules": snap.rules})
+
+
+def _seat_role(snap: RoomSnapshot, seat: int) -> str:
+    """Where a member will sit: the host, the partner across, the other team; in cutthroat
+    everyone plays for themselves."""
+    if not _room_shape(snap).partners:
+        return CUTTHROAT_ROLES.get(seat, "Plays for themselves")
+    return SEAT_ROLES[seat]
+
+
 def _room_teams(snap: RoomSnapshot) -> str:
+    if not _room_shape(snap).partners:
+        return "Cutthroat: everyone plays for themselves."
     if snap.partner is None:
         return "The host has not picked a partner yet."
     if snap.partner == BOT_PARTNER:
@@ -651,10 +737,11 @@ def _room_teams(snap: RoomSnapshot) -> str:
 
 
 def _room_note(snap: RoomSnapshot, people: int) -> str:
-    bots = 4 - people
+    bots = len(_room_shape(snap).seats) - people
     note = f"{bots} empty seat{'s' if bots != 1 else ''} will be played by {snap.level} bots." if bots \
         else "Every seat has a person."
-    return note + (" Without a choice, the first to join is your partner." if snap.partner is None else "")
+    choosing = snap.partner is None and _room_shape(snap).partners
+    return note + (" Without a choice, the first to join is your partner." if choosing else "")
 
 
 def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
@@ -678,5 +765,6 @@ def render_picture(picture: Snapshot | RoomSnapshot, csrf: str) -> str:
 def init_app(app: Flask) -> None:
     """The table's small pieces of markup and the table options' declarations (for the
     options forms), as template globals."""
-    app.jinja_env.globals.update(face=face, card_button=card_button, hidden=hidden, table_option=OPTION,
+    app.jinja_env.globals.update(face=face, card_button=card_button, card_short=card_short, hidden=hidden,
+                                 table_option=OPTION,
                                  option_defaults=DEFAULT_VALUES)
