@@ -28,13 +28,16 @@ Imports: Flask, ``spades.tables``, ``spades.storage`` (reads), ``spades.stats`` 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from flask import Blueprint, Flask, abort, render_template, request, url_for
 
 from .. import replays
+from ..cards import Card
 from ..fairness import FairDeals
 from ..records import to_record
+from ..rules_config import STANDARD_SHAPE, Shape, record_rules
 from ..stats import replay as rebuild
 from ..tables import Snapshot, TableNotFound
 from ..views import result_json
@@ -78,6 +81,7 @@ class Shown:
     winner: int | None
     record: dict | None
     latest: bool  # the table's current match
+    sides: tuple[tuple[int, ...], ...] = STANDARD_SHAPE.sides  # each side's seats (a team, or a player in cutthroat)
 
 
 # -- reading the query -------------------------------------------------------------------
@@ -139,7 +143,8 @@ def _current(code: str, pid: str | None, snap: Snapshot) -> Shown:
     """The table's current match as ``snap`` shows it, with its full record once over."""
     v = snap.view
     record = service().record(code, pid) if v["finished"] else None
-    return Shown(snap.match_number, snap.names, v["results"], v["finished"], v["winner"], record, True)
+    sides = tuple(tuple(side) for side in v.get("sides") or STANDARD_SHAPE.sides)
+    return Shown(snap.match_number, snap.names, v["results"], v["finished"], v["winner"], record, True, sides)
 
 
 def _earlier(code: str, number: int | None) -> Shown | None:
@@ -153,7 +158,17 @@ def _earlier(code: str, number: int | None) -> Shown | None:
     match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)),
                     FairDeals.stored(store.fair_deals(code, m.number)))
     return Shown(m.number, names, [result_json(r) for r in match.results], match.finished, match.winner,
-                 to_record(match), False)
+                 to_record(match), False, match.shape.sides)
+
+
+def held_in_order(frame: replays.Frame, shape: Shape) -> replays.Frame:
+    """The frame with each seat's cards as a player holds them at this shape of table:
+    the trumps first (the jokers and the jjdd 2D among them), as at the table."""
+    if shape.standard:
+        return frame
+    seats = tuple(dataclasses.replace(s, cards=tuple(str(c) for c in shape.display_order(
+        [Card.parse(t) for t in s.cards]))) for s in frame.seats)
+    return dataclasses.replace(frame, seats=seats)
 
 
 # -- pages -------------------------------------------------------------------------------
@@ -198,6 +213,7 @@ def replay(code: str):
 
     try:
         frame = game.frame(1 if hand is None else hand, 0 if trick is None else trick, card or 0)
+        frame = held_in_order(frame, record_rules(shown.record.get("format"), shown.record.get("rules")).shape)
     except replays.StepError as e:
         return _notice(code, 400, "No such step", str(e), [("The start of the replay", link(game.steps[0])),
                                                            ("The end of the replay", link(game.steps[-1]))])
@@ -209,7 +225,7 @@ def replay(code: str):
         last=link(game.steps[-1]) if card_after else None, prev_card=link(card_before), next_card=link(card_after),
         hands=[(h.number, link((h.number, 0))) for h in game.hands],
         tricks_in_hand=len(game.hands[frame.hand - 1].tricks),
-        outcome=replays.outcome(shown.names, game.finished, game.winner) if after is None else "",
+        outcome=replays.outcome(shown.names, game.finished, game.winner, game.sides) if after is None else "",
         record_url=url_for("replay.sheet", code=code, match=match))
 
 
@@ -230,7 +246,8 @@ def sheet(code: str):
     match = _match_param(shown, number is not None)
     return render_template(
         "replay/record.html", code=code, shown=shown, rows=replays.score_sheet(shown.results, shown.names),
-        teams=replays.team_names(shown.names), outcome=replays.outcome(shown.names, shown.finished, shown.winner),
+        teams=replays.team_names(shown.names, shown.sides), sides=shown.sides,
+        outcome=replays.outcome(shown.names, shown.finished, shown.winner, shown.sides),
         replay_url=url_for("replay.replay", code=code, match=match) if shown.finished else None)
 
 
