@@ -56,6 +56,13 @@ SUIT_COUNT = 4
 TRUMP = SPADES  # the trump suit as play sees it (suit 0: jokers and the jjdd 2D among them)
 SIDE_SUITS = (1, 2, 3)
 
+# what the count leaves out (long side cards, a partner's help, the tricks that fall to
+# someone), by players: Normal bots playing each other took this much more than the count
+LIFT = {3: 1.8, 4: 0.5}
+EASY_ANY, EASY_HIGH = 0.15, 0.10  # Easy's slips: a share of its cards any legal card, the highest one
+NIL_KNEE = 0.8  # nil_chance's lines hold up to this risk
+SUICIDE_PARTNER = 20  # suicide: a partner held to nil gives up about this much more than one held to a number
+
 # Modes of play for one seat in one trick
 WIN, DUCK, AVOID = "win", "duck", "avoid"
 
@@ -349,7 +356,7 @@ def count_tricks(t: Table, hand: int) -> float:
     est += ruffs
     if spare > 0 and count > share + 1:
         est += 0.7 * min(spare, count - share - 1)
-    return est
+    return est + LIFT[n]
 
 
 def nil_risk(t: Table, hand: int) -> float:
@@ -384,6 +391,31 @@ def nil_risk(t: Table, hand: int) -> float:
     return min(1.0, risk)
 
 
+def nil_chance(t: Table, risk: float) -> float:
+    """A nil's chance to be made by a hand of ``risk`` (``nil_risk``) against Normal's
+    play: with a partner to cover it, or alone against every other seat (cutthroat, where
+    three players hold more cards each), measured by play-outs of dealt hands."""
+    if t.players == 3:
+        top, slope = 0.45, 0.5
+    elif not t.rules.partners:
+        top, slope = 0.65, 0.55
+    else:
+        top, slope = 0.95, 0.3
+    if risk <= NIL_KNEE:
+        return max(0.0, top - slope * risk)
+    # beyond the hands measured, down to next to nothing for a hopeless one
+    at_knee = max(0.0, top - slope * NIL_KNEE)
+    return max(0.0, at_knee - (at_knee - 0.05) * (risk - NIL_KNEE) / (1 - NIL_KNEE))
+
+
+def number_worth(bid: int, est: float) -> float:
+    """What a bid of ``bid`` tricks is worth, roughly, to a hand counted at ``est``: the
+    contract when the count reaches it, a set growing with the shortfall when not."""
+    if est + 0.5 >= bid:
+        return 10.0 * bid
+    return -10.0 * bid * min(1.0, (bid - est) / 2)
+
+
 def desired_bid(state: State, cautious: bool = False) -> int:
     """The bid a seat wants by its count (0 for nil), before the variant's limits.
     ``cautious``: no daring nils (Easy)."""
@@ -398,24 +430,26 @@ def desired_bid(state: State, cautious: bool = False) -> int:
     pbid = g.bids[partner] if partner >= 0 else None
     cutthroat = partner < 0
     variant = t.rules.bidding_variant
-    line = 0.3 if cutthroat else 0.22  # cutthroat: a nil is worth 100 to the bidder alone
-    if cautious:
-        line -= 0.12
-    nil = risk <= line and est < 2.0
+    raw = est - LIFT[t.players]  # the count itself, the cards that win alone
+    chance = nil_chance(t, risk) - (0.1 if cautious else 0.0)
+    # a nil is worth 100 to its side (to the bidder alone in cutthroat); a partner's
+    # nil costs the team some of its tricks to cover it
+    nil_worth = 200 * chance - 100 - (0 if cutthroat else 20)
+    number = max(1, int(est + 0.4))
+    nil = raw < 2.0 and nil_worth >= number_worth(number, est) + 5
     if pbid == 0 and variant != "suicide":
         nil = False  # one nil on a team is enough
-    if pbid is not None and 0 < pbid < 3 and est >= 0.6:
+    if pbid is not None and 0 < pbid < 3 and raw >= 0.6:
         nil = False  # a partner's small bid cannot carry a nil's team
     if variant == "whiz":
         held = (hand & t.trumps).bit_count()
-        # nil, or exactly the trumps: nil also when the trumps promise far more than the hand
-        nil = held == 0 or risk <= line + 0.15 or (est + 2.5 < held and risk < 0.6)
-        return 0 if nil else held
+        return 0 if held == 0 or nil_worth >= number_worth(held, est) else held
     if variant == "suicide":
-        if pbid is None:  # the team's first bidder chooses
-            return 0 if (risk <= 0.45 and est < 3.0) or est < 1.6 else max(SUICIDE_BID, int(est + 0.4))
+        if pbid is None:  # the team's first bidder chooses; the partner is held to the other
+            number = max(SUICIDE_BID, number)
+            return 0 if nil_worth >= number_worth(number, est) + SUICIDE_PARTNER else number
         if pbid == 0:
-            return max(SUICIDE_BID, int(est + 0.4))
+            return max(SUICIDE_BID, number)
         return 0
     if nil:
         return 0
@@ -917,9 +951,9 @@ def choose(view: dict, level: str, rng: random.Random, budget_s: float | None, h
             r = rng.random()
             t = state.table
             ok = t.legal(hand, state.trick, state.broken)
-            if r < 0.12:  # a slip: any legal card
+            if r < EASY_ANY:  # a slip: any legal card
                 slot = rng.choice(list(bits(ok)))
-            elif r < 0.2:  # a wasted high card
+            elif r < EASY_ANY + EASY_HIGH:  # a wasted high card
                 slot = high(ok & t.suits[high(ok) >> 4]) if not ok & ~t.trumps else _highest_side(t, ok)
     card = str(state.table.card(slot))
     assert card in legal, (card, legal)
