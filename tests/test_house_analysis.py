@@ -6,18 +6,25 @@ and of a JJDD match."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
+from spades.bots import house, house_search
+from spades.bots.analysis import DD_TRICKS, PARTS, SPLITS, _start_of, analyse_hand, splits_of
 from spades.bots.house_solver import HouseSolver, Spot, equivalents, play, to_act
 from spades.bots.solver import Position, Solver
 from spades.cards import Card
-from spades.rules import shape_legal_mask
+from spades.rules import parse_action, shape_legal_mask
 from spades.rules_config import Rules
 from spades.scoring import score_hand
 
 C = Card.parse
+RECORDS = Path(__file__).parent / "records"
+CARD_TEXT = re.compile(r"[2-9TJQKA][SHDC]|BJ|LJ")
 CUTTHROAT_3 = Rules(players=3, partners=False)
 CUTTHROAT_4 = Rules(partners=False)
 JJDD = Rules(jokers="jjdd", min_bid=4, ten_for_200=True)
@@ -155,3 +162,98 @@ def test_equivalent_cards_follow_the_trump_order_of_jjdd():
     assert reps[C("2D")] == 53 and reps[C("2S")] == 53 and reps[C("5D")] == C("5D")
     reps = equivalents(shape, mine, (1 << 52) | (1 << C("AS")))
     assert reps[C("2D")] == C("2D") and reps[C("2S")] == C("2D")
+
+
+# -- the analysis of a house-rules hand ----------------------------------------------------
+HOUSE_RECORDS = sorted(p.name[:-5] for p in RECORDS.glob("house-*.json") if not p.name.endswith(".expected.json"))
+
+
+def record(name: str) -> dict:
+    return json.loads((RECORDS / f"{name}.json").read_text())
+
+
+def cards_in(value: object) -> set[str]:
+    """Every card named anywhere in a view (JSON), as the record writes them."""
+    if isinstance(value, str):
+        return {value} if CARD_TEXT.fullmatch(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.mark.parametrize("name", HOUSE_RECORDS)
+def test_every_step_of_a_house_hand_is_weighed_from_its_seats_view(name, monkeypatch):
+    """Each bid and card listed once, in order; costs never below 0; double-dummy figures
+    (every legal card's, the card played among them) from ``DD_TRICKS`` tricks left and
+    not before; and every step thought about on what its seat could see: the analyst reads
+    the acting seat's view, in which no card of another seat's hand appears, and draws
+    its deals from what it read."""
+    rec = record(name)
+    rules = Rules.from_dict(rec["rules"])
+    shape = rules.shape
+    read_states: list = []
+    real_read, real_sample = house.read, house_search.sample_hands
+
+    def read(view: dict):
+        assert view["to_act"] == view["seat"]
+        seen = set(view["hand"] or []) | {c for t in view["tricks"] for c in t["cards"]}
+        seen |= set((view["trick"] or {}).get("cards") or [])
+        assert cards_in(view) <= seen | set(view["legal"])
+        state = real_read(view)
+        read_states.append(state)
+        return state
+
+    def sample(state, rng):
+        assert any(state is s for s in read_states)
+        return real_sample(state, rng)
+
+    monkeypatch.setattr(house, "read", read)
+    monkeypatch.setattr(house_search, "sample_hands", sample)
+    for h in range(len(rec["hands"])):
+        read_states.clear()
+        steps = analyse_hand(rec, h, budget_s=0.003)["steps"]
+        plays = rec["hands"][h]["plays"]
+        blind = rec["hands"][h].get("blind") or [False] * shape.players
+        bids = [s for s in steps if s["kind"] == "bid"]
+        assert sorted(s["seat"] for s in bids) == list(shape.seats)
+        assert [s["index"] for s in steps if s["kind"] == "play"] == list(range(len(plays)))
+        assert [s["action"] for s in steps if s["kind"] == "play"] == plays
+        assert all(s["cost"] >= 0 for s in steps)
+        assert len(read_states) == len(steps) - sum(blind)  # a blind nil is not weighed
+        first_dd = (shape.tricks - DD_TRICKS) * shape.players
+        assert [s["index"] for s in steps if s["double_dummy"] is not None] == list(range(first_dd, len(plays)))
+        assert all(s["action"] in s["double_dummy"] for s in steps if s["double_dummy"] is not None)
+
+
+def test_a_house_hands_parts_are_the_whole_hand():
+    """Split by the hand's own size (17 tricks of three cards): the parts together are
+    the whole hand, each step once."""
+    rec = record("house-cutthroat-3")
+    assert splits_of(CUTTHROAT_3.shape) == (0, 9, 15, 24, 36)
+    assert splits_of(Rules().shape) == SPLITS and splits_of(JJDD.shape) == SPLITS
+    whole = analyse_hand(rec, 1, budget_s=0.002)["steps"]
+    parts = [s for part in PARTS for s in analyse_hand(rec, 1, budget_s=0.002, part=part)["steps"]]
+    assert parts == whole and len(whole) == 3 + 51
+
+
+def test_a_cutthroat_double_dummy_figure_is_the_players_own_points():
+    """In cutthroat the figure is what the player can make sure of with everyone else
+    against them: their own points alone, as the solver gives them."""
+    rec = record("house-cutthroat-3")
+    steps = analyse_hand(rec, 0, budget_s=0.002, part=PARTS[-1])["steps"]
+    match = _start_of(rec, 0)
+    hand = rec["hands"][0]
+    while match.phase == "bidding":
+        seat = match.to_act
+        match.apply(seat, parse_action("look" if match.can_look(seat) else str(hand["bids"][seat]), 17))
+    solver = HouseSolver(match.rules, match.bids, match.blind)
+    for text in hand["plays"]:
+        step = next((s for s in steps if s["action"] == text), None)
+        if step is not None and step["double_dummy"]:
+            spot = Spot(tuple(match.held), tuple(match.trick), match.trick_leader, tuple(match.taken), match.broken)
+            assert step["double_dummy"] == {str(Card(c)): v for c, v in solver.card_values(spot).items()}
+            hero = match.to_act
+            assert max(step["double_dummy"].values()) == solver.value(spot, CUTTHROAT_3.shape.side_of[hero])
+        match.apply(match.to_act, C(text))

@@ -35,6 +35,26 @@ for a forced card), for the page's chart.
 A blind nil is bid before its seat has seen a card, and the analyst has no say in it: it
 is listed with cost 0.
 
+**House rules.** A record whose rules are house rules (``Rules.house``: three players,
+cutthroat, jokers, a bidding or scoring variant, spades led any time) is analysed by the
+house bots' parts (``spades.bots.house`` and ``house_search``), which work at a table of
+any shape, on the same seat views: a candidate's worth is the hand's points for the
+acting seat's side minus the mean of the other sides' (``house.hand_value``: with
+partners, the difference with the other team), over deals of the unseen cards
+(``house_search.sample_hands``), every seat playing Normal's cards (``house.play_out``).
+A card's candidates are one of each run of equivalent legal cards
+(``house_search.candidates``), and Normal's card is the analyst's choice on a near-tie
+(``house_search.TIE``); a bid's candidates are Normal's bid, one either side, the bid
+made and nil, as far as the variant allows them (the view's legal bids), the later seats
+bidding Normal's bids on each deal. A step whose seat had one choice (whiz and mirror
+bids often) costs nothing. Costs, verdicts and ``settled`` are the standard table's;
+work is counted in the house bots' card plays (``house_search.PLAYS_PER_SECOND``). The
+double-dummy figures, from ``DD_TRICKS`` tricks left, are ``spades.bots.house_solver``'s:
+with partners, the team's points less the other team's, as on the standard table; in
+cutthroat, the most points the player can make sure of with every other player against
+them. A hand's parts split it by its own size (``splits_of``: a hand of 17 tricks of
+three cards, or 13 of four).
+
 Imports: the core (records, views, rules, scoring, cards) and the bots' own modules: the
 whole record is read to replay the match, and each decision is thought about from its
 seat's view only.
@@ -46,13 +66,15 @@ import math
 import random
 from collections.abc import Callable
 
-from ..cards import CARDS, Card
+from ..cards import CARDS, Card, any_cards_of
 from ..records import from_record
 from ..rules import BIDS, BLIND_NIL, LOOK, Match, legal_mask
+from ..rules_config import STANDARD_SHAPE, Shape
 from ..scoring import score_hand
 from ..views import seat_view
-from . import bidmodel, knowledge
+from . import bidmodel, house, house_search, knowledge
 from .deals import Deals
+from .house_solver import HouseSolver, Spot
 from .policy import HandCtx, play_card
 from .search import (
     BID_TIE,
@@ -75,6 +97,7 @@ DD_TRICKS = 7  # double-dummy figures from this many tricks left
 # candidates and long play-outs, then three, then the last four tricks
 SPLITS = (0, 8, 16, 24, 36)
 PARTS = tuple(range(len(SPLITS) + 1))
+SPLIT_TRICKS = tuple(c // STANDARD_SHAPE.players for c in SPLITS)  # the same splits in tricks: 0, 2, 4, 6, 9
 SETTLE_Z = 2.0  # a step's deals stop once its cost, this many standard errors either side, ...
 SETTLE_MIN = 128  # ... after at least this many deals, lies within one verdict's band ...
 SETTLE_SE = 2.5  # ... and a cost that is not the best's is known to this standard error, in points
@@ -99,6 +122,19 @@ def verdict(cost: float) -> str:
 
 def hand_count(record: dict) -> int:
     return len(record["hands"])
+
+
+def splits_of(shape: Shape) -> tuple[int, ...]:
+    """A hand's ``SPLITS`` at a table of ``shape`` (in cards played): the standard
+    table's tricks, scaled to the hand's own number of tricks, times the cards a trick has.
+
+    >>> from spades.rules_config import shape_of
+    >>> splits_of(STANDARD_SHAPE) == SPLITS, splits_of(shape_of(3, False))
+    (True, (0, 9, 15, 24, 36))
+    """
+    if shape.standard:
+        return SPLITS
+    return tuple(round(t * shape.tricks / STANDARD_SHAPE.tricks) * shape.players for t in SPLIT_TRICKS)
 
 
 def settled(tally: Tally, made: int, default: int, tie: float) -> bool:
@@ -231,6 +267,8 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
     first, upto = ((0, *SPLITS)[part], (*SPLITS, 52)[part]) if part is not None else (0, 52)
     bids = part is None or part == 0
     match = _start_of(record, hand)
+    if match.rules.house:
+        return _analyse_house_hand(record, hand, match, budget_s, seed, part)
     limit = max(1, int(budget_s * PLAYS_PER_SECOND))
     steps: list[dict] = []
 
@@ -290,6 +328,181 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
     return {"hand": hand, "steps": steps}
 
 
+# -- a house-rules hand ------------------------------------------------------------------
+def house_card_worths(state: house.State, rng: random.Random, work_limit: int,
+                      made: int | None = None) -> tuple[dict[int, int], Tally, int]:
+    """At a house-rules table: the seat's legal cards (slots), each mapped to the
+    candidate standing for its run of equivalents; the candidates' worths over sampled
+    deals (Normal's play-outs, ``house.hand_value`` for the seat's side); and Normal's
+    card. With the card ``made`` (a slot), the deals stop once its verdict is ``settled``
+    (else at ``work_limit`` card plays)."""
+    t = state.table
+    g = state.game
+    assert state.hand is not None
+    side = t.side_of[state.seat]
+    default = house.normal_card(g, state.seat, state.hand, state.trick, state.leader, state.gone, state.taken,
+                                state.broken, state.voids)
+    cands = house_search.candidates(state)
+    standing = set(cands)
+    reps: dict[int, int] = {}
+    rep = -1
+    for c in house.bits(t.legal(state.hand, state.trick, state.broken)):
+        if c in standing:
+            rep = c
+        reps[c] = rep
+    tally = Tally(cands)
+    if len(cands) == 1:
+        return reps, tally, default
+    work = 0
+    check = SETTLE_MIN
+    while work < work_limit:
+        hands = house_search.sample_hands(state, rng)
+        values = {}
+        for c in cands:
+            taken, plays = house.play_out(g, hands, state.trick, state.leader, state.gone, state.taken, state.broken,
+                                          state.voids, first=c)
+            work += plays + 1
+            values[c] = house.hand_value(g, taken, side)
+        tally.add(1.0, values)
+        if made is not None and len(tally.weights) >= check:
+            if settled(tally, reps[made], reps[default], house_search.TIE):
+                break
+            check = _next_check(check)
+    return reps, tally, default
+
+
+def _later_bids(state: house.State, hands: list[int], bids: list[int | None], rng: random.Random) -> int:
+    """The bids of the seats after this one, each Normal's on its dealt cards with the
+    bids before it (``bids`` is filled in); the work done, in bids."""
+    t = state.table
+    g = state.game
+    game = house.Game(t, bids, g.blind, g.scores, g.bags)
+    n = t.players
+    seat = t.left[state.seat]
+    done = 0
+    while bids[seat] is None:
+        other = house.State(seat, game, state.dealer, hands[seat], [], state.leader, [0] * n, False, 0, [0] * n,
+                            [0] * n, [])
+        other.legal = house.variant_bids(other)
+        bids[seat] = house.bid_value(house.bid_for(other, "normal", rng))
+        seat = t.left[seat]
+        done += 1
+    return done
+
+
+def house_bid_worths(state: house.State, rng: random.Random, work_limit: int, made: int) -> tuple[Tally, int]:
+    """At a house-rules table: the worths of the candidate bids (0: nil) over sampled
+    deals, the later seats bidding Normal's bids and every seat playing Normal's cards,
+    until the verdict on ``made`` is ``settled`` (else ``work_limit`` card plays); and
+    Normal's own bid. The candidates are Normal's bid, one either side, ``made`` and nil,
+    those the view allows."""
+    t = state.table
+    g = state.game
+    n = t.players
+    side = t.side_of[state.seat]
+    legal = {house.bid_value(b) for b in state.legal if b not in ("look", "blind_nil")}
+    base = house.bid_value(house.bid_for(state, "normal", rng))
+    assert base is not None
+    cands = sorted({c for c in (base - 1, base, base + 1, 0) if c in legal} | {made, base})
+    tally = Tally(cands)
+    if len(cands) == 1:
+        return tally, base
+    work = 0
+    check = SETTLE_MIN
+    while work < work_limit:
+        hands = house_search.sample_hands(state, rng)
+        values = {}
+        for c in cands:
+            bids = list(g.bids)
+            bids[state.seat] = c
+            work += _later_bids(state, hands, bids, rng)
+            game = house.Game(t, bids, g.blind, g.scores, g.bags)
+            taken, plays = house.play_out(game, hands, [], state.leader, 0, [0] * n, False, [0] * n)
+            work += plays
+            values[c] = house.hand_value(game, taken, side)
+        tally.add(1.0, values)
+        if len(tally.weights) >= check:
+            if settled(tally, made, base, BID_TIE):
+                break
+            check = _next_check(check)
+    return tally, base
+
+
+def _analyse_house_hand(record: dict, hand: int, match: Match, budget_s: float, seed: int,
+                        part: int | None) -> dict:
+    """``analyse_hand`` for a record under house rules (``match``: the hand as dealt)."""
+    h = record["hands"][hand]
+    shape = match.shape
+    cards = shape.players * shape.tricks
+    splits = splits_of(shape)
+    first, upto = ((0, *splits)[part], (*splits, cards)[part]) if part is not None else (0, cards)
+    bids = part is None or part == 0
+    limit = max(1, int(budget_s * house_search.PLAYS_PER_SECOND))
+    steps: list[dict] = []
+
+    def rng(kind: str, index: int) -> random.Random:
+        return random.Random(f"analysis/{seed}/{hand}/{kind}/{index}")
+
+    if match.rules.bidding:
+        blind = h.get("blind") or [False] * shape.players
+        seat = shape.left[match.dealer]
+        for _ in shape.seats:
+            bid = h["bids"][seat]
+            value = 0 if bid == "nil" else int(bid)
+            if blind[seat]:
+                match.apply(seat, BLIND_NIL)
+                if bids:
+                    steps.append(_step(seat, "bid", "nil", "nil", 0.0, None, None))
+                seat = shape.left[seat]
+                continue
+            if match.can_look(seat):
+                match.apply(seat, LOOK)
+            if bids:
+                state = house.read(seat_view(match, seat))
+                tally, base = house_bid_worths(state, rng("bid", seat), limit, value)
+                if len(tally.values) == 1:
+                    best, cost, expected = value, 0.0, None
+                else:
+                    best = tally.pick(base, BID_TIE)
+                    cost = max(0.0, tally.mean(best) - tally.mean(value))
+                    expected = tally.mean(value)
+                steps.append(_step(seat, "bid", _bid_text(value), _bid_text(best), cost, expected, None))
+            match.apply(seat, BIDS[value])
+            seat = shape.left[seat]
+    solver = HouseSolver(match.rules, match.bids, match.blind)
+    for index, text in enumerate(h["plays"]):
+        seat = match.to_act
+        assert seat is not None
+        card = Card.parse(text)
+        if not first <= index < upto:
+            match.apply(seat, card)
+            continue
+        state = house.read(seat_view(match, seat))
+        t = state.table
+        reps, tally, default = house_card_worths(state, rng("play", index), limit, t.slot(card))
+        if len(tally.values) == 1:
+            best, cost, expected = card, 0.0, None
+        else:
+            made = reps[t.slot(card)]
+            pick = tally.pick(reps[default], house_search.TIE)
+            cost = max(0.0, tally.mean(pick) - tally.mean(made))
+            expected = tally.mean(made)
+            if made == pick:
+                best = card
+            elif reps[default] == pick:
+                best = t.card(default)
+            else:
+                best = t.card(pick)
+        dd = None
+        if shape.tricks - len(match.tricks) <= DD_TRICKS:
+            spot = Spot(tuple(match.held), tuple(match.trick), match.trick_leader, tuple(match.taken), match.broken)
+            values = solver.card_values(spot)
+            dd = {str(c): values[c] for c in any_cards_of(sum(1 << c for c in values))}
+        steps.append(_step(seat, "play", str(card), str(best), cost, expected, dd, index))
+        match.apply(seat, card)
+    return {"hand": hand, "steps": steps}
+
+
 def _step(seat: int, kind: str, action: int | str, best: int | str, cost: float, expected: float | None,
           dd: dict | None, index: int | None = None) -> dict:
     return {"index": seat if index is None else index, "seat": seat, "kind": kind, "action": action, "best": best,
@@ -318,5 +531,6 @@ def public(hands: list[dict]) -> list[dict]:
             for h in hands]
 
 
-__all__ = ["BUDGET_S", "SPLITS", "PARTS", "SETTLE_Z", "SETTLE_MIN", "SETTLE_SE", "settled", "DD_TRICKS", "INACCURACY",
-           "MISTAKE", "verdict", "analyse_hand", "analyse", "public", "card_worths", "bid_worths", "hand_count"]
+__all__ = ["BUDGET_S", "SPLITS", "PARTS", "splits_of", "SETTLE_Z", "SETTLE_MIN", "SETTLE_SE", "settled", "DD_TRICKS",
+           "INACCURACY", "MISTAKE", "verdict", "analyse_hand", "analyse", "public", "card_worths", "bid_worths",
+           "house_card_worths", "house_bid_worths", "hand_count"]

@@ -24,7 +24,8 @@ The measure (``measure``) of a finished hand, from the hero's side:
 ``value(spot, hero)`` is that figure for side ``hero``; ``card_values(spot)`` gives it,
 for each legal card of the seat to act, after that card, from the acting seat's side.
 
-The search is alpha-beta, with null-window tests halving the finishes the hand can still
+The search numbers the cards by their place in their suit's power order (slots: the
+trumps first, 16 to a suit), and is alpha-beta, with null-window tests halving the finishes the hand can still
 have (a few tests prune far more than one wide search), and a transposition table at
 the start of each trick keyed on the cards left (each seat's), who leads, the tricks
 taken as far as the measure tells them apart and spades broken, keeping bounds; one
@@ -136,6 +137,90 @@ def _orders_of(shape: Shape) -> tuple[tuple[int, ...], ...]:
     return found
 
 
+SLOT_BITS = 16  # the search numbers a card 16 * suit + its place in the suit's power order
+SLOT_SUIT = (1 << SLOT_BITS) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Slots:
+    """A shape in the search's numbering (*slots*): within a suit as play sees it, a
+    higher slot beats a lower one, and the trumps are slots 0-15, so that a trick's
+    winner, the runs of equivalent cards and the legal cards are a few integer operations.
+    ``shape`` is the table's shape renumbered so (``shape_legal_mask`` takes it)."""
+
+    slot_of: tuple[int, ...]  # by card number (-1: not in this deck)
+    card_of: dict[int, int]
+    shape: Shape
+
+
+_SLOTS: dict[Shape, _Slots] = {}
+
+
+def _slots_of(shape: Shape) -> _Slots:
+    found = _SLOTS.get(shape)
+    if found is None:
+        slot_of = [-1] * 54
+        suits = [0] * len(shape.suit_masks)
+        for s, order in enumerate(_orders_of(shape)):
+            for i, c in enumerate(reversed(order)):
+                slot_of[c] = SLOT_BITS * s + i
+                suits[s] |= 1 << (SLOT_BITS * s + i)
+        deck = sum(suits)
+        trumps = suits[shape.suit_of[shape.trumps[0]]]
+        renumbered = dataclasses.replace(
+            shape, deck_mask=deck, trump_mask=trumps, suit_masks=tuple(suits), side_mask=deck & ~trumps,
+            suit_of=tuple(x // SLOT_BITS for x in range(SLOT_BITS * len(suits))),
+            power=tuple(x % SLOT_BITS for x in range(SLOT_BITS * len(suits))), standard=False)
+        found = _SLOTS[shape] = _Slots(tuple(slot_of), {x: c for c, x in enumerate(slot_of) if x >= 0}, renumbered)
+    return found
+
+
+def _slot_mask(slot_of: tuple[int, ...], mask: int) -> int:
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << slot_of[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _layout(hands: list[int]) -> tuple[int, ...]:
+    """The cards left as the play sees them: per suit, who holds each card left, in
+    power order. Hands of the same layout win the same tricks whatever the cards' own
+    ranks (the cards gone between them make no difference)."""
+    n = len(hands)
+    every = 0
+    for h in hands:
+        every |= h
+    out = []
+    for s in range(4):
+        m = every >> (SLOT_BITS * s) & SLOT_SUIT
+        code = 1
+        while m:
+            low = m & -m
+            bit = low << (SLOT_BITS * s)
+            for seat in range(n):
+                if hands[seat] & bit:
+                    code = code * n + seat
+                    break
+            m ^= low
+        out.append(code)
+    return tuple(out)
+
+
+def _winner_index(trick: list[int]) -> int:
+    """The index in a trick of slots of its winning card (the trumps are suit 0)."""
+    best = 0
+    for i in range(1, len(trick)):
+        c, w = trick[i], trick[best]
+        if c >> 4 == w >> 4:
+            if c > w:
+                best = i
+        elif c < SLOT_BITS:
+            best = i
+    return best
+
+
 class HouseSolver:
     """Double-dummy values of one hand's spots under its rules, bids and blind nils
     (``bids[s]``: 0 for nil, None without bidding), by ``measure`` (``MEASURES``). Keep
@@ -151,7 +236,7 @@ class HouseSolver:
         self.bids = list(bids)
         self.blind = list(blind)
         self.lead_any = rules.spades_lead == "any"
-        self._orders = _orders_of(shape)
+        self._slots = _slots_of(shape)
         self._n = shape.players
         nil = [rules.bidding and (self.bids[s] or 0) == 0 for s in shape.seats]
         # the seats whose own tricks the measure tells apart (a nil bidder's, with partners)
@@ -243,12 +328,14 @@ class HouseSolver:
         start = spot.taken
         left = self.shape.tricks - sum(spot.taken)
         finals = sorted(self._reachable(hero, start, spot.taken, left))
+        slot_of = self._slots.slot_of
+        hands = [_slot_mask(slot_of, h) for h in spot.hands]
+        trick = [slot_of[c] for c in spot.trick]
         lo, hi = 0, len(finals) - 1
         while lo < hi:
             mid = (lo + hi + 1) // 2
             v = finals[mid]
-            got = self._search(list(spot.hands), list(spot.trick), spot.leader, spot.taken, spot.broken,
-                               start, v - 1, v)
+            got = self._search(hands, trick, spot.leader, spot.taken, spot.broken, start, v - 1, v)
             if got >= v:
                 lo = mid
             else:
@@ -283,18 +370,24 @@ class HouseSolver:
         return out
 
     # -- the search ----------------------------------------------------------------------
-    def _choices(self, legal: int, live_others: int) -> list[int]:
-        """One card of each run of equivalent legal cards, highest first in each suit."""
+    @staticmethod
+    def _choices(legal: int, live_others: int) -> list[int]:
+        """One slot of each run of equivalent legal slots, highest first in each suit:
+        slots of a suit with no slot of ``live_others`` between them."""
         out = []
-        for order in self._orders:
-            top = False
-            for c in order:
-                if legal >> c & 1:
-                    if not top:
-                        out.append(c)
-                        top = True
-                elif live_others >> c & 1:
-                    top = False
+        for s in range(4):
+            part = legal >> (SLOT_BITS * s) & SLOT_SUIT
+            if not part:
+                continue
+            prev = -1
+            while part:
+                c = part.bit_length() - 1
+                part ^= 1 << c
+                c += SLOT_BITS * s
+                if prev >= 0 and not live_others & (((1 << prev) - 1) & ~((2 << c) - 1)):
+                    continue  # nothing live between this card and its run's top
+                out.append(c)
+                prev = c
         return out
 
     def _search(self, hands: list[int], trick: list[int], leader: int, taken: tuple[int, ...], broken: bool,
@@ -314,7 +407,7 @@ class HouseSolver:
             lo, hi = self._span(tkey, start, taken, left)  # no play can end outside these
         if lo >= beta or hi <= alpha or lo == hi:
             return lo if lo >= beta or lo == hi else hi
-        key = (tuple(hands), leader, tkey, broken)
+        key = (_layout(hands), leader, tkey, broken)
         table = self._tt.setdefault(self._hero, {})
         entry = table.get(key)
         if entry is not None:
@@ -337,29 +430,25 @@ class HouseSolver:
         return v
 
     def _ordered(self, cards: list[int], trick: list[int], leader: int, seat: int, mine: bool) -> list[int]:
-        """The cards in the order most likely to settle a search early: leading, the
-        highest first; following, the cheapest card that takes the trick from the other
-        side, then the rest from the lowest (a nil bidder: its highest card that loses first)."""
+        """The slots in the order most likely to settle a search early: leading, the
+        trumps and then the other suits, highest first; following, the cheapest card that
+        takes the trick from the other side, then the rest from the lowest (a nil bidder:
+        its highest card that loses first)."""
         if len(cards) == 1:
             return cards
-        shape = self.shape
-        power = shape.power
         if not trick:
-            return cards if self._nil[seat] else sorted(cards, key=lambda c: -power[c])
-        w = trick_winner(shape, trick)
+            return cards if self._nil[seat] else sorted(cards, key=lambda c: -(c & 15) - 16 * (c < SLOT_BITS))
+        w = _winner_index(trick)
         win = trick[w]
         winner = leader
         for _ in range(w):
-            winner = shape.left[winner]
-        suit_of, trumps = shape.suit_of, shape.trump_mask
+            winner = self.shape.left[winner]
 
-        def beats(c: int) -> bool:
-            if suit_of[c] == suit_of[win]:
-                return power[c] > power[win]
-            return bool(trumps >> c & 1)
+        def strength(c: int) -> int:
+            return (c & 15) + (100 if c < SLOT_BITS else 0)
 
-        up = sorted((c for c in cards if beats(c)), key=lambda c: power[c] + (100 if trumps >> c & 1 else 0))
-        down = sorted((c for c in cards if not beats(c)), key=lambda c: power[c] + (100 if trumps >> c & 1 else 0))
+        up = sorted((c for c in cards if (c > win if c >> 4 == win >> 4 else c < SLOT_BITS)), key=strength)
+        down = sorted((c for c in cards if not (c > win if c >> 4 == win >> 4 else c < SLOT_BITS)), key=strength)
         if self._nil[seat]:
             return down[::-1] + up
         if (winner in self._heroes) == mine:  # a friend is winning: low first
@@ -368,17 +457,17 @@ class HouseSolver:
 
     def _moves(self, hands: list[int], trick: list[int], leader: int, taken: tuple[int, ...], broken: bool,
                start: tuple[int, ...], alpha: int, beta: int) -> int:
-        shape = self.shape
+        left = self.shape.left
         n = len(trick)
         seat = leader
         for _ in range(n):
-            seat = shape.left[seat]
+            seat = left[seat]
         held = hands[seat]
-        legal = shape_legal_mask(shape, held, trick, broken, self.lead_any)
+        legal = shape_legal_mask(self._slots.shape, held, trick, broken, self.lead_any)
         others = 0
-        for s in shape.seats:
+        for s, h in enumerate(hands):
             if s != seat:
-                others |= hands[s]
+                others |= h
         for c in trick:
             others |= 1 << c
         maxing = seat in self._heroes
@@ -389,11 +478,11 @@ class HouseSolver:
             trick.append(c)
             if last:
                 winner = leader
-                for _ in range(trick_winner(shape, trick)):
-                    winner = shape.left[winner]
+                for _ in range(_winner_index(trick)):
+                    winner = left[winner]
                 t = list(taken)
                 t[winner] += 1
-                after = broken or any(shape.trump_mask >> x & 1 for x in trick)
+                after = broken or min(trick) < SLOT_BITS
                 v = self._search(hands, [], winner, tuple(t), after, start, alpha, beta)
             else:
                 v = self._search(hands, trick, leader, taken, broken, start, alpha, beta)
@@ -412,6 +501,5 @@ class HouseSolver:
             if alpha >= beta:
                 break
         return best
-
 
 __all__ = ["Spot", "HouseSolver", "MEASURES", "equivalents", "play", "to_act", "trick_winner"]
