@@ -331,6 +331,7 @@ def test_the_rules_line_links_to_rules_showing_the_tables_house_rules(client):
     shown = text_of(rules.get_data(as_text=True))
     assert "The rules at this table" in shown and "Cutthroat for 3" in shown
     assert "Three players: the" in shown and "17 cards each" in shown and "Cutthroat: everyone plays alone" in shown
+    assert "each player's contract is their own bid" in shown
     one_by_one = client.get("/rules?preset=custom&partners=on&bidding=whiz&ten_for_200=on")
     shown = text_of(one_by_one.get_data(as_text=True))
     assert "whiz bidding · 10-for-200" in shown and "Whiz: bid nil or exactly your spades." in shown
@@ -353,3 +354,42 @@ def test_rules_explains_each_house_rule_with_its_worked_example(client):
     assert "your partner bid 1, so you must bid at least 3" in house
     assert "bids 10 and takes 11: <strong>+201</strong> (1 bag). Bid 10 and take 9: <strong>-200</strong>" in house
     assert "Spades may be led from the first trick on" in house
+
+
+def test_the_bidding_examples_on_rules_are_what_the_engine_allows():
+    """Minimum bid 4: the partner bid 1, so the second bidder of the team bids 3 or more, or
+    nil; whiz: nil or exactly the spades held."""
+    from spades.rules import Match, parse_action
+    match = Match(Rules(min_bid=4), "house-example")
+    first = match.to_act
+    match.apply(first, parse_action("1"))
+    match.apply(match.to_act, parse_action("2"))  # the other team's first bidder
+    second = match.to_act
+    assert Rules().shape.partner(second) == first
+    assert sorted({a.value for a in match.legal_actions(second)}) == [0] + list(range(3, 14))
+    whiz = Match(Rules(bidding_variant="whiz"), "house-example")
+    seat = whiz.to_act
+    spades = whiz.rules.shape.trump_count(sum(1 << c for c in whiz.cards(seat)))
+    assert sorted({a.value for a in whiz.legal_actions(seat)}) == sorted({0, spades})
+
+
+def test_in_the_browser_a_preset_sets_the_switches_and_a_switch_makes_it_one_by_one(live_server, browser):
+    from playwright.sync_api import expect
+    page = browser.new_context().new_page()
+    try:
+        page.goto(live_server + "/new")
+        page.select_option("select[name=preset]", "jjdd")
+        expect(page.locator("input[name=jokers][value=jjdd]")).to_be_checked()
+        expect(page.locator("select[name=min_bid]")).to_have_value("4")
+        expect(page.locator("input[name=ten_for_200]")).to_be_checked()
+        page.locator("details.house-switches summary").click()
+        page.locator("label:has(input[name=spades_lead][value=any])").click()
+        expect(page.locator("select[name=preset]")).to_have_value("custom")
+        page.get_by_label("Your name").fill("Hana")
+        page.locator("label:has(input[name=humans][value='2'])").click()
+        page.get_by_role("button", name="Create the table").click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        expect(page.locator("#room .rules-line")).to_contain_text(
+            "jokers (JJDD) · minimum bid 4 · 10-for-200 · spades led any time")
+    finally:
+        page.context.close()
