@@ -309,6 +309,17 @@ def test_a_three_seat_table_resumes_after_a_restart_at_the_exact_card(app, tmp_p
         store.close()
 
 
+def test_chat_and_watching_at_a_three_seat_table(service):
+    from spades.tables.commands.talk import Say
+    code = three_seat_table(service, tempo="untimed")
+    service.handle(code, Player("p1"), Say("good luck"))
+    lines = service.store.chat_lines(code)
+    assert [(x.text, x.name) for x in lines][-1:] == [("good luck", "P1")]
+    watcher = service.snapshot(code, "someone").view  # no seat: a watcher sees no hand
+    assert watcher["hand"] is None and len(watcher["bids"]) == 3
+    assert len(service.snapshot(code, "p2").view["hand"]) == 17
+
+
 def test_late_joiners_take_any_bot_seat_at_cutthroat(service):
     seats = [SeatRow(0, "human", "p0", "P0", "🦊"), SeatRow(1, "bot", None, "Rex", "🤖"),
              SeatRow(2, "bot", None, "Kit", "🤖")]
