@@ -5,6 +5,7 @@ and of a JJDD match."""
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import dataclasses
 import json
 import random
@@ -12,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_analysis import as_player, play_out
 
 from spades.bots import house, house_search
 from spades.bots.analysis import DD_TRICKS, PARTS, SPLITS, _start_of, analyse_hand, splits_of
@@ -257,3 +259,101 @@ def test_a_cutthroat_double_dummy_figure_is_the_players_own_points():
             hero = match.to_act
             assert max(step["double_dummy"].values()) == solver.value(spot, CUTTHROAT_3.shape.side_of[hero])
         match.apply(match.to_act, C(text))
+
+
+# -- the page ------------------------------------------------------------------------------
+ANN = "house-analysis-ann"
+
+
+@pytest.fixture
+def app_config():
+    pool = cf.ThreadPoolExecutor(1)
+    yield {"ANALYSIS_POOL": pool, "ANALYSIS_BUDGET": 0.002}
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def analysed(app, client, service, rules: Rules) -> tuple[str, list[dict]]:
+    """A one-hand practice match under ``rules`` played to its end (Ann and Easy bots),
+    analysed through the page's JSON route: its code and the hand's steps."""
+    code = service.create_practice(ANN, "Ann", dataclasses.replace(rules, end="hands", hands=1, tempo="off",
+                                                                   play_speed="fast"), "easy")
+    play_out(service, code, ANN)
+    as_player(client, ANN)
+    assert client.get(f"/g/{code}/analysis.json").status_code == 200
+    assert app.extensions["spades.analyses"].wait(code, 1, 120)
+    done = client.get(f"/g/{code}/analysis.json").get_json()
+    assert done["status"] == "done"
+    return code, done["hands"][0]["steps"]
+
+
+def words(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_analysis_page_of_a_cutthroat_match_for_three(app, client, service):
+    code, steps = analysed(app, client, service, CUTTHROAT_3)
+    assert len(steps) == 3 + 51
+    first = client.get(f"/g/{code}/analysis?hand=1&step=0").get_data(as_text=True)
+    felt = re.search(r'<section class="replay-felt".*?</section>', first, re.S).group(0)
+    # three seats face up, none drawn across the table, each with its 17 cards
+    assert 'aria-label="The three hands, face up"' in felt
+    assert re.findall(r'class="seat seat-(\w+) side-(\d)', felt) == [("bottom", "0"), ("left", "1"), ("right", "2")]
+    assert [int(n) for n in re.findall(r"holds (\d+) cards", felt)] == [17, 17, 17]
+    names = re.findall(r'<p class="seat-name"><strong>(.*?)</strong>', felt)
+    assert len(names) == 3 and names[0] == "Ann"
+    # the points lost: a row per player; the chart: a line per player, with its key
+    losses = re.search(r'<table class="score-table loss-table">.*?</table>', first, re.S).group(0)
+    assert re.findall(r'<tr data-seat="(\d)"', losses) == ["0", "1", "2"]
+    chart = re.search(r'<section class="card-panel chart-box".*?</section>', first, re.S).group(0)
+    assert "Each player: expected score through hand 1" in chart
+    assert re.findall(r'class="ev ev-side" data-side="(\d)"', chart) == ["0", "1", "2"]
+    key = words(re.search(r'<ul class="chart-key".*?</ul>', chart, re.S).group(0))
+    assert all(f"{name}:" in key for name in names)
+    assert "others' average" in chart
+    # from 7 tricks left: the double-dummy figures, said of the player alone
+    late = next(i for i, s in enumerate(steps) if s["double_dummy"])
+    assert steps[late]["index"] == (17 - DD_TRICKS) * 3
+    page = client.get(f"/g/{code}/analysis?hand=1&step={late}").get_data(as_text=True)
+    assert "as if all three hands were face up and everyone played perfectly from here, every other player" in page
+    assert "the most points" in page and "team" not in words(re.search(r'<p class="dd-caption">.*?</p>', page,
+                                                                        re.S).group(0))
+    dd = re.search(r'<table class="dd-table">.*?</table>', page, re.S).group(0)
+    assert set(re.findall(r'<td data-card="(\w\w)"', dd)) == set(steps[late]["double_dummy"])
+    # the trick so far drawn by the seats that played it, and the tricks won counted by its trumps
+    mid = client.get(f"/g/{code}/analysis?hand=1&step={3 + 3 * 5 + 1}").get_data(as_text=True)
+    slots = re.findall(r'<div class="rt-slot rt-(\w+)" data-seat="(\d)"', mid)
+    assert len(slots) == 1 and dict((("0", "bottom"), ("1", "left"), ("2", "right")))[slots[0][1]] == slots[0][0]
+    won = sum(int(t) for t in re.findall(r'<span class="taken">(\d+)</span>', mid))
+    assert won == 5
+
+
+def test_the_analysis_page_of_a_jjdd_match(app, client, service):
+    code, steps = analysed(app, client, service, JJDD)
+    assert len(steps) == 4 + 52
+    record = client.get(f"/g/{code}/record.json").get_json()
+    deal = record["hands"][0]["deal"]
+    first = client.get(f"/g/{code}/analysis?hand=1&step=0").get_data(as_text=True)
+    felt = re.search(r'<section class="replay-felt".*?</section>', first, re.S).group(0)
+    assert 'aria-label="The four hands, face up"' in felt
+    assert re.findall(r'class="seat seat-(\w+) team-(\d)', felt) == [("bottom", "0"), ("left", "1"), ("top", "0"),
+                                                                     ("right", "1")]
+    # each seat's cards as at the table: the trumps first (big joker, little joker, 2♦, 2♠, A♠ ...)
+    trumps = ["BJ", "LJ", "2D", "2S"] + [r + "S" for r in "AKQJT9876543"]
+    for seat, cards in enumerate(deal):
+        held = re.search(rf'<div class="seat [^"]*" data-seat="{seat}">.*?</div>\s*</div>', felt, re.S).group(0)
+        shown = re.findall(r'data-card="(\w\w)"', held)
+        assert sorted(shown) == sorted(cards)
+        mine = [c for c in trumps if c in cards]
+        assert shown[:len(mine)] == mine
+    # a joker named as at the table in the list of steps
+    joker = next(i for i, s in enumerate(steps) if s["action"] in ("BJ", "LJ"))
+    page = client.get(f"/g/{code}/analysis?hand=1&step={joker}").get_data(as_text=True)
+    listed = re.search(r'<ol class="step-list".*?</ol>', page, re.S).group(0)
+    name = {"BJ": "big joker", "LJ": "little joker"}[steps[joker]["action"]]
+    assert f'<span class="card-name" data-card="{steps[joker]["action"]}">{name}</span>' in listed
+    # partners: the chart is the viewer's team's difference, the figures the team's
+    assert "expected score difference through hand 1" in page
+    late = next(i for i, s in enumerate(steps) if s["double_dummy"])
+    assert steps[late]["index"] == (13 - DD_TRICKS) * 4
+    page = client.get(f"/g/{code}/analysis?hand=1&step={late}").get_data(as_text=True)
+    assert "as if all four hands were face up" in page and "score difference for" in page

@@ -6,8 +6,13 @@ seat could see (``spades.bots.analysis``), with its cost in points, and from sev
 left the double-dummy figure of every legal card. The page steps through each hand face
 up, as the replay does, one bid or card at a time (``?hand=2&step=14``: hands from 1,
 steps from 0), marks each choice best, inaccuracy or mistake by the thresholds it shows,
-and draws the team's expected score through the hand; a summary says what each player
-lost to bids and to cards.
+and draws the expected score through the hand (with partners, the viewer's team's
+difference; in cutthroat one line per player); a summary says what each player lost to
+bids and to cards.
+
+Every shape of table (``Rules.shape``: three or four seats, partners or cutthroat,
+jokers) is shown from its record's rules: a row per seat, tricks won as its trumps say,
+the sides as its sides.
 
 Cards are named as on the table (``10♦``, in their suit's colour: ``card_name``), and the
 page says in a line what "double dummy", "in expectation" and "inaccuracy" mean where it
@@ -42,6 +47,7 @@ from werkzeug.exceptions import NotFound
 from ..bots import analysis as analyst
 from ..cards import Card, display_order
 from ..replays import bid_words, team_names
+from ..rules_config import STANDARD_SHAPE, Rules, Shape
 from ..tables import Busy
 from ..tables.analyses import AnalysisQueue, Progress, analysis_channel
 from .identity import player_id
@@ -115,7 +121,8 @@ def as_json(code: str):
 # -- the page ----------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SeatAt:
-    """One seat before a step: its cards still held, its bid so far, its tricks."""
+    """One seat before a step: its cards still held, its bid so far, its tricks; where
+    the page draws it (``place``) and its side."""
 
     seat: int
     name: str
@@ -123,6 +130,8 @@ class SeatAt:
     bid: str
     taken: int
     acting: bool
+    place: str = "bottom"
+    side: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,62 +168,94 @@ def _words(kind: str, action: object) -> str:
 
 def card_name(text: str) -> Markup:
     """A card named in a line of text as on the table: ``TD`` -> 10♦, coloured by its
-    suit (the site's style colours every ``data-card`` by its suit)."""
+    suit (the site's style colours every ``data-card`` by its suit); a joker in words
+    ("big joker"), as the table names it in a line of text."""
     c = card(text)
-    return Markup(f'<span class="card-name" data-card="{c.text}">{c.rank}{c.symbol}</span>')
+    shown = c.label if c.suit == "J" else f"{c.rank}{c.symbol}"
+    return Markup(f'<span class="card-name" data-card="{c.text}">{shown}</span>')
 
 
-def _seats_before(record: dict, h: int, steps: list[dict], upto: int, names: tuple[str, ...]) -> tuple:
+# where the page draws each seat, clockwise from the bottom (three seats: no one across)
+PLACES = {4: ("bottom", "left", "top", "right"), 3: ("bottom", "left", "right")}
+COUNT_WORDS = {3: "three", 4: "four"}
+# a line's colour for each player of a cutthroat chart
+SIDE_COLOURS = ("#1f6f4a", "#b3261e", "#1a56a8", "#8a5a00")
+
+
+def _seats_before(record: dict, h: int, steps: list[dict], upto: int, names: tuple[str, ...],
+                  shape: Shape) -> tuple:
     """Every seat's cards, bids and tricks before step ``upto`` of hand ``h``, and the
     trick on the table then: ((seat, card), ...)."""
     hand = record["hands"][h]
+    n = shape.players
     deal = [[Card.parse(c) for c in cards] for cards in hand["deal"]]
     owner = {c: s for s, cards in enumerate(deal) for c in cards}
     done = steps[:upto]
-    bids: list[str] = ["", "", "", ""]
-    blind = hand.get("blind") or [False] * 4
+    bids: list[str] = [""] * n
+    blind = hand.get("blind") or [False] * n
     plays = [Card.parse(s["action"]) for s in done if s["kind"] == "play"]
     for s in done:
         if s["kind"] == "bid":
             bids[s["seat"]] = bid_words(s["action"], blind[s["seat"]])
-    taken = [0, 0, 0, 0]
-    full = len(plays) // 4 * 4
-    for i in range(0, full, 4):
-        trick = plays[i:i + 4]
+    taken = [0] * n
+    full = len(plays) // n * n
+    suit_of, power, trumps = shape.suit_of, shape.power, shape.trump_mask
+    for i in range(0, full, n):
+        trick = plays[i:i + n]
         win = 0
-        for j in range(1, 4):
+        for j in range(1, n):
             c, w = trick[j], trick[win]
-            if (c.suit == w.suit and c > w) or (c.suit == 0 and w.suit != 0):
+            if (suit_of[c] == suit_of[w] and power[c] > power[w]) or (trumps >> c & 1 and not trumps >> w & 1):
                 win = j
         taken[owner[trick[win]]] += 1
     gone = set(plays)
     acting = steps[upto]["seat"] if upto < len(steps) else None
-    seats = tuple(SeatAt(s, names[s], tuple(str(c) for c in display_order(c for c in deal[s] if c not in gone)),
-                         bids[s], taken[s], s == acting) for s in range(4))
+    order = display_order if shape.standard else shape.display_order
+    places = PLACES[n]
+    seats = tuple(SeatAt(s, names[s], tuple(str(c) for c in order([c for c in deal[s] if c not in gone])),
+                         bids[s], taken[s], s == acting, places[s], shape.side_of[s]) for s in range(n))
     return seats, tuple((owner[c], str(c)) for c in plays[full:])
 
 
-def _chart(steps: list[dict], team: int, current: int) -> dict:
+def _chart(steps: list[dict], team: int, current: int, shape: Shape = STANDARD_SHAPE) -> dict:
     """The team's expected hand difference through the hand: an SVG polyline's points
-    (x by step, y by points), with the range it spans."""
-    values: list[float] = []
-    last = 0.0
+    (x by step, y by points), with the range it spans. With partners, one line: the
+    viewer's team's difference (the other team's step counts the other way); in
+    cutthroat, ``lines``: one per player, each holding its own last estimate."""
+    sides = shape.side_count
+    values: list[list[float]] = [[] for _ in range(sides)]
+    last = [0.0] * sides
+    two = sides == 2
     for s in steps:
-        if s.get("expected") is not None:
-            last = s["expected"] if s["seat"] % 2 == team else -s["expected"]
-        values.append(last)
-    top = max([abs(v) for v in values] + [10.0])
+        e = s.get("expected")
+        if e is not None:
+            side = shape.side_of[s["seat"]]
+            if two:
+                last[team] = e if side == team else -e
+            else:
+                last[side] = e
+        for t in range(sides):
+            values[t].append(last[t])
+    shown = [team] if two else list(range(sides))
+    top = max([abs(v) for t in shown for v in values[t]] + [10.0])
     width, height = 600, 160
-    n = max(1, len(values) - 1)
-    points = " ".join(f"{i * width / n:.1f},{height / 2 - v * (height / 2 - 8) / top:.1f}"
-                      for i, v in enumerate(values))
-    return {"points": points, "top": round(top), "width": width, "height": height,
-            "x": round(current * width / n, 1), "now": values[min(current, len(values) - 1)] if values else 0}
+    n = max(1, len(steps) - 1)
+
+    def points(vs: list[float]) -> str:
+        return " ".join(f"{i * width / n:.1f},{height / 2 - v * (height / 2 - 8) / top:.1f}" for i, v in enumerate(vs))
+
+    def now(vs: list[float]) -> float:
+        return vs[min(current, len(vs) - 1)] if vs else 0
+
+    return {"points": points(values[team]), "top": round(top), "width": width, "height": height,
+            "x": round(current * width / n, 1), "now": now(values[team]),
+            "lines": [] if two else [{"side": t, "points": points(values[t]), "now": now(values[t]),
+                                      "colour": SIDE_COLOURS[t % len(SIDE_COLOURS)]} for t in shown]}
 
 
 def _losses(hands: list[dict], names: tuple[str, ...]) -> list[Loss]:
     out = []
-    for seat in range(4):
+    for seat in range(len(names)):
         steps = [s for h in hands for s in h["steps"] if s["seat"] == seat]
         out.append(Loss(seat, names[seat], round(sum(s["cost"] for s in steps if s["kind"] == "bid"), 1),
                         round(sum(s["cost"] for s in steps if s["kind"] == "play"), 1),
@@ -271,20 +312,24 @@ def page(code: str):
                      _words(s["kind"], s["best"]), s["cost"], analyst.verdict(s["cost"]),
                      tuple(sorted((s["double_dummy"] or {}).items(), key=lambda kv: -kv[1])), link(h, i))
               for i, s in enumerate(steps)]
-    seats, trick = _seats_before(record, h, steps, k, names)
+    rules = Rules.from_dict(record.get("rules"))
+    shape = rules.shape
+    seats, trick = _seats_before(record, h, steps, k, names, shape)
     pid = player_id()
     store = service().store
     info = store.finished_match(code, shown.number)
     seating = store.match_seating(info[0].id) if info is not None else ()
     viewer = next((s for s, (_, p) in enumerate(seating) if pid and p == pid), None)  # the chart takes their side
-    team = 0 if viewer is None else viewer % 2
+    team = 0 if viewer is None else shape.side_of[viewer]
+    side_names = team_names(names, shape.sides)
     prev = link(h, k - 1) if k else (link(h - 1, len(hands[h - 1]["steps"]) - 1) if h else None)
     nxt = link(h, k + 1) if k + 1 < len(steps) else (link(h + 1, 0) if h + 1 < len(hands) else None)
     return render_template(
         "analysis/analysis.html", code=code, shown=shown, progress=progress, here=here, done=True,
         hand=h + 1, hands=[(i + 1, link(i, 0)) for i in range(len(hands))], step=listed[k], steps=listed,
-        seats=seats, trick=trick, prev=prev, next=nxt, chart=_chart(steps, team, k), team=team,
-        team_name=team_names(names)[team], losses=_losses(hands, names), hand_losses=_losses([hands[h]], names),
+        seats=seats, trick=trick, prev=prev, next=nxt, chart=_chart(steps, team, k, shape), team=team,
+        team_name=side_names[team], side_names=side_names, cutthroat=not shape.partners,
+        hands_face_up=COUNT_WORDS[shape.players], losses=_losses(hands, names), hand_losses=_losses([hands[h]], names),
         inaccuracy=analyst.INACCURACY, mistake=analyst.MISTAKE, dd_tricks=analyst.DD_TRICKS,
         replay_url=url_for("replay.replay", code=code, match=match), card_name=card_name)
 
