@@ -309,6 +309,31 @@ def test_a_three_seat_table_resumes_after_a_restart_at_the_exact_card(app, tmp_p
         store.close()
 
 
+def test_a_bid_above_13_at_a_three_seat_table_is_taken_and_comes_back_after_a_restart(tmp_path):
+    """Bids go to 17 with three players: a person's bid of 15 is accepted (not refused as
+    notation) and the stored bid is read back when the table is loaded again."""
+    path = str(tmp_path / "high.db")
+    store = Store(path)
+    first = TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0},
+                         new_seed=iter(f"h-{n}" for n in range(100)).__next__, sweep_s=0)
+    code = three_seat_table(first, tempo="untimed")
+    person = PEOPLE[first.snapshot(code, None).view["to_act"]]
+    view = first.snapshot(code, person).view
+    assert 15 in view["legal"]
+    first.act(code, Player(person), "15", view["version"])
+    assert first.snapshot(code, None).view["bids"].count(15) == 1
+    first.close()
+    store.close()
+    store = Store(path)
+    second = TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0}, sweep_s=0)
+    try:
+        second.resume_all()
+        assert second.snapshot(code, None).view["bids"].count(15) == 1
+    finally:
+        second.close()
+        store.close()
+
+
 def test_chat_and_watching_at_a_three_seat_table(service):
     from spades.tables.commands.talk import Say
     code = three_seat_table(service, tempo="untimed")

@@ -80,7 +80,7 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
             match.next_hand()
         else:
             assert seat is not None  # only a deal is stored without a seat
-            match.apply(seat, parse_action(text))
+            match.apply(seat, parse_action(text, match.shape.tricks))
         if match.version != version:
             raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {version}")
     state = TableState(code, row, row.match.id, row.match.number, row.match.seed, match, fair=fair)

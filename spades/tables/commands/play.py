@@ -88,11 +88,11 @@ def _act_form(form: Form) -> Move | Continue | DealNow:
 @declare(Move, "move", senders=MOVERS, route="act", form=_act_form)
 def move(state: TableState, who: Who, command: Move, now: float, settings: Settings) -> Decision:
     """A bid or a card by a person, the bot playing a seat, or a seat's clock that ran out."""
+    match = state.match
     try:
-        action: Any = parse_action(command.action)
+        action: Any = parse_action(command.action, match.shape.tricks)
     except NotationError as e:
         raise BadAction(str(e)) from None
-    match = state.match
     if isinstance(who, Player):
         seat = person_seat(state, who)
     elif isinstance(who, BotSeat):
