@@ -1,6 +1,7 @@
 """Every kind of page on a phone, in real Chromium at 390 by 844: nothing is wider than
 the screen, so nothing scrolls sideways (the page's scroll width is the screen's, and no
-element's right edge is past it)."""
+element's right edge is past it). A table of three seats (cutthroat, 17 cards a hand) is
+measured too, playing and told again (its replay and record)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import threading
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_replay import finished_practice
+from test_replay import finished_practice, play_out
 
 from spades.rules_config import Rules
 from spades.tables import Player, Stale
@@ -70,6 +71,11 @@ def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_c
     finished = finished_practice(service, hands=1, pid=ANN)
     table = service.create_practice(ANN, "Ann", Rules(end="hands", hands=2, tempo="off", play_speed="fast"), "easy")
     playing(service, table, ANN)
+    three = Rules(players=3, partners=False, end="hands", hands=1, tempo="off", play_speed="fast")
+    finished3 = service.create_practice(ANN, "Ann", three, "easy")
+    play_out(service, finished3, ANN)
+    table3 = service.create_practice(ANN, "Ann", three, "easy")
+    playing(service, table3, ANN)
     tourney = tourneys.create(ANN, "Widths cup")
     tourneys.register_team(tourney, ANN, "Ann", "🦊")
     client = app.test_client()
@@ -86,7 +92,10 @@ def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_c
                            ("tourneys", "/t"), ("new tourney", "/t/new"), ("tourney", f"/t/{tourney}"),
                            ("replay", f"/g/{finished}/replay"),
                            ("replay, a trick", f"/g/{finished}/replay?hand=1&trick=6&card=3"),
-                           ("record", f"/g/{finished}/record"), ("not found", "/g/ZZZZZZ/replay")):
+                           ("record", f"/g/{finished}/record"), ("not found", "/g/ZZZZZZ/replay"),
+                           ("replay, three seats", f"/g/{finished3}/replay?hand=1&trick=4&card=2"),
+                           ("replay, three seats' result", f"/g/{finished3}/replay?hand=1&trick=end"),
+                           ("record, three seats", f"/g/{finished3}/record")):
             page.goto(live_server + path)
             found += too_wide(page, what)
 
@@ -94,6 +103,18 @@ def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_c
         expect(page.locator("body.live")).to_have_count(1, timeout=10000)
         expect(page.locator("#hand .card").first).to_be_visible(timeout=10000)
         found += too_wide(page, "table, playing")
+        page.goto(f"{live_server}/g/{table3}")
+        expect(page.locator("body.live")).to_have_count(1, timeout=10000)
+        expect(page.locator("#felt .plate")).to_have_count(3)
+        expect(page.locator("#hand .card").first).to_be_visible(timeout=10000)
+        found += too_wide(page, "table of three seats, playing")
+        watcher = browser.new_context(viewport=PHONE, reduced_motion="reduce").new_page()
+        try:  # someone without a seat: seat 0 at the bottom
+            watcher.goto(f"{live_server}/g/{table3}/watch")
+            expect(watcher.locator("#told.watching.seats-3")).to_have_count(1)
+            found += too_wide(watcher, "table of three seats, watching")
+        finally:
+            watcher.context.close()
 
         # the analysis while it is worked out (its one thread held), then done
         gate = threading.Event()
