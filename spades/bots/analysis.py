@@ -262,7 +262,8 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
     ``SPLITS`` (part 0), or only the cards from one split to the next (workers share a
     hand; each part's steps are the same as the whole hand's). Raises RecordError or
     IllegalStep (``spades.records``) for a record the rules refuse, IndexError for a hand
-    or a part it does not have."""
+    or a part it does not have. A house-rules record's parts split its hand by its own
+    size (``splits_of``)."""
     h = record["hands"][hand]
     first, upto = ((0, *SPLITS)[part], (*SPLITS, 52)[part]) if part is not None else (0, 52)
     bids = part is None or part == 0
@@ -471,8 +472,9 @@ def _analyse_house_hand(record: dict, hand: int, match: Match, budget_s: float, 
             seat = shape.left[seat]
     solver = HouseSolver(match.rules, match.bids, match.blind)
     for index, text in enumerate(h["plays"]):
-        seat = match.to_act
-        assert seat is not None
+        acting = match.to_act
+        assert acting is not None
+        seat = acting
         card = Card.parse(text)
         if not first <= index < upto:
             match.apply(seat, card)
