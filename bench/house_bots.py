@@ -19,7 +19,9 @@ in turn against two of the other), so that the luck of the cards cancels. ``--pa
 of Normal against Easy (whole matches to 500), ``--hard-pairs`` of Hard (at
 ``--match-budget`` a card) against Normal, in matches of ``--hands`` hands (Hard's matches
 are short so that the figure comes in minutes on two cores). A match is won by the first
-level when the winning side is one of its seats; ``even`` is the share an even match gives.
+level when the winning side is one of its seats; ``even`` is the share an even match gives;
+``points_a_hand`` the points a hand the first level's sides made over the others' (a mean
+per side), a figure that settles sooner than the matches won.
 
 The last line is one JSON object: ``{"presets": {NAME: {"hard_ms": {"p50", "p95", "max"},
 "normal_vs_easy": {"won", "matches", "share", "even"}, "hard_vs_normal": {...}}}}``.
@@ -92,8 +94,11 @@ def seatings(rules: Rules) -> list[tuple[int, ...]]:
     return [(s,) for s in shape.seats]
 
 
-def play(rules: Rules, seed: int, levels: list[str], budget: float) -> int | None:
-    """One match with ``levels`` by seat; the winning side's first seat, or None (a draw)."""
+def play(rules: Rules, seed: int, levels: list[str], budget: float,
+         seats: tuple[int, ...]) -> tuple[int | None, float, int]:
+    """One match with ``levels`` by seat: the winning side's first seat (None for a draw),
+    the points the sides of ``seats`` made over the others' (each a mean per side), and
+    the hands played."""
     m = Match(rules, seed=seed)
     for seat in m.turns():
         view = seat_view(m, seat)
@@ -101,24 +106,32 @@ def play(rules: Rules, seed: int, levels: list[str], budget: float) -> int | Non
         if action not in view["legal"]:
             raise AssertionError(f"{levels[seat]} answered {action!r}, not in {view['legal']}")
         m.apply(seat, parse_action(action, rules.shape.tricks))
-    return None if m.winner is None else rules.shape.sides[m.winner][0]
+    sides = rules.shape.sides
+    mine = [t for t, side in enumerate(sides) if side[0] in seats]
+    theirs = [t for t in range(len(sides)) if t not in mine]
+    lead = sum(m.scores[t] for t in mine) / len(mine) - sum(m.scores[t] for t in theirs) / len(theirs)
+    return (None if m.winner is None else sides[m.winner][0]), lead, len(m.results)
 
 
 def duel(rules: Rules, first: str, second: str, pairs: int, seed: int, budget: float) -> dict:
     """The first level's matches won against the second, in duplicate sets of seeds."""
-    won = played = 0
+    won = played = hands = 0
+    lead = 0.0
     sets = seatings(rules)
     for i in range(pairs):
         for seats in sets:
             levels = [first if s in seats else second for s in rules.shape.seats]
-            winner = play(rules, seed + i, levels, budget)
+            winner, points, n = play(rules, seed + i, levels, budget, seats)
             played += 1
+            hands += n
+            lead += points
             if winner is not None and winner in seats:
                 won += 1
-        print(f"  {first} v {second}: {won}/{played}", file=sys.stderr, flush=True)
+        print(f"  {first} v {second}: {won}/{played}, {lead / max(1, hands):+.1f} a hand", file=sys.stderr,
+              flush=True)
     even = len(sets[0]) / rules.shape.players if not rules.shape.partners else 0.5
     return {"won": won, "matches": played, "share": round(won / played, 3) if played else None,
-            "even": round(even, 3)}
+            "even": round(even, 3), "points_a_hand": round(lead / max(1, hands), 1), "hands": hands}
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -26,6 +26,7 @@ PRESETS = {
     "mirror": Rules(bidding_variant="mirror"),
     "suicide": Rules(bidding_variant="suicide"),
     "lead-any-blind": Rules(spades_lead="any", blind_nil=True),
+    "no-bidding-3": Rules(players=3, partners=False, mode="no_bidding"),
 }
 HOUSE = {k: v for k, v in PRESETS.items() if k != "standard"}
 

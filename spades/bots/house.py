@@ -88,6 +88,7 @@ class Table:
     trumps: int  # the slots of the trumps (``suits[TRUMP]``)
     slot_shape: Shape  # the shape in slot numbering, for ``shape_legal_mask``
     lead_any: bool  # spades may be led at any time
+    opps: tuple[tuple[int, ...], ...]  # each seat's opponents
 
     def slot(self, card: int) -> int:
         return self.slot_of[card]
@@ -108,8 +109,7 @@ class Table:
 
     def opponents(self, seat: int) -> tuple[int, ...]:
         """Every seat not on ``seat``'s side (every other seat in cutthroat)."""
-        side = self.side_of[seat]
-        return tuple(s for s in range(self.players) if self.side_of[s] != side)
+        return self.opps[seat]
 
     def legal(self, held: int, trick: Sequence[int], broken: bool) -> int:
         """The legal slots of ``held`` on ``trick`` (slots): ``shape_legal_mask``'s rule."""
@@ -137,7 +137,8 @@ def table(rules: Rules) -> Table:
         suit_of=suit_of, power=tuple(s % SLOT_BITS for s in range(SLOT_BITS * SUIT_COUNT)), standard=False)
     partner = tuple(_or_none(shape.partner(s)) for s in shape.seats)
     return Table(rules, shape, shape.players, shape.left, shape.sides, shape.side_of, partner, shape.hand_size,
-                 slot_of, card_of, deck, tuple(suits), suits[TRUMP], slot_shape, rules.spades_lead == "any")
+                 slot_of, card_of, deck, tuple(suits), suits[TRUMP], slot_shape, rules.spades_lead == "any",
+                 tuple(tuple(o for o in shape.seats if shape.side_of[o] != shape.side_of[s]) for s in shape.seats))
 
 
 def _or_none(seat: int | None) -> int:

@@ -2,12 +2,14 @@
 
 For a card decision: deal the cards the seat cannot see to the other seats at random,
 consistent with what it knows (its hand, the cards played, the voids shown by not
-following suit, how many cards each seat still holds: ``sample_hands``); for every such
+following suit, how many cards each seat still holds: ``sample_hands``), each deal weighed
+by how well it fits the other seats' bids (``bid_weight``); for every such
 deal and every candidate card, play the rest of the hand out with Normal's heuristic for
 every seat (``house.play_out``) and value the result for the seat's side
 (``house.hand_value``: its points minus the mean of the other sides', bags, nils and the
-bag penalty counted); pick the candidate with the best mean. The same deals serve every
-candidate (common random numbers), and Normal's card wins a near-tie.
+bag penalty counted); pick the candidate with the best weighted mean. The same deals serve every
+candidate (common random numbers), and Normal's card stays unless another's paired lead
+over it is more than ``TIE`` points and ``DEVIATE_Z`` standard errors (few deals are noisy).
 
 Work is counted in simulated card plays, not seconds (``PLAYS_PER_SECOND`` per second of
 budget), so that a decision is the same for the same (view, seed) on any machine; the
@@ -19,6 +21,7 @@ Imports: the house bots' module (``spades.bots.house``) only, besides the stdlib
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -27,9 +30,12 @@ from .house import State, bits, high, low
 
 # card plays of the house bots' Python heuristic in a second of budget (measured on the
 # benchmark machine with ``bench.house_bots``: a 0.5 s budget ends its work near 0.35 s)
-PLAYS_PER_SECOND = 40_000
+PLAYS_PER_SECOND = 100_000
 STOP_FACTOR = 1.8  # the wall-clock safety stop, in budgets
 TIE = 0.5  # a candidate must beat Normal's card's mean by this many points to replace it
+DEVIATE_Z = 1.0  # ... and by this many standard errors of the paired lead
+BID_SPREAD = 1.5  # how far (tricks) a seat's count strays from its bid, as a normal spread
+NIL_FIT = 3.0  # a deal giving a nil bidder a hand of nil_risk r weighs exp(-3 r)
 TRIES = 40  # deals drawn card by card before the voids are let go
 
 
@@ -87,25 +93,58 @@ def candidates(state: State) -> list[int]:
     return out
 
 
-def card_values(state: State, rng: random.Random, cands: list[int], work: int, deadline: float) -> dict[int, float]:
-    """Each candidate's mean value for the seat's side over the deals played out within
-    ``work`` card plays (at least one deal), or until ``deadline`` (wall clock)."""
+def bid_weight(state: State, hands: list[int]) -> float:
+    """How well a deal fits the other seats' bids: each seat's whole hand (its cards now
+    and those it played) counted as a bid is counted (``house.count_tricks``), a nil by its
+    risk; 1 for a perfect fit, less the further the counts are from the bids."""
+    t = state.table
+    w = 1.0
+    for s, bid in enumerate(state.game.bids):
+        if s == state.seat or bid is None:
+            continue
+        whole = hands[s] | state.played_by[s]
+        if bid == 0:
+            w *= math.exp(-NIL_FIT * house.nil_risk(t, whole))
+        else:
+            d = house.count_tricks(t, whole) - bid
+            w *= math.exp(-d * d / (2 * BID_SPREAD * BID_SPREAD))
+    return w
+
+
+def card_values(state: State, rng: random.Random, cands: list[int], work: int,
+                deadline: float) -> tuple[dict[int, list[float]], list[float]]:
+    """Each candidate's value for the seat's side on each deal played out, within ``work``
+    card plays (at least one deal), or until ``deadline`` (wall clock); the same deals for
+    every candidate, in the same order; and each deal's weight (``bid_weight``)."""
     g = state.game
     side = g.table.side_of[state.seat]
-    total = dict.fromkeys(cands, 0.0)
-    n = 0
+    values: dict[int, list[float]] = {c: [] for c in cands}
+    weights: list[float] = []
     done = 0
     while True:
         hands = sample_hands(state, rng)
+        weights.append(bid_weight(state, hands))
         for c in cands:
             taken, plays = house.play_out(g, hands, state.trick, state.leader, state.gone, state.taken,
                                           state.broken, state.voids, first=c)
             done += plays
-            total[c] += house.hand_value(g, taken, side)
-        n += 1
+            values[c].append(house.hand_value(g, taken, side))
         if done >= work or time.monotonic() > deadline:
             break
-    return {c: v / n for c, v in total.items()}
+    return values, weights
+
+
+def _lead(a: list[float], b: list[float], w: list[float]) -> tuple[float, float]:
+    """The weighted mean of the paired differences a - b, and its standard error (by the
+    deals' effective number)."""
+    total = sum(w) or 1.0
+    d = [x - y for x, y in zip(a, b)]
+    mean = sum(wi * di for wi, di in zip(w, d)) / total
+    n_eff = total * total / (sum(wi * wi for wi in w) or 1.0)
+    if n_eff < 2:
+        return mean, float("inf")
+    var = sum(wi * (di - mean) ** 2 for wi, di in zip(w, d)) / total
+    return mean, math.sqrt(var / (n_eff - 1))
 
 
 def choose_card(state: State, rng: random.Random, budget_s: float) -> int:
@@ -131,11 +170,17 @@ def choose_card(state: State, rng: random.Random, budget_s: float) -> int:
         default_rep = default
     start = time.monotonic()
     work = max(1, round(budget_s * PLAYS_PER_SECOND))
-    values = card_values(state, rng, cands, work, start + STOP_FACTOR * budget_s)
-    best = max(cands, key=lambda c: (values[c], c == default_rep, -c))
-    if values[best] < values[default_rep] + TIE:
+    values, weights = card_values(state, rng, cands, work, start + STOP_FACTOR * budget_s)
+    total = sum(weights) or 1.0
+    means = {c: sum(wi * x for wi, x in zip(weights, v)) / total for c, v in values.items()}
+    best = max(cands, key=lambda c: (means[c], c == default_rep, -c))
+    if best == default_rep:
         return default
-    return best if best != default_rep else default
+    lead, se = _lead(values[best], values[default_rep], weights)
+    # another card replaces Normal's only when its lead over the same deals is clear
+    if lead < TIE or lead < DEVIATE_Z * se:
+        return default
+    return best
 
 
 __all__ = ["PLAYS_PER_SECOND", "candidates", "card_values", "choose_card", "high", "sample_hands"]
