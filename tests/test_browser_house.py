@@ -14,6 +14,7 @@ from test_browser_widths import TOO_WIDE
 
 from spades.rules_config import Rules
 from spades.tables import load_state
+from spades.web.pictures import card
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -33,8 +34,18 @@ PLACES = """() => {
 # (.sheet-scroll, as at every table), the page never does
 TOO_WIDE_BUT_THE_SHEET = TOO_WIDE.replace('!e.closest(".sr-only")', '!e.closest(".sr-only, .sheet-scroll > *")')
 assert TOO_WIDE_BUT_THE_SHEET != TOO_WIDE
-# every card notation in the page's markup (data attributes, values, words)
-CARDS_IN_DOM = "() => document.documentElement.outerHTML"
+# what the page says of cards: its text (screen readers' words too) and the attributes that
+# name a card or a move (a form's CSRF token and a deal's contribution are random text)
+CARDS_IN_DOM = """() => {
+  const out = [document.body.innerText];
+  for (const e of document.querySelectorAll('*')) {
+    for (const a of e.attributes) {
+      if (/^(data-card|data-legal|aria-label|title|alt)$/.test(a.name)
+          || (a.name === 'value' && !/^(csrf|contribution)$/.test(e.getAttribute('name') || ''))) out.push(a.value);
+    }
+  }
+  return out.join('\\n');
+}"""
 
 
 def moved(page: Page, version: int) -> None:
@@ -48,14 +59,20 @@ def seat_of(page: Page) -> int:
     return int(re.search(r"\bfrom-(\d)\b", page.locator("#told").get_attribute("class")).group(1))
 
 
-def others_cards_on(page: Page, match, seat: int) -> set[str]:
+def others_cards_on(page: Page, match, seat: int | None) -> set[str]:
     """The cards other seats hold now that this page's markup holds (it must hold none)."""
-    held = {str(c) for s in range(match.shape.players) if s != seat for c in match.cards(s)}
-    return set(CARD_TOKEN.findall(page.evaluate(CARDS_IN_DOM))) & held
+    return cards_on(page, {str(c) for s in range(match.shape.players) if s != seat for c in match.cards(s)})
 
 
-def new_context(browser: Browser, viewport: dict):
-    return browser.new_context(viewport=viewport, reduced_motion="reduce")
+def cards_on(page: Page, held: set[str]) -> set[str]:
+    """Those of ``held`` that the page names, by notation or in words."""
+    said = page.evaluate(CARDS_IN_DOM)
+    return (set(CARD_TOKEN.findall(said)) & held) | {t for t in held if re.search(rf"\b{card(t).label}\b", said)}
+
+
+def new_context(browser: Browser, viewport: dict, motion: str = "reduce"):
+    """A browser of its own; ``motion``: the person's motion preference (still, unless "no-preference")."""
+    return browser.new_context(viewport=viewport, reduced_motion=motion)
 
 
 def three_friends(browser: Browser, live_server: str, viewport: dict) -> tuple[str, list[Page]]:
@@ -109,6 +126,26 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
                 expect(box.locator(".team-score")).to_have_text("0")
             assert page.evaluate(TOO_WIDE) == [], (seat, page.evaluate(TOO_WIDE))
 
+        # talk: a line and a reaction reach the others, the reaction's bubble at its sender's plate
+        watcher = new_context(browser, viewport).new_page()
+        pages.append(watcher)
+        watcher.goto(f"{live_server}/g/{code}/watch")
+        expect(watcher.locator("#told.watching.seats-3")).to_have_count(1, timeout=15000)
+        expect(watcher.locator("#felt .plate")).to_have_count(3)
+        assert watcher.evaluate(PLACES) == {"0": "lower middle", "1": "upper left", "2": "upper right"}
+        expect(watcher.locator("#hand .card")).to_have_count(0)
+        hana = pages[0]
+        hana.locator("#chat-text").fill("good luck, both")
+        hana.locator("#chat-text").press("Enter")
+        seat_of_bo = seat_of(pages[2])
+        pages[2].get_by_role("button", name="👍").click()
+        for page in pages[:3]:
+            expect(page.locator("#chat-log")).to_contain_text("Hana: good luck, both")
+            expect(page.locator("#chat-log")).to_contain_text("Bo: 👍")
+        expect(hana.locator(f".plate[data-seat='{seat_of_bo}'] .bubble")).to_have_text("👍")
+        assert watcher.evaluate(TOO_WIDE) == []
+        pages.remove(watcher)
+
         moves = 0
         while True:
             v = service.snapshot(code, None).view
@@ -118,8 +155,11 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
                 expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
             if moves % 6 == 0:
                 match = load_state(service.store, code).match
-                for seat, page in by_seat.items():
+                for seat, page in [*by_seat.items(), (None, watcher)]:
                     assert not others_cards_on(page, match, seat), (seat, others_cards_on(page, match, seat))
+                    if seat is not None:  # the check sees the cards a page does hold: its own
+                        assert cards_on(page, {str(c) for c in match.cards(seat)}) == \
+                            {str(c) for c in match.cards(seat)}
             page = by_seat[v["to_act"]]
             if v["phase"] == "bidding":
                 page.get_by_role("button", name="Bid", exact=True).click()
@@ -149,17 +189,17 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
         for name in leaders:
             expect(pages[0].locator("#scores .team.leader", has_text=name).locator(".leader-tag")).to_have_text("leads")
     finally:
-        for page in pages:
+        for page in {*pages, *(p for p in [locals().get("watcher")] if p)}:
             page.context.close()
 
 
-def signed_in(app, live_server: str, browser: Browser, pid: str, viewport: dict) -> Page:
+def signed_in(app, live_server: str, browser: Browser, pid: str, viewport: dict, motion: str = "reduce") -> Page:
     """A page whose session is ``pid``'s (a table made for them by the service)."""
     client = app.test_client()
     with client.session_transaction() as session:
         session["pid"] = pid
     client.get("/")
-    context = new_context(browser, viewport)
+    context = new_context(browser, viewport, motion)
     context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
     return context.new_page()
 
@@ -234,5 +274,48 @@ def test_a_refused_whiz_bid_says_why_on_the_page(app, live_server, browser, serv
             "Whiz: you hold no spades, so you bid nil."
         expect(page.locator("#told .message")).to_have_text(words, timeout=15000)
         assert service.snapshot(code, None).view["bids"][0] is None  # nothing was bid
+    finally:
+        page.context.close()
+
+
+# every card face that moves on the felt, and whether a finished trick went to its winner
+MOTION_LOG = """(() => {
+  window.moved = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.moved.push({face: this.matches("#felt .trick .face") ? this.dataset.card : null,
+                       ghost: this.classList.contains("motion-ghost")});
+    return animate.call(this, frames, options);
+  };
+})();"""
+
+
+def test_cards_fly_at_a_three_seat_table(app, live_server, browser, service):
+    """The played cards fly from their plates to the trick, and the trick to its winner,
+    at a table of three seats as at four (static/motion.js finds the plates by seat)."""
+    rules = Rules(players=3, partners=False, end="hands", hands=1, tempo="off", play_speed="fast")
+    code = service.create_practice("fly-ann", "Ann", rules, "easy")
+    page = signed_in(app, live_server, browser, "fly-ann", DESKTOP, motion="no-preference")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.add_init_script(MOTION_LOG)
+    try:
+        page.goto(f"{live_server}/g/{code}")
+        expect(page.locator("body.live")).to_have_count(1, timeout=15000)
+        for _ in range(60):  # bid 3, then play the first playable card until two tricks are taken
+            v = service.snapshot(code, "fly-ann").view
+            if len(v["tricks"]) >= 2:
+                break
+            expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
+            if v["to_act"] == 0:
+                if v["phase"] == "bidding":
+                    page.get_by_role("button", name="Bid", exact=True).click()
+                else:
+                    page.locator("#hand .fan.playable .card.legal").first.click()
+            moved(page, v["version"])
+        flown = page.evaluate("window.moved")
+        assert len({m["face"] for m in flown if m["face"]}) >= 3, flown  # cards of every seat flew to the trick
+        assert any(m["ghost"] for m in flown), flown  # a finished trick went to its winner
+        assert errors == []
     finally:
         page.context.close()
