@@ -28,10 +28,11 @@ import time
 from . import house
 from .house import State, bits, high, low
 
-# card plays of the house bots' Python heuristic in a second of budget (measured on the
-# benchmark machine with ``bench.house_bots``: a 0.5 s budget ends its work near 0.35 s)
-PLAYS_PER_SECOND = 100_000
-STOP_FACTOR = 1.8  # the wall-clock safety stop, in budgets
+# card plays of the house bots' Python heuristic in a second of budget: the heuristic runs
+# 100,000-180,000 card plays a second on an idle core of the benchmark machine, so 0.5 s
+# of budget ends its work in 0.2-0.35 s there, and a loaded machine has room before the stop
+PLAYS_PER_SECOND = 70_000
+STOP_FACTOR = 1.5  # the wall-clock safety stop, in budgets (checked after each play-out)
 TIE = 0.5  # a candidate must beat Normal's card's mean by this many points to replace it
 DEVIATE_Z = 1.0  # ... and by this many standard errors of the paired lead
 BID_SPREAD = 1.5  # how far (tricks) a seat's count strays from its bid, as a normal spread
@@ -123,12 +124,17 @@ def card_values(state: State, rng: random.Random, cands: list[int], work: int,
     done = 0
     while True:
         hands = sample_hands(state, rng)
-        weights.append(bid_weight(state, hands))
+        row = []
         for c in cands:
             taken, plays = house.play_out(g, hands, state.trick, state.leader, state.gone, state.taken,
                                           state.broken, state.voids, first=c)
             done += plays
-            values[c].append(house.hand_value(g, taken, side))
+            row.append(house.hand_value(g, taken, side))
+            if weights and time.monotonic() > deadline:
+                return values, weights  # the safety stop: this deal is left out, half played
+        weights.append(bid_weight(state, hands))
+        for c, v in zip(cands, row):
+            values[c].append(v)
         if done >= work or time.monotonic() > deadline:
             break
     return values, weights
