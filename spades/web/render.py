@@ -89,7 +89,7 @@ SUGGESTED_BID = 3  # the bid box's number when there is no hint
 NOT_NOW = ", not playable now"  # a dimmed card's words for screen readers (site.js says the same)
 LONG_CLOCK_S = 3600  # a move this long (a turn-based table) is shown as the time left in words
 SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
-CUTTHROAT_ROLES = {0: "Host"}  # every other seat: "Plays for themselves"
+CUTTHROAT_ROLES = {0: "Host"}  # every other seat: "Plays alone"
 
 
 # -- a seat's picture of the table --------------------------------------------------------
@@ -719,15 +719,15 @@ def _room_shape(snap: RoomSnapshot) -> Shape:
 
 def _seat_role(snap: RoomSnapshot, seat: int) -> str:
     """Where a member will sit: the host, the partner across, the other team; in cutthroat
-    everyone plays for themselves."""
+    everyone plays alone."""
     if not _room_shape(snap).partners:
-        return CUTTHROAT_ROLES.get(seat, "Plays for themselves")
+        return CUTTHROAT_ROLES.get(seat, "Plays alone")
     return SEAT_ROLES[seat]
 
 
 def _room_teams(snap: RoomSnapshot) -> str:
     if not _room_shape(snap).partners:
-        return "Cutthroat: everyone plays for themselves."
+        return "Cutthroat: everyone plays alone, so there is no partner to pick."
     if snap.partner is None:
         return "The host has not picked a partner yet."
     if snap.partner == BOT_PARTNER:
