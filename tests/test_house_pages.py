@@ -179,6 +179,9 @@ def test_cutthroat_score_boxes_show_each_players_score_and_bags_and_the_leader(a
     assert [th.text() for th in result.one("thead").all("th")][1:] == list(NAMES3)
     sheet = page.one(id="sheet").one("table")
     assert [th.text() for th in sheet.one("thead").one("tr").all("th")][1:] == list(NAMES3)
+    # each player's bid (nil too), tricks, points and total: no Nil column, so it stays narrow
+    assert [th.text() for th in sheet.one("thead").all("tr")[1].all("th")] == ["Bids", "Tricks", "Points", "Total"] * 3
+    assert len(sheet.one("tbody").one("tr").all("td")) == 4 * 3
     assert [td.words() for td in sheet.one("tbody").all("td", cls="running")] == \
         [f"{s} ({b} bag{'' if b == 1 else 's'})" for s, b in zip(match.scores, match.bags)]
 

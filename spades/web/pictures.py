@@ -213,6 +213,7 @@ class Sheet:
     results: Sequence[dict]
     names: tuple[str, ...]
     commitment: str = ""  # this hand's deal commitment (docs/fairness.md); "" for a match from before
+    cutthroat: bool = False  # a column per player, each bid (nil too) in its own Bids cell
 
     def rows(self) -> list[HandScore]:
         """Every finished hand's score table, in order."""

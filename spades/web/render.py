@@ -291,7 +291,7 @@ def sheet_of(snap: Snapshot, teams: tuple[Team, ...]) -> Sheet:
     player's in cutthroat)."""
     v = snap.view
     return Sheet(columns=tuple((t.team, t.label) for t in teams), results=v["results"], names=snap.names,
-                 commitment=snap.deal_commitment)
+                 commitment=snap.deal_commitment, cutthroat=not table_shape(v).partners)
 
 
 def result_of(snap: Snapshot, teams: tuple[Team, ...]) -> Result | None:
