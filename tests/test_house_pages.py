@@ -208,6 +208,11 @@ def test_the_end_of_a_cutthroat_match_names_the_winner_and_offers_no_partner(app
     assert ctx["rematch"].partners == ()
     assert page.one(cls="partner-choice") is None
     assert page.one(id="next").one("form", cls="rematch")  # the host's Rematch, without a partner to choose
+    # the chart of the score by hand: a line per player, each named beside its line
+    chart = page.one(id="result").one("figure", cls="chart-box")
+    assert chart is not None
+    said = ", ".join(f"{n[:6]} {s}" for n, s in zip(NAMES3, match.scores))
+    assert chart.one("svg").attrs["aria-label"] == f"Score by hand: {said}"
 
 
 def test_a_standard_table_keeps_its_classes_and_two_team_boxes(app):

@@ -9,12 +9,17 @@ from html import escape
 
 WIDTH, HEIGHT, PAD = 560, 240, 36
 LABEL_ROOM = 40  # right of the last hand, for the team names
-COLOURS = ("#2e7d32", "#c62828")  # your team (green), the other team (red)
+# your side (green), then the others: the other team (red), or in cutthroat each player
+COLOURS = ("#2e7d32", "#c62828", "#1565c0", "#8d4f00")
 
 
-def score_chart(results: list[dict], my_team: int = 0, labels: tuple[str, str] = ("Us", "Them")) -> str:
-    """An SVG line chart of both teams' running totals after each hand (0 before the first)."""
-    series = [[0] + [r["totals"][t] for r in results] for t in (my_team, 1 - my_team)]
+def score_chart(results: list[dict], my_team: int = 0, labels: tuple[str, ...] = ("Us", "Them")) -> str:
+    """An SVG line chart of every side's running total after each hand (0 before the
+    first): ``my_team``'s line first, then the other sides' in their order, one label each
+    in that order (two teams, or each player in cutthroat)."""
+    sides = len(results[0]["totals"]) if results else len(labels)
+    order = [my_team] + [t for t in range(sides) if t != my_team]
+    series = [[0] + [r["totals"][t] for r in results] for t in order]
     values = [v for s in series for v in s]
     lo, hi = min(values + [0]), max(values + [100])
     span = (hi - lo) or 1
@@ -26,8 +31,9 @@ def score_chart(results: list[dict], my_team: int = 0, labels: tuple[str, str] =
     def y(v: int) -> float:
         return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - lo) / span
 
+    said = ", ".join(f"{label} {line[-1]}" for label, line in zip(labels, series))
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="Score by hand: {escape(labels[0])} {series[0][-1]}, {escape(labels[1])} {series[1][-1]}" '
+             f'aria-label="Score by hand: {escape(said)}" '
              f'xmlns="http://www.w3.org/2000/svg">']
     parts.append(f'<line x1="{PAD}" y1="{y(0):.1f}" x2="{x(n):.1f}" y2="{y(0):.1f}" class="axis"/>')
     for v in (lo, hi):

@@ -303,13 +303,18 @@ def result_of(snap: Snapshot, teams: tuple[Team, ...]) -> Result | None:
     return Result(hand=hand_score(v["results"][-1], snap.names, 0), final=final)
 
 
+CHART_NAME = 6  # letters of a player's name beside their line of the chart (cutthroat)
+
+
 def final_of(snap: Snapshot, teams: tuple[Team, ...]) -> Final:
-    """Who won the match, the final scores and the chart of the score by hand (of two
-    teams: none in cutthroat)."""
+    """Who won the match, the final scores and the chart of the score by hand (two
+    teams' lines, "Us" and "Them" from side 0; in cutthroat a line per player, by name)."""
     w = snap.view["winner"]
-    headline = "A draw" if w is None else f"{_side_names(snap)[w]} won the match"
+    names = _side_names(snap)
+    headline = "A draw" if w is None else f"{names[w]} won the match"
     line = " · ".join(f"{t.label} {t.score}" for t in teams)
-    chart = Markup(score_chart(snap.view["results"], 0)) if len(teams) == 2 else None
+    labels = ("Us", "Them") if table_shape(snap.view).partners else tuple(n[:CHART_NAME] for n in names)
+    chart = Markup(score_chart(snap.view["results"], 0, labels))
     return Final(headline=headline, score_line=line, chart=chart)
 
 
