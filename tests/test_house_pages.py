@@ -434,3 +434,29 @@ def test_a_three_seat_match_played_at_the_table_has_its_replay_and_sheet(client,
     assert page.one(cls="outcome") is not None
     page = soup(client.get(f"/g/{code}/record").get_data(as_text=True))
     assert [r.one(cls="team-name").text() for r in page.all("tr", cls="team-row")] == list(NAMES3)
+
+
+def test_an_earlier_match_of_a_three_seat_table_dealt_fairly_has_its_replay(client, service):
+    """After a rematch, the first match of a three-seat table is rebuilt from its stored
+    moves over its own deck (its fair deals deal 17 cards a seat) and shown."""
+    from spades.tables import Rematch
+
+    players = ["e0", "e1", "e2"]
+    code = service.create_seated([SeatRow(s, "human", players[s], n) for s, n in enumerate(NAMES3)],
+                                 Rules(players=3, partners=False, end="hands", hands=1, tempo="untimed"),
+                                 {"kind": "friends", "level": "easy", "humans": 3}, host=players[0])
+    rng = random.Random(4)
+    for _ in range(200):
+        v = service.snapshot(code, None).view
+        if v["finished"]:
+            break
+        person = players[v["to_act"]]
+        sv = service.snapshot(code, person).view
+        service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
+    assert v["finished"]
+    service.handle(code, Player(players[0]), Rematch(service.snapshot(code, players[0]).view["version"]))
+    assert service.snapshot(code, None).match_number == 2
+    response = client.get(f"/g/{code}/replay?match=1&hand=1&trick=end")
+    assert response.status_code == 200
+    page = soup(response.get_data(as_text=True))
+    assert [th.text() for th in page.one(cls="hand-result").one("thead").all("th")][1:] == list(NAMES3)

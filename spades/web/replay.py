@@ -37,7 +37,7 @@ from .. import replays
 from ..cards import Card
 from ..fairness import FairDeals
 from ..records import to_record
-from ..rules_config import STANDARD_SHAPE, Shape, record_rules
+from ..rules_config import STANDARD_SHAPE, Rules, Shape, record_rules
 from ..stats import replay as rebuild
 from ..tables import Snapshot, TableNotFound
 from ..views import result_json
@@ -156,7 +156,7 @@ def _earlier(code: str, number: int | None) -> Shown | None:
         return None
     m, names = found
     match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)),
-                    FairDeals.stored(store.fair_deals(code, m.number)))
+                    FairDeals.stored(store.fair_deals(code, m.number), Rules.from_dict(m.rules).shape))
     return Shown(m.number, names, [result_json(r) for r in match.results], match.finished, match.winner,
                  to_record(match), False, match.shape.sides)
 
