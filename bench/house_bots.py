@@ -18,7 +18,7 @@ for four, seats 0 and 2 then 1 and 3; in cutthroat for three, the first level in
 in turn against two of the other), so that the luck of the cards cancels. ``--pairs`` seeds
 of Normal against Easy (whole matches to 500), ``--hard-pairs`` of Hard (at
 ``--match-budget`` a card) against Normal, in matches of ``--hands`` hands (Hard's matches
-are short so that the figure comes in minutes on two cores). A match is won by the first
+are short so that the figure comes in minutes on two cores; ``--hands 0``: to 500 too). A match is won by the first
 level when the winning side is one of its seats; ``even`` is the share an even match gives;
 ``points_a_hand`` the points a hand the first level's sides made over the others' (a mean
 per side), a figure that settles sooner than the matches won.
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> dict:
         if a.pairs:
             res["normal_vs_easy"] = duel(rules_of(name), "normal", "easy", a.pairs, a.seed * 1000, a.match_budget)
         if a.hard_pairs:
-            short = rules_of(name, end="hands", hands=a.hands)
+            short = rules_of(name, end="hands", hands=a.hands) if a.hands else rules_of(name)
             res["hard_vs_normal"] = duel(short, "hard", "normal", a.hard_pairs, a.seed * 1000 + 500, a.match_budget)
         out["presets"][name] = res
         print(json.dumps({name: res}), flush=True)
