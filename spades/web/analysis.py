@@ -50,12 +50,12 @@ from ..replays import bid_words, team_names
 from ..rules_config import STANDARD_SHAPE, Rules, Shape
 from ..tables import Busy
 from ..tables.analyses import AnalysisQueue, Progress, analysis_channel
+from .codes import normalize_code, unknown_codes_limit
 from .identity import player_id
 from .live import origin_allowed, serve_page, sock
 from .pictures import card
 from .replay import BadQuery, Refused, Shown, query_number, shown_match
 from .services import service
-from .table import normalize_code, unknown_codes_limit
 
 bp = Blueprint("analysis", __name__)
 

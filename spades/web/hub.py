@@ -30,7 +30,7 @@ Each person may hold ``per_person`` open sockets and each client address
 a reason.
 
 A line said at a table (``Change.said``) goes only to the sockets of the people who hear
-it (``spades.web.talk.hears``: the watchers' chat, mutes and blocks), rendered once for
+it (``spades.web.chat.hears``: the watchers' chat, mutes and blocks), rendered once for
 its sayer, once for the host (whose menu on it offers to silence its speaker) and once
 for everyone else; after the host's own notice (a silence, the chat's settings) the
 host's sockets get their whole chat, its menus as they now apply. A player's socket
@@ -54,6 +54,7 @@ from typing import Any
 from flask import Flask
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
+from .chat import MUTED_CHANNEL, hears, render_log, render_said
 from .fragments import Rendered
 from .render import (
     PUBLIC,
@@ -65,7 +66,6 @@ from .render import (
     render_public,
     stamp_of,
 )
-from .talk import MUTED_CHANNEL, hears, render_log, render_said
 
 log = logging.getLogger(__name__)
 

@@ -30,11 +30,10 @@ from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
 from ..tables import NO_TABLE, WATCHING_OFF, NotSaved, Refused, TableNotFound
+from .codes import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, normalize_code
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .limits import hit_shared
-from .lobby import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE
-from .table import normalize_code
 
 log = logging.getLogger(__name__)
 

@@ -67,6 +67,7 @@ from ..tables import (
 )
 from ..text import clean_text
 from .allowance import Budget, invitation_budgets, take
+from .codes import clean_code, join_limit
 from .identity import csrf_token, default_emoji, device, player_id
 from .limits import limiter, making, too_many
 from .options import DEFAULT_VALUES, OPTION, PRESET_VALUES, house_settings, table_options
@@ -82,24 +83,10 @@ def _house_presets() -> dict:
     return {"house_presets": PRESET_VALUES}
 
 
-CODE_RE = re.compile(r"^[A-Za-z0-9]{4,8}$")
 MAX_INVITES = 10  # addresses in one go
 INVITES_AN_HOUR = 20  # recipients a person may invite in an hour
 INVITES_PER_PERSON = f"{INVITES_AN_HOUR} per hour"
 INVITES_PER_ADDRESS = "40 per hour"  # recipients from one client address (a few hosts at one venue)
-JOIN_LIMIT = "20 per minute"
-JOIN_LIMIT_MESSAGE = "Too many join attempts. Wait a minute and try again."
-# one counter for every way of trying a code: the link, the home page box, the join form
-join_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE)
-
-
-def clean_code(text: str | None) -> str:
-    """A typed or linked code in capitals, spaces and dashes dropped; a 404 for anything
-    that cannot be a code (case does not matter: codes are shown in capitals)."""
-    code = re.sub(r"[\s-]", "", text or "").upper()
-    if not CODE_RE.match(code):
-        abort(404, description=NO_TABLE)
-    return code
 
 
 @bp.get("/")

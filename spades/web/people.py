@@ -38,11 +38,11 @@ from limits import parse
 
 from ..rules_config import Rules, RulesError
 from ..tables import EMOJIS, Player, Refused, SetOptions
+from .chat import MUTED_CHANNEL
 from .identity import default_emoji, player_id
 from .limits import in_minutes, limiter, making
 from .lobby import send_invitations
 from .services import service
-from .talk import MUTED_CHANNEL
 
 bp = Blueprint("people", __name__)
 

@@ -39,11 +39,11 @@ from ..fairness import FairDeals
 from ..records import to_record
 from ..rules_config import STANDARD_SHAPE, Rules, Shape, record_rules
 from ..stats import replay as rebuild
-from ..tables import Snapshot, TableNotFound
+from ..tables import NO_TABLE, Snapshot, TableNotFound
 from ..views import result_json
+from .codes import normalize_code, unknown_codes_limit
 from .identity import player_id
 from .services import service
-from .table import NO_TABLE, normalize_code, unknown_codes_limit
 
 bp = Blueprint("replay", __name__)
 

@@ -1,22 +1,20 @@
 """The application's services for the request being served: the table service, the
 socket hub, the accounts (kept in ``app.extensions`` by ``create_app``), and the mailer.
 
-Imports: Flask, ``spades.tables``, ``spades.accounts`` and ``spades.mail``.
+Imports: Flask, ``spades.tables``, ``spades.accounts``, ``spades.mail`` and the socket hub
+(which imports no blueprint and no module that uses these services).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from flask import abort, current_app, session
 
 from ..accounts import Accounts
 from ..mail import Mailer
 from ..tables import TableService
-
-if TYPE_CHECKING:  # the hub renders with the web layer's modules, which use these services
-    from .hub import Hub
+from .hub import Hub
 
 
 def service() -> TableService:

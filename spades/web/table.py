@@ -45,9 +45,10 @@ from ..tables import (
     routed,
 )
 from ..tables.registry import BEACON_ANSWER, CHAT_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
+from .codes import normalize_code, unknown_codes_limit
 from .identity import csrf_token, player_id
-from .limits import hit, limiter
-from .lobby import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, room_page, room_refusal
+from .limits import hit
+from .lobby import room_page, room_refusal
 from .render import render_fragments, table_context
 from .services import hub, service
 from .talk import chat_answer, talk_of
@@ -56,13 +57,6 @@ bp = Blueprint("table", __name__)
 
 HINTS_A_MINUTE = 10  # one person's hints, at all their tables together (a bid turn needs one)
 HINTS_PER_PERSON = f"{HINTS_A_MINUTE} per minute"
-
-
-def normalize_code(code: str) -> str:
-    """The table code in capitals; a 404 for anything that cannot be a code."""
-    if not CODE_RE.match(code):
-        abort(404, description=NO_TABLE)
-    return code.upper()
 
 
 def _snapshot(code: str) -> Snapshot:
@@ -83,12 +77,6 @@ def _hint_for(snap: Snapshot) -> object:
     if saved and saved[0] == snap.code and saved[1] == snap.view["version"]:
         return saved[2]
     return None
-
-
-# Unknown codes count against the same limit as join attempts: the table page must not be
-# a way round it to enumerate codes (a page that exists costs nothing).
-unknown_codes_limit = limiter.shared_limit(JOIN_LIMIT, scope="join", error_message=JOIN_LIMIT_MESSAGE,
-                                           deduct_when=lambda response: response.status_code == 404)
 
 
 @bp.get("/g/<code>")

@@ -42,13 +42,13 @@ from ..tourney.errors import TourneyError, TourneyNotFound
 from ..tourney.service import LIST_PAGE, TourneyService
 from ..tourney.views import TourneyView, page_channel
 from .auth import signed_in
+from .codes import CODE_RE
 from .hub import CSRF_MARK
 from .identity import csrf_token, player_id
 from .limits import making
 from .live import origin_allowed, serve_page, sock
 from .lobby import public_url
 from .services import service
-from .table import CODE_RE
 
 bp = Blueprint("tourney", __name__)
 
