@@ -162,7 +162,7 @@ class Loss:
     mistakes: int
 
 
-def _words(kind: str, action: object) -> str:
+def _words(kind: str, action: int | str | None) -> str:
     return bid_words(action) if kind == "bid" else str(action)
 
 

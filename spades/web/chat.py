@@ -28,7 +28,8 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..storage import ChatRow, Store
-from ..tables import KEPT, REACTIONS, Said
+from ..tables import Said
+from ..tables.commands.talk import KEPT, REACTIONS
 
 MUTED_CHANNEL = "muted/"  # a page channel: the person after the slash muted or blocked someone
 

@@ -22,7 +22,7 @@ TITLES = {400: "That did not look right", 403: "Not your seat", 404: "Nothing he
 RETRY_AFTER_S = 5  # what a 503 "try again" asks for: about how soon a Redis restart is noticed
 
 
-def _page(status: int, message: str):
+def _page(status: int, message: str | None):
     body = render_template("errors/error.html", status=status, title=TITLES.get(status, "Something went wrong"),
                            message=message)
     return body, status

@@ -42,6 +42,7 @@ Imports: Flask (templates), ``spades.tables`` and the web layer's rendering.
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import socket
@@ -93,7 +94,6 @@ class Published:
     *frame* (``frame``): the fragments that differ from what that socket last sent."""
 
     __slots__ = ("change", "prev", "past", "drawn", "_parts", "_html", "_lock")
-    ordered = True  # a socket never takes an older change after a newer one
 
     def __init__(self, change: Change, drawn: dict[Any, tuple[int, Rendered]] | None = None) -> None:
         self.change = change
@@ -198,7 +198,6 @@ class Resumed:
     is the seat its person held at that change (another seat now: the whole table)."""
 
     __slots__ = ("item", "seat", "earlier")
-    ordered = True
 
     def __init__(self, item: Published, seat: Any, earlier: frozenset[str] | None) -> None:
         self.item, self.seat, self.earlier = item, seat, earlier
@@ -223,7 +222,6 @@ class PagePush:
     """A page channel's news: its picture rendered at most once per person."""
 
     __slots__ = ("render", "_html", "_lock")
-    ordered = False
 
     def __init__(self, render: Callable[[str | None], str]) -> None:
         self.render = render
@@ -292,11 +290,11 @@ class Connection:
             item = later
         return item
 
-    def offer(self, item: Published) -> None:
+    def offer(self, item: Published | Resumed | PagePush) -> None:
         """Queue a change for this socket; never blocks (called under a table's lock)."""
         if not self.alive or self.reason:
             return
-        if item.ordered:
+        if not isinstance(item, PagePush):  # a socket never takes an older change after a newer one
             if item.change.seq <= self.seen:
                 return
             self.seen = item.change.seq
@@ -415,7 +413,7 @@ class Hub:
         for conn in conns:
             if conn.alive and conn.kind == "table" and not conn.reason:
                 try:
-                    self.service.connect(code, conn.player_id, lambda change, c=conn: self._prime(c, change))
+                    self.service.connect(code, conn.player_id, functools.partial(self._prime, conn))
                 except Exception as e:  # the table is gone or refuses: the page reconnects
                     log.info("socket at %s could not say it is here again: %s", code, e)
                     conn.kill("reconnect")
@@ -444,17 +442,18 @@ class Hub:
         """What changed in ``code`` after change ``since`` (caller holds the lock): the
         seat the person held then and the public fragments changed, or None when this
         hub does not remember it all."""
-        history = self._history.get(code, ())
-        found = [k for k, past in enumerate(history) if past.seq == since]
-        if not found:
+        history = self._history.get(code)
+        found = [k for k, past in enumerate(history or ()) if past.seq == since]
+        if history is None or not found:
             return None
         after = list(history)[found[0] + 1:-1]  # the latest's own changes are worked out with its frame
-        if any(past.public is None for past in after):
+        changed = [past.public for past in after if past.public is not None]
+        if len(changed) < len(after):
             return None
         seat = next((s for s, pid in enumerate(history[found[0]].persons) if pid == player_id), None)
         if since == history[-1].seq:
             return seat, None  # the page is up to date
-        return seat, frozenset().union(*(past.public for past in after))  # type: ignore[arg-type]
+        return seat, frozenset[str]().union(*changed)
 
     # -- connections -----------------------------------------------------------------
     def _admit(self, conn: Connection, what: str) -> str | None:
@@ -566,7 +565,7 @@ class Hub:
         a page, with its own CSRF token."""
         if isinstance(item, Published) and item.change.said is not None:
             return self._said(item, conn).replace(CSRF_MARK, conn.csrf)
-        if isinstance(item, PagePush) or not (item.item if isinstance(item, Resumed) else item).table:
+        if isinstance(item, PagePush) or (isinstance(item, Published) and not item.table):  # a Resumed is a table's
             if isinstance(item, Published):
                 conn.sent.clear()  # a room's picture: the table's first frame is whole
             return item.html(self.app, conn.player_id).replace(CSRF_MARK, conn.csrf)

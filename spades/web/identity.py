@@ -33,7 +33,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar, overload
 
 from flask import Flask, abort, current_app, request, session
 from itsdangerous import BadData, URLSafeTimedSerializer
@@ -52,6 +52,10 @@ _DEVICE_SALT = "spades-device"
 View = TypeVar("View", bound=Callable)
 
 
+@overload
+def player_id(create: Literal[True]) -> str: ...
+@overload
+def player_id(create: bool = False) -> str | None: ...
 def player_id(create: bool = False) -> str | None:
     """This browser's player id; with ``create``, one is made on first need."""
     pid = session.get("pid")

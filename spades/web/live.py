@@ -78,7 +78,7 @@ def handshake() -> None:
 @sock.route("/g/<code>/ws", bp=bp)
 def socket(ws, code: str) -> None:
     code = normalize_code(code)
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as Flask
     hub: Hub = app.extensions["spades.hub"]
     since = request.args.get("since", "")
     conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
@@ -102,7 +102,7 @@ def socket(ws, code: str) -> None:
 def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str]) -> None:
     """A page that is not a table (a tourney's, an analysis's): its socket on ``channel``,
     each push drawn by ``render(person)``, until it closes."""
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as Flask
     hub: Hub = app.extensions["spades.hub"]
     conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
                       queue_size=app.config["SOCKET_QUEUE"], ws=ws)

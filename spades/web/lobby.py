@@ -51,20 +51,19 @@ from ..tables import (
     NO_TABLE,
     TOO_MANY_TURN_TABLES,
     BadPlayer,
-    Join,
     NotHost,
     NotSaved,
     NotSeated,
     Player,
     Refused,
     Removed,
-    SetOptions,
     TableClosed,
     TableFull,
     TableNotFound,
     check_emoji,
     clean_name,
 )
+from ..tables.commands.room import Join, SetOptions
 from ..text import clean_text
 from .allowance import Budget, invitation_budgets, take
 from .codes import clean_code, join_limit
@@ -311,7 +310,7 @@ def room_page(code: str, message: str | None = None, status: int = 200, emails: 
         return redirect(url_for("lobby.join_link", code=code), 303)
     session["last_table"] = code  # the home page links back to the room
     if message is None:
-        flashed = get_flashed_messages()
+        flashed: list[str] = get_flashed_messages()  # type: ignore[assignment]  # Flask's type covers with_categories
         message = flashed[-1] if flashed else None
     ctx = room_context(snap, csrf_token())
     url = join_url(code)

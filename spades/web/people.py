@@ -32,12 +32,14 @@ import hmac
 import math
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from flask import Blueprint, Flask, abort, current_app, flash, g, redirect, request, session
 from limits import parse
 
 from ..rules_config import Rules, RulesError
-from ..tables import EMOJIS, Player, Refused, SetOptions
+from ..tables import EMOJIS, Player, Refused
+from ..tables.commands.room import SetOptions
 from .chat import MUTED_CHANNEL
 from .identity import default_emoji, player_id
 from .limits import in_minutes, limiter, making
@@ -128,7 +130,8 @@ def _refuse(message: str, status: int, headers: dict[str, str] | None = None, ro
     answered with ``status``: a refusal that is not about the form."""
     flash(message)
     g.people_room = room
-    body, _ = current_app.view_functions["profile.me"]()
+    # the profile's own view draws its page (body, status): Flask types its views as any answer
+    body, _ = cast("tuple[str, int]", current_app.view_functions["profile.me"]())
     return body, status, headers or {}
 
 

@@ -32,6 +32,7 @@ from ..rules_config import PRESETS, Rules, RulesError, Shape, preset_of
 from ..stats import Result, in_words, record_of, results_over_time
 from ..storage import PlayerGame
 from ..storage.people import CUTTHROAT
+from ..tables.commands.seats import Rename
 from ..text import clean_text
 from .identity import player_id
 from .people import blocked_people, muted_people, played_with
@@ -254,7 +255,7 @@ def _rename_at_tables(pid: str, name: str, emoji: str) -> None:
     codes = [g.code for g in accounts().games(pid) if g.status == "playing"] + accounts().store.player_rooms(pid)
     for code in codes:
         try:
-            service().handle(code, tables.Player(pid), tables.Rename(name, emoji))
+            service().handle(code, tables.Player(pid), Rename(name, emoji))
         except tables.Refused as e:  # that table goes on with the old name; the profile is saved
             log.info("renaming at %s refused: %s", code, e)
 

@@ -205,18 +205,19 @@ def replay(code: str):
         return _notice(code, 403, "Not open yet", RUNNING, [])
     match = _match_param(shown, number is not None)
 
-    def link(step: replays.Step | replays.CardStep | None) -> str | None:
-        if step is None:
-            return None
-        card = step[2] if len(step) == 3 else 0  # type: ignore[misc]
+    def url(step: replays.Step | replays.CardStep) -> str:
+        card = step[2] if len(step) == 3 else 0
         return url_for("replay.replay", code=code, match=match, hand=step[0], trick=step[1], card=card or None)
+
+    def link(step: replays.Step | replays.CardStep | None) -> str | None:
+        return None if step is None else url(step)
 
     try:
         frame = game.frame(1 if hand is None else hand, 0 if trick is None else trick, card or 0)
         frame = held_in_order(frame, record_rules(shown.record.get("format"), shown.record.get("rules")).shape)
     except replays.StepError as e:
-        return _notice(code, 400, "No such step", str(e), [("The start of the replay", link(game.steps[0])),
-                                                           ("The end of the replay", link(game.steps[-1]))])
+        return _notice(code, 400, "No such step", str(e), [("The start of the replay", url(game.steps[0])),
+                                                           ("The end of the replay", url(game.steps[-1]))])
     before, after = game.trick_neighbours(frame.card_step)
     card_before, card_after = game.card_neighbours(frame.card_step)
     return render_template(

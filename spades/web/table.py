@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request, session
+from flask.typing import ResponseReturnValue
 
 from ..rules import IllegalAction
 from ..tables import (
@@ -96,7 +97,7 @@ def page(code: str):
     snap = _snapshot(code)
     if snap.seat is not None:
         session["last_table"] = code
-    messages = get_flashed_messages()
+    messages: list[str] = get_flashed_messages()  # type: ignore[assignment]  # Flask's type covers with_categories
     ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
     return render_template("table/table.html", oob=False, marked=True, talk=talk_of(snap, player_id(), csrf_token()),
                            **ctx)
@@ -166,7 +167,7 @@ def _refused(code: str, e: Refused, room: bool):
     return _answer(code, str(e), status)
 
 
-def _command_view(spec: Declared) -> Callable[[str], object]:
+def _command_view(spec: Declared) -> Callable[[str], ResponseReturnValue]:
     """The route of a command a person posts from a page: the form becomes the command,
     the table's actor runs it, and the page is answered as the declaration says."""
     room = spec.phase == ROOM

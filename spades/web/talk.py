@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from flask import Blueprint, Flask, Response, abort, flash, redirect, render_template, request
 
 from ..storage import ChatRow
-from ..tables import KEPT, NO_TABLE, REACTIONS, WATCHING_OFF, BadAction, Snapshot, TableNotFound, line_number
+from ..tables import NO_TABLE, WATCHING_OFF, BadAction, Snapshot, TableNotFound
+from ..tables.commands.talk import KEPT, REACTIONS, line_number
 from .chat import MUTED_CHANNEL, Heard, heard_lines, hears
 from .codes import clean_code
 from .identity import csrf_token, player_id
