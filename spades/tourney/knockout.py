@@ -193,8 +193,10 @@ def knockout_ranks(bracket: Bracket) -> list[Rank]:
     for p in bracket.pairings():
         if p.result is None:
             continue
-        ranks.append(Rank(2 ** (count - p.round) + 1, p.loser))
+        winner, loser = p.result.winner, p.loser
+        assert winner is not None and loser is not None  # a knockout match always has a winner
+        ranks.append(Rank(2 ** (count - p.round) + 1, loser))
         if p.round == count:
-            ranks.append(Rank(1, p.result.winner))
+            ranks.append(Rank(1, winner))
     seed = {t: i for i, t in enumerate(bracket.teams)}
     return sorted(ranks, key=lambda r: (r.rank, seed[r.team]))

@@ -37,7 +37,7 @@ def pair_solos(solo_ids: Sequence[str], rng: random.Random,
     >>> any({a, b} == {"ann", "bob"} for a, b in pairs)
     False
     """
-    solos = list(solo_ids)
+    solos: list[str | None] = list(solo_ids)
     if len(set(solos)) != len(solos):
         raise TourneyError("A player is listed twice.")
     rng.shuffle(solos)
@@ -84,7 +84,7 @@ def seed_teams(teams: Sequence[Team], rng: random.Random,
     rng.shuffle(order)  # always drawn, so ties in rating fall at random too
     if ratings is not None:
         by_team = [team_rating(t, ratings) for t in order]
-        if all(r is not None for r in by_team):
-            rated = {t.id: r for t, r in zip(order, by_team)}
+        rated = {t.id: r for t, r in zip(order, by_team) if r is not None}
+        if len(rated) == len(order):  # every team rated (their ids are distinct)
             order.sort(key=lambda t: -rated[t.id])
     return [t.id for t in order]

@@ -70,8 +70,8 @@ class Tourney:
 
     def seed_order(self) -> list[int]:
         """Teams that started, best seed first."""
-        seeded = [t for t in self.teams.values() if t.seed is not None]
-        return [t.id for t in sorted(seeded, key=lambda t: t.seed)]
+        seeded = [(t.seed, t.id) for t in self.teams.values() if t.seed is not None]
+        return [tid for _, tid in sorted(seeded, key=lambda s: s[0])]
 
     def pairings(self) -> list[Pairing]:
         """Every pairing so far (knockout: the whole bracket, opponents unknown included)."""

@@ -88,6 +88,7 @@ def _tally(rounds: Sequence[Round]) -> tuple[dict[TeamId, _Tally], Counter[froze
             if p.result is None:
                 continue
             a, b = p.teams
+            assert a is not None and b is not None  # a pairing with a result has both teams
             met[frozenset((a, b))] += 1
             for me, other, mine, theirs in ((a, b, *p.result.score), (b, a, *p.result.score[::-1])):
                 tally = t(me)
@@ -162,6 +163,7 @@ def swiss_pairings(teams: Sequence[TeamId], history: Sequence[Round], round_numb
 def _pair(order: list[TeamId], met: Counter[frozenset[TeamId]],
           byes: dict[TeamId, int]) -> tuple[list[tuple[TeamId, TeamId]], list[TeamId]]:
     """Pairs (and the bye) for teams in pairing order, with as few repeats as the rules allow."""
+    candidates: list[TeamId | None]
     if len(order) % 2:
         fewest = min(byes.values())
         candidates = [t for t in reversed(order) if byes[t] == fewest]

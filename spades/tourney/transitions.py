@@ -48,7 +48,7 @@ from ..storage import (
 from ..tables import BOT_EMOJI, TableService, bot_seed
 from ..views import seat_view
 from .knockout import knockout_bracket, record_result
-from .model import Pairing, Result, Team, TourneyError
+from .model import Pairing, Result, Team, TeamId, TourneyError
 from .seeding import pair_solos, seed_teams
 from .state import Tourney, load
 from .swiss import record_swiss_result, swiss_pairings
@@ -69,7 +69,7 @@ def play_bots(rules: Rules, seed: str) -> Match:
     match = Match(rules, seed)
     for seat in match.turns():
         action = bots.choose(seat_view(match, seat), LEVEL, bot_seed(seed, 1, match.version, seat))
-        match.apply(seat, parse_action(action))  # type: ignore[arg-type]
+        match.apply(seat, parse_action(action))
     return match
 
 
@@ -145,8 +145,9 @@ class Transitions:
         walkover past the ready window."""
         new = [p for p in pending if p.key not in t.matches]
         if new:
-            self.store.commit([PutTourneyMatch(t.code, TourneyMatchRow(p.round, p.slot, p.teams[0], p.teams[1],
-                                                                       p.target, now)) for p in new])
+            self.store.commit([PutTourneyMatch(t.code, TourneyMatchRow(p.round, p.slot, _row_id(p.teams[0]),
+                                                                       _row_id(p.teams[1]), p.target, now))
+                               for p in new])
             return True
         for p in pending:
             m = t.matches[p.key]
@@ -195,7 +196,7 @@ class Transitions:
         else:
             index = next(i for i, r in enumerate(t.swiss) if r.number == p.round)
             t.swiss[index] = record_swiss_result(t.swiss[index], p.slot, result)
-        row = replace(m, winner=result.winner, score=result.score, hands=result.hands,
+        row = replace(m, winner=_winner_id(result), score=result.score, hands=result.hands,
                       walkover=result.is_walkover, note=note, done=now)
         self.store.commit([*extra, PutTourneyMatch(t.code, row), PutTourney(t.code, {"engine": t.engine_json()})])
 
@@ -225,7 +226,7 @@ class Transitions:
         found = self.store.finished_match(table, 1)
         if p.result is not None or found is None:  # the engine has it already: the pairing's row catches up
             r = p.result or Result.no_show()
-            self.store.commit([PutTourneyMatch(t.code, replace(m, winner=r.winner, score=r.score, hands=r.hands,
+            self.store.commit([PutTourneyMatch(t.code, replace(m, winner=_winner_id(r), score=r.score, hands=r.hands,
                                                                walkover=r.is_walkover, done=m.done or now))])
             return
         info, _ = found
@@ -281,7 +282,7 @@ class Transitions:
             self.store.commit([PutTourney(t.code, {"status": "cancelled", "finished": now,
                                                    "note": "Fewer than two teams were there at the start."})])
             return
-        _pair_solos(lineup, rng, now, self.store.blocks_between([p.player_id for p in lineup.solos]))
+        _pair_solos(lineup, rng, now, self.store.blocks_between(_solo_ids(lineup)))
         order = self._seed_order(lineup, rng)
         for n, tid in enumerate(order, 1):
             lineup.teams[tid] = replace(lineup.teams[tid], seed=n)
@@ -299,6 +300,23 @@ class Transitions:
         robots = sorted(tid for tid in lineup.final if lineup.teams[tid].bot)
         rng.shuffle(robots)
         return order + robots
+
+
+def _row_id(team: TeamId | None) -> int:
+    """A team of a pairing the service stores: its row's id (the engine takes any ids,
+    and a stored pairing's teams are known)."""
+    assert isinstance(team, int), team
+    return team
+
+
+def _winner_id(result: Result) -> int | None:
+    """A result's winner as the pairing's row keeps it (None for a no-show)."""
+    return None if result.winner is None else _row_id(result.winner)
+
+
+def _solo_ids(lineup: _Lineup) -> list[str]:
+    """The people to pair (a solo is a person: only a bot has no id)."""
+    return [p.player_id for p in lineup.solos if p.player_id is not None]
 
 
 def _played(t: Tourney, m: TourneyMatchRow, match: Match) -> Result:
@@ -362,7 +380,7 @@ def _pair_solos(lineup: _Lineup, rng: random.Random, now: float, apart: set[froz
     """Solos paired at random into the first one's team (never two who blocked one
     another while a swap can keep them apart); an odd one gets a bot partner."""
     by_person = {p.player_id: p for p in lineup.solos}
-    for a, b in pair_solos([p.player_id for p in lineup.solos], rng, apart):
+    for a, b in pair_solos(_solo_ids(lineup), rng, apart):
         first = by_person[a]
         if b is None:
             partner = TourneyPlayerRow(first.team_id, 1, None, BOT_NAME, BOT_EMOJI, True, now, now)

@@ -249,8 +249,8 @@ def listing(store: Store, offset: int = 0, limit: int = 20) -> Listing:
     rows = store.tourney_summaries(LISTED, limit=limit + 1, offset=offset)
     shown = [TourneySummaryView(s.code, s.name, s.format, s.status, s.start_at, s.started, s.finished,
                                 s.team_limit, s.places) for s in rows[:limit]]
-    return Listing(*(tuple(v for v in shown if v.status == status) for status in LISTED), offset=offset,
-                   more=len(rows) > limit)
+    upcoming, running, finished = (tuple(v for v in shown if v.status == status) for status in LISTED)
+    return Listing(upcoming, running, finished, offset=offset, more=len(rows) > limit)
 
 
 def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int]],
