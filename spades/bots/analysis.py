@@ -299,8 +299,9 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
             match.apply(seat, BIDS[value])
     solver = Solver(match.rules, match.bids, match.blind)
     for index, text in enumerate(h["plays"]):
-        seat = match.to_act
-        assert seat is not None
+        to_act = match.to_act
+        assert to_act is not None
+        seat = to_act
         card = Card.parse(text)
         if not first <= index < upto:
             match.apply(seat, card)

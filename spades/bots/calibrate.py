@@ -289,7 +289,7 @@ def build(hands: int, seed: int = 1, log=None, against: str = "normal") -> BidMo
         taken, _plays = playout(ctx, hs, [], 0, 0, [0, 0, 0, 0], False, seats)
         if nil_seat < 0:
             for team in (0, 1):
-                c = bids[team] + bids[team + 2]
+                c = _contract(bids, team)
                 got = taken[team] + taken[team + 2]
                 cap = capacity[i][team] + capacity[i][team + 2]
                 if got >= c and cap > c:
@@ -328,6 +328,13 @@ def build(hands: int, seed: int = 1, log=None, against: str = "normal") -> BidMo
     return model
 
 
+def _contract(bids: list[int | None], team: int) -> int:
+    """A team's contract once every seat has bid: its two bids together."""
+    a, b = bids[team], bids[team + 2]
+    assert a is not None and b is not None, bids
+    return a + b
+
+
 def _contracts(model: BidModel, deals: list[list[int]], against: str = "normal") -> list[tuple[list[float], int, bool]]:
     """Bid ``deals`` with ``model`` and play them out in bidding mode; for each team whose
     second bidder bid a number after a number: (the team's tricks as that bidder saw them
@@ -348,7 +355,7 @@ def _contracts(model: BidModel, deals: list[list[int]], against: str = "normal")
         for team in (0, 1) if seats is None else (i & 1,):
             view = views[team]
             if view is not None:
-                c = bids[team] + bids[team + 2]
+                c = _contract(bids, team)
                 out.append((view, c, taken[team] + taken[team + 2] >= c))
     return out
 

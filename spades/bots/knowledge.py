@@ -38,13 +38,13 @@ from .policy import HandCtx, beats
 ALL_SIDE_VOID = 0b1110  # void in hearts, diamonds and clubs: only spades left
 
 
-def bid_value(b: object) -> int | None:
+def bid_value(b: int | str | None) -> int | None:
     """A bid from the view's JSON (``"nil"`` -> 0)."""
     if b is None:
         return None
     if b == "nil" or b == "blind_nil":
         return 0
-    return int(b)  # type: ignore[arg-type]
+    return int(b)
 
 
 @dataclass(slots=True)

@@ -66,7 +66,8 @@ DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)  # Redi
 
 def live_workers(r: redis.Redis, now: float | None = None, beats: str = WORKERS) -> int:
     now = time.time() if now is None else now
-    return int(r.zcount(beats, now - ALIVE_S, "+inf"))
+    count: Any = r.zcount(beats, now - ALIVE_S, "+inf")  # redis-py types a sync client's answers as awaitable too
+    return int(count)
 
 
 def ensure_group(r: redis.Redis, stream: str = STREAM) -> None:
@@ -152,7 +153,7 @@ class BotQueue(cf.Executor):
         conn = redis.Redis.from_url(self.url, socket_timeout=None, socket_connect_timeout=5, retry=QUICK_RETRY)
         while not self._closed.is_set():
             try:
-                item = conn.blpop([self.reply], timeout=1)
+                item: Any = conn.blpop([self.reply], timeout=1)
             except redis.RedisError as e:
                 if not self._closed.is_set():
                     if self.outage is None or not isinstance(e, DOWN):
@@ -222,10 +223,12 @@ def serve(url: str, name: str, stop: threading.Event | None = None, analyses: bo
                 r.zadd(beats, {name: now})
                 r.zremrangebyscore(beats, "-inf", now - 60)
                 beat = now
-            # a silent worker's decision first, then a new one
-            _, claimed, _ = r.xautoclaim(stream, GROUP, name, min_idle_time=int(claim_after * 1000), count=1)
+            # a silent worker's decision first, then a new one (redis-py types a sync
+            # client's answers as awaitable too: hence Any, and the ignore below)
+            claim: Any = r.xautoclaim(stream, GROUP, name, min_idle_time=int(claim_after * 1000), count=1)
+            _, claimed, _ = claim
             entries = claimed or [e for _, batch in (r.xreadgroup(GROUP, name, {stream: ">"}, count=1, block=1000)
-                                                     or []) for e in batch]
+                                                     or []) for e in batch]  # type: ignore[union-attr]  # redis-py's types
             for entry_id, fields in entries:
                 if fields:  # a claimed entry trimmed from the stream meanwhile has none
                     answer(r, json.loads(fields[b"job"]))

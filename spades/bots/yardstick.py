@@ -174,7 +174,7 @@ class Table:
         self.bids = view.get("bids") or [None] * 4
         self.taken = view.get("taken") or [0, 0, 0, 0]
         self.played: set[str] = set()
-        self.void = [set() for _ in range(4)]
+        self.void: list[set[str]] = [set() for _ in range(4)]
         self.partner_led: set[str] = set()
         for t in view.get("tricks") or []:
             self._read(t["leader"], t["cards"])
