@@ -22,9 +22,10 @@ Decisions where RULES.md is silent, kept here so the code and the docs agree:
   are exactly what they always were, so stored matches deal the same cards again).
 
 House rules (RULES.md, "House rules"), where RULES.md is silent:
-- The shape of the table (seats, sides, deck, trumps) is ``Rules.shape``; a standard
-  table (four seats, two teams, 52 cards, spades led once broken) plays cards on an inline
-  path written for it, every other table on a path that reads the shape's tables.
+- The shape of the table (seats, sides, deck, trumps) is ``Rules.shape``. A match without
+  house rules is a ``StandardMatch`` (``Match`` makes one), which plays on an inline path
+  written for four seats and 52 cards; every other match on ``Match``'s path, which reads
+  the shape's tables.
 - Whiz and mirror count a player's trumps: spades, the jokers and the jjdd 2 of
   diamonds. A whiz player holding no trump can only bid nil ("Whiz: you hold no spades,
   so you bid nil."); under mirror a player with none bids nil (no blind nil: the rules
@@ -238,8 +239,15 @@ class Match:
         "rules", "seed", "phase", "hand_number", "dealer", "deal", "held", "bids", "blind",
         "looked", "plays", "trick_leader", "trick", "tricks", "taken", "broken", "to_act",
         "scores", "bags", "results", "version", "winner", "_win", "_rng", "deals",
-        "shape", "_plain", "_players", "_lead_any", "_left", "_size", "_trumps",
+        "shape", "_players", "_lead_any", "_left", "_size", "_trumps",
     )
+
+    def __new__(cls, rules: Rules | None = None, *args: object, **kwargs: object) -> Match:
+        """A standard table (no house rule) is a ``StandardMatch``: the same rules, played
+        on a path written for four seats and 52 cards."""
+        if cls is Match and (rules is None or not rules.house):
+            cls = StandardMatch
+        return object.__new__(cls)
 
     def __init__(self, rules: Rules | None = None, seed: int | str = 0, first_dealer: int | None = None,
                  deal: list[list[Card]] | None = None, deals: Deals | None = None) -> None:
@@ -252,9 +260,6 @@ class Match:
         # the shape's figures the card path reads, each one slot away
         self._left, self._size, self._trumps = self.shape.left, self.shape.hand_size, self.shape.trump_mask
         self._lead_any = self.rules.spades_lead == "any"
-        # the inline card path is written for a standard table (four seats, 52 cards,
-        # spades led once broken); any other table plays through ``_play``
-        self._plain = self.shape.standard and not self._lead_any
         self.seed = seed
         self.deals = deals
         self.scores = [0] * self.shape.side_count  # per side
@@ -335,28 +340,12 @@ class Match:
         if seat != self.to_act or seat is None:
             return ()
         if self.phase is PLAYING:
-            held = self.held[seat]
-            trick = self.trick
-            if self._plain:  # a standard table: a card's suit is its number // 13 (RANK_COUNT)
-                if trick:
-                    led = trick[0] // 13
-                    follow = _BY_SUIT_MASK[led][held >> (13 * led) & 0x1FFF]
-                    return follow or cards_of(held)
-                if self.broken or not held & SIDE_MASK:
-                    return cards_of(held)
-                return cards_of(held & SIDE_MASK)
-            return any_cards_of(shape_legal_mask(self.shape, held, trick, self.broken, self._lead_any))
+            return any_cards_of(shape_legal_mask(self.shape, self.held[seat], self.trick, self.broken,
+                                                 self._lead_any))
         if not self.looked[seat]:
             if self._bid_problem(seat, BLIND_NIL) is not None:
                 return _LOOK_ONLY  # suicide: the partner's nil leaves this seat a number to bid
             return _BLIND_CHOICE
-        if self._plain and self.rules.bidding_variant == "standard" and not self.rules.min_bid:
-            return _BID_ACTIONS
-        return self._legal_bids(seat)
-
-    def _legal_bids(self, seat: int) -> tuple[Action, ...]:
-        """The bids ``seat`` may make under the table's variant and minimum (kept out of
-        ``legal_actions``: a closure there would slow its card path)."""
         return tuple([b for b in bid_actions(self.shape.tricks) if self._bid_problem(seat, b) is None])
 
     def can_look(self, seat: int) -> bool:
@@ -415,10 +404,9 @@ class Match:
     def _bid_problem(self, seat: int, bid: Bid) -> str | None:
         """Why ``seat`` may not bid ``bid`` under the table's bidding variant and minimum
         (the bid's range included), in the player's words; None when it may."""
-        tricks = self.shape.tricks
         value = bid.value
-        if not 0 <= value <= tricks:
-            return f"Bids are 1 to {tricks}, or nil."
+        if not 0 <= value <= self._size:
+            return f"Bids are 1 to {self._size}, or nil."
         rules = self.rules
         variant = rules.bidding_variant
         if variant == "standard" and not rules.min_bid:
@@ -450,47 +438,14 @@ class Match:
     # -- applying --------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
         """Check and apply one action of ``seat``. Raises IllegalAction, leaving the state as it was."""
-        # The common case, a legal card, is checked and played inline: bots simulate
-        # millions of these, and a function call is a measurable part of each. The suit
-        # of a card here is its number // RANK_COUNT (written 13 for speed), a spade below 13.
-        if type(action) is Card and self.phase is PLAYING and seat == self.to_act:
-            if not self._plain:
-                self.check(seat, action)
-                self._play(seat, action)
-                return
-            held = self.held[seat]
-            trick = self.trick
-            if held >> action & 1 and (
-                (action // 13 == trick[0] // 13 or not held & SUIT_MASKS[trick[0] // 13]) if trick
-                else (action >= 13 or self.broken or not held & SIDE_MASK)
-            ):
-                self.held[seat] = held & ~(1 << action)
-                self.plays.append(action)
-                self.version += 1
-                if not trick:
-                    self._win = action
-                else:
-                    # The winning card so far is overtaken by a higher card of its suit,
-                    # or by the first spade on a trick without one.
-                    win = self._win
-                    if action // 13 == win // 13:
-                        if action > win:
-                            self._win = action
-                    elif action < 13:
-                        self._win = action
-                trick.append(action)
-                if len(trick) < self._players:
-                    self.to_act = self._left[seat]
-                else:
-                    self._end_trick()
-                return
-        self.check(seat, action)  # raises with the reason, or passes for a bid or a look
+        self.check(seat, action)  # raises with the reason, or passes
+        if type(action) is Card:
+            self._play(seat, action)
+            return
         if type(action) is Bid:
             self._bid(seat, action)
-        elif type(action) is Look:
+        else:
             self.looked[seat] = True
-        else:  # pragma: no cover - every legal card took the path above
-            raise AssertionError(f"legal card {action} missed the play path")
         self.version += 1
 
     def _play(self, seat: int, card: Card) -> None:
@@ -595,3 +550,91 @@ class Match:
     def cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now (for views and bots of that seat only)."""
         return list(any_cards_of(self.held[seat]))
+
+
+class StandardMatch(Match):
+    """A match at a standard table (no house rule: four seats, two teams, 52 cards,
+    spades led once broken, standard bidding): ``Match`` makes one for such rules. It plays
+    by the same rules on a path written for that table, the one the bots' simulations and
+    the engine's benchmark run: a legal card is checked and played inline (a function call
+    is a measurable part of each of the millions a bot plays), a card's suit is its number
+    // 13 (``RANK_COUNT``), a spade is below 13, and the next seat is ``(seat + 1) & 3``."""
+
+    __slots__ = ()
+
+    def legal_actions(self, seat: int | None) -> tuple[Action, ...]:
+        if seat != self.to_act or seat is None:
+            return ()
+        if self.phase is PLAYING:
+            held = self.held[seat]
+            trick = self.trick
+            if trick:
+                led = trick[0] // 13
+                follow = _BY_SUIT_MASK[led][held >> (13 * led) & 0x1FFF]
+                return follow or cards_of(held)
+            if self.broken or not held & SIDE_MASK:
+                return cards_of(held)
+            return cards_of(held & SIDE_MASK)
+        if not self.looked[seat]:
+            return _BLIND_CHOICE
+        return _BID_ACTIONS
+
+    def apply(self, seat: int, action: Action) -> None:
+        if type(action) is Card and self.phase is PLAYING and seat == self.to_act:
+            held = self.held[seat]
+            trick = self.trick
+            if held >> action & 1 and (
+                (action // 13 == trick[0] // 13 or not held & SUIT_MASKS[trick[0] // 13]) if trick
+                else (action >= 13 or self.broken or not held & SIDE_MASK)
+            ):
+                self.held[seat] = held & ~(1 << action)
+                self.plays.append(action)
+                self.version += 1
+                if not trick:
+                    self._win = action
+                else:
+                    # The winning card so far is overtaken by a higher card of its suit,
+                    # or by the first spade on a trick without one.
+                    win = self._win
+                    if action // 13 == win // 13:
+                        if action > win:
+                            self._win = action
+                    elif action < 13:
+                        self._win = action
+                trick.append(action)
+                if len(trick) < 4:
+                    self.to_act = (seat + 1) & 3
+                else:
+                    self._end_trick()
+                return
+        self.check(seat, action)  # raises with the reason, or passes for a bid or a look
+        if type(action) is Bid:
+            self._bid(seat, action)
+        else:
+            self.looked[seat] = True
+        self.version += 1
+
+    def _end_trick(self) -> None:
+        trick = self.trick
+        win = self._win
+        winner = (self.trick_leader + trick.index(win)) & 3
+        if win < 13:  # the winner is a spade only if a spade was played: spades are broken
+            self.broken = True
+        self.tricks.append((self.trick_leader, tuple(trick), winner))
+        self.taken[winner] += 1
+        self.trick = []
+        self.trick_leader = winner
+        if len(self.tricks) < 13:
+            self.to_act = winner
+        else:
+            self._end_hand()
+
+    def _match_decided(self) -> bool:
+        a, b = self.scores
+        n = self.hand_number
+        rules = self.rules
+        reached = (max(a, b) >= rules.target) if rules.end == "target" else n >= rules.hands
+        if (reached and a != b) or n >= MAX_HANDS:
+            self.winner = None if a == b else (0 if a > b else 1)
+            return True
+        return False

@@ -65,8 +65,12 @@ def score_hand(
 ) -> HandScore:
     """Score a finished hand, one result per side. ``bids[s]`` is 0 for nil; ignored in
     no-bidding mode. ``bags_before[t]`` is side ``t``'s running bag count."""
+    sides = rules.shape.sides
+    if len(sides) == 2:  # two teams (a bot's play-outs score millions of these): no loop
+        return HandScore((_score_team(rules, sides[0], bids, blind, tricks, bags_before[0]),
+                          _score_team(rules, sides[1], bids, blind, tricks, bags_before[1])))
     return HandScore(tuple([_score_team(rules, seats, bids, blind, tricks, bags_before[t])
-                            for t, seats in enumerate(rules.shape.sides)]))
+                            for t, seats in enumerate(sides)]))
 
 
 def _score_team(
