@@ -37,7 +37,7 @@ native.load(__path__)  # the compiled hot modules, when built from today's sourc
 from ..cards import CARDS  # noqa: E402
 from ..rules import legal_mask  # noqa: E402
 from ..rules_config import HOUSE_KEYS, Rules  # noqa: E402
-from . import bidmodel, house, knowledge, policy, search  # noqa: E402
+from . import bidmodel, house, house_search, knowledge, policy, search  # noqa: E402
 
 TABLE_LEVELS = ("easy", "normal", "hard")  # the bots a table may have
 DEFAULT_LEVEL = "normal"  # ... when nobody chose
@@ -67,7 +67,7 @@ def choose(view: dict, level: str = "normal", seed: int = 0, budget_s: float | N
     rng = random.Random(f"{level}/{seed}/{view.get('hand_number')}/{view.get('seat')}/{view.get('version')}"
                         f"/{len(view.get('tricks') or [])}/{legal}")
     if _house(view):
-        return house.choose(view, level, rng, budget_s, HARD_BUDGET_S)
+        return house_search.choose(view, level, rng, budget_s, HARD_BUDGET_S)
     if level == "random":
         return rng.choice(legal)
     if len(legal) == 1:

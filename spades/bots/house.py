@@ -4,7 +4,7 @@ and scoring variant (whiz, mirror, suicide, a minimum bid, 10-for-200, spades le
 
 The standard table's bots (``policy``, ``bidmodel``, ``search``) are written for four
 seats and 52 bits, and stay as they are; ``spades.bots.choose`` and ``hint`` hand a view
-here when its rules are house rules. Everything about the table comes from its
+to the house bots when its rules are house rules (``house_search.choose``, ``hint``). Everything about the table comes from its
 ``Rules.shape``: the seats and who sits to the left, the sides (a team, or one player
 alone), the partner or none, the deck, the hand size and the trumps.
 
@@ -713,7 +713,7 @@ def _set_nil(t: Table, legal: int, follow: int, w: int, led: int, nil_opp: int, 
             part = lose & t.suits[led]
             if follow and part:
                 return high(part)
-            return _highest_side(t, lose)
+            return highest_side(t, lose)
         return -1
     if nil_opp not in seats_after:
         return -1
@@ -728,7 +728,7 @@ def _set_nil(t: Table, legal: int, follow: int, w: int, led: int, nil_opp: int, 
     return -1
 
 
-def _highest_side(t: Table, m: int) -> int:
+def highest_side(t: Table, m: int) -> int:
     """The highest-ranked side card of ``m`` (a trump only when there is none)."""
     side = m & ~t.trumps
     if not side:
@@ -925,41 +925,6 @@ def hand_value(game: Game, taken: list[int], side: int) -> float:
 
 
 # -- the levels --------------------------------------------------------------------------
-
-def choose(view: dict, level: str, rng: random.Random, budget_s: float | None, hard_budget_s: float) -> int | str:
-    """The action (JSON form) of ``level`` for a house-rules view; one of ``view["legal"]``.
-    ``spades.bots.choose`` has checked the turn and the level and made ``rng``."""
-    legal = view["legal"]
-    if level == "random":
-        return rng.choice(legal)
-    if len(legal) == 1:
-        return legal[0]
-    if "look" in legal or "blind_nil" in legal:
-        return "look"  # the house bots look at their cards before they bid
-    state = read(view)
-    assert state.hand is not None
-    if isinstance(legal[0], int) or legal[0] == "nil":
-        return bid_for(state, "normal" if level == "hard" else level, rng)
-    if level == "hard":
-        from . import house_search
-        budget = hard_budget_s if budget_s is None else budget_s
-        slot = house_search.choose_card(state, rng, budget)
-    else:
-        hand = state.hand
-        slot = normal_card(state.game, state.seat, hand, state.trick, state.leader, state.gone, state.taken,
-                           state.broken, state.voids)
-        if level == "easy":
-            r = rng.random()
-            t = state.table
-            ok = t.legal(hand, state.trick, state.broken)
-            if r < EASY_ANY:  # a slip: any legal card
-                slot = rng.choice(list(bits(ok)))
-            elif r < EASY_ANY + EASY_HIGH:  # a wasted high card
-                slot = high(ok & t.suits[high(ok) >> 4]) if not ok & ~t.trumps else _highest_side(t, ok)
-    card = str(state.table.card(slot))
-    assert card in legal, (card, legal)
-    return card
-
 
 def hint(view: dict) -> int | str:
     """The bid Hard would make (its count, as Normal's), legal for the table's variant."""

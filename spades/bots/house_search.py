@@ -1,4 +1,5 @@
-"""Hard's card at a house-rules table: determinized Monte Carlo over the unseen cards.
+"""Hard's card at a house-rules table: determinized Monte Carlo over the unseen cards; and
+``choose``, the action of each level at such a table (``spades.bots.choose`` hands it the view).
 
 For a card decision: deal the cards the seat cannot see to the other seats at random,
 consistent with what it knows (its hand, the cards played, the voids shown by not
@@ -190,3 +191,40 @@ def choose_card(state: State, rng: random.Random, budget_s: float) -> int:
 
 
 __all__ = ["PLAYS_PER_SECOND", "candidates", "card_values", "choose_card", "high", "sample_hands"]
+
+
+# -- the levels --------------------------------------------------------------------------
+
+def choose(view: dict, level: str, rng: random.Random, budget_s: float | None, hard_budget_s: float) -> int | str:
+    """The action (JSON form) of ``level`` for a house-rules view; one of ``view["legal"]``:
+    Easy and Normal by ``spades.bots.house``, Hard's card by this module's search.
+    ``spades.bots.choose`` has checked the turn and the level and made ``rng``."""
+    legal = view["legal"]
+    if level == "random":
+        return rng.choice(legal)
+    if len(legal) == 1:
+        return legal[0]
+    if "look" in legal or "blind_nil" in legal:
+        return "look"  # the house bots look at their cards before they bid
+    state = house.read(view)
+    assert state.hand is not None
+    if isinstance(legal[0], int) or legal[0] == "nil":
+        return house.bid_for(state, "normal" if level == "hard" else level, rng)
+    if level == "hard":
+        budget = hard_budget_s if budget_s is None else budget_s
+        slot = choose_card(state, rng, budget)
+    else:
+        hand = state.hand
+        slot = house.normal_card(state.game, state.seat, hand, state.trick, state.leader, state.gone, state.taken,
+                           state.broken, state.voids)
+        if level == "easy":
+            r = rng.random()
+            t = state.table
+            ok = t.legal(hand, state.trick, state.broken)
+            if r < house.EASY_ANY:  # a slip: any legal card
+                slot = rng.choice(list(bits(ok)))
+            elif r < house.EASY_ANY + house.EASY_HIGH:  # a wasted high card
+                slot = high(ok & t.suits[high(ok) >> 4]) if not ok & ~t.trumps else house.highest_side(t, ok)
+    card = str(state.table.card(slot))
+    assert card in legal, (card, legal)
+    return card
