@@ -155,9 +155,9 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     if level == "easy":
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()
-        if r < 0.10:  # a slip: any legal card
+        if r < house.EASY_ANY:  # a slip: any legal card (as often as at a house table)
             card = rng.choice(list(_bits(legal)))
-        elif r < 0.16:  # a wasted high card: the highest card it may play
+        elif r < house.EASY_ANY + house.EASY_HIGH:  # a wasted high card: the highest card it may play
             card = policy.highest_by_rank(legal, spades_last=False)
     return card
 
