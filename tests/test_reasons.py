@@ -43,3 +43,17 @@ def test_the_words_name_the_hint(seed):
     assert bid in v["legal"]
     words = explain(v["hand"], bid)
     assert words.startswith(f"{bid}: ") and len(words.split()) <= 12
+
+
+JJDD_TOP = ("BJ", "LJ", "2D", "2S")  # the jjdd trumps above the ace of spades
+
+
+def test_the_jokers_and_the_jjdd_two_of_diamonds_are_named_as_trumps_above_the_ace():
+    """At a jokers table the trumps above the ace are spades for the count and named first;
+    the ace of spades is fifth from the top there, so four trumps do not make it sure."""
+    hand = ["BJ", "AS", "7S", "4S", "AH", "9H", "5H", "3H", "QD", "8D", "6D", "4D", "9C"]
+    assert explain(hand, 4, JJDD_TOP) == "4: BJ, ♥A, a long spade and a ruff in clubs"
+    hand = ["LJ", "2D", "7S", "AH", "9H", "5H", "3H", "QD", "8D", "6D", "4D", "9C", "3C"]
+    assert explain(hand, 2, JJDD_TOP) == "2: LJ, 2♦ and ♥A"  # the 2D a trump, not a diamond
+    hand = ["LJ", "7S", "4S", "9H", "5H", "3H", "QD", "8D", "6D", "4D", "9C", "3C", "2H"]
+    assert explain(hand, "nil", ("BJ", "LJ")) == "nil: risky, with LJ"

@@ -485,7 +485,7 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         refusal=card_refusal(shape.suit_of[Card.parse(trick[0])] if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
-        hint=_hint_words(v["hand"], hint), hinted=_hinted(hint), can_claim=my_turn and snap.can_claim,
+        hint=_hint_words(v["hand"], hint, shape), hinted=_hinted(hint), can_claim=my_turn and snap.can_claim,
         legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, v["hand"]), max_bid=shape.tricks)
 
 
@@ -513,11 +513,16 @@ def _hinted(hint: object) -> str:
     return "nil" if hint == "nil" else ""
 
 
-def _hint_words(cards: list[str] | None, hint: object) -> str | None:
-    """The Hard bot's bid for these cards, and where its tricks come from."""
+ACE_OF_SPADES = Card.parse("AS")
+
+
+def _hint_words(cards: list[str] | None, hint: object, shape: Shape) -> str | None:
+    """The Hard bot's bid for these cards, and where its tricks come from (the jokers and
+    the jjdd 2D named among the trumps above the ace)."""
     if hint is None:
         return None
-    words = explain(cards, hint) if cards and isinstance(hint, int | str) else None
+    above = tuple(str(c) for c in shape.trumps[:shape.trumps.index(ACE_OF_SPADES)])
+    words = explain(cards, hint, above) if cards and isinstance(hint, int | str) else None
     return words or str(hint)
 
 
