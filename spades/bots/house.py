@@ -4,9 +4,10 @@ and scoring variant (whiz, mirror, suicide, a minimum bid, 10-for-200, spades le
 
 The standard table's bots (``policy``, ``bidmodel``, ``search``) are written for four
 seats and 52 bits, and stay as they are; ``spades.bots.choose`` and ``hint`` hand a view
-to the house bots when its rules are house rules (``house_search.choose``, ``hint``). Everything about the table comes from its
-``Rules.shape``: the seats and who sits to the left, the sides (a team, or one player
-alone), the partner or none, the deck, the hand size and the trumps.
+to the house bots when its rules are house rules (``house_search.choose``, ``hint``).
+Everything about the table comes from its ``Rules.shape``: the seats and who sits to the
+left, the sides (a team, or one player alone), the partner or none, the deck, the hand
+size and the trumps.
 
 **Slots.** Play here works on bit masks of *slots*, not of card numbers: a card's slot is
 ``16 * suit + power`` (a trump's power less one: jjdd has 16 trumps), its suit and its
