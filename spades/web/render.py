@@ -711,7 +711,8 @@ def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
                 rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
                 option_values={**option_values(snap.rules, snap.level), "chat": snap.chat,
                                "filter": "on" if snap.chat_filter else ""},
-                can_pick_bot=snap.is_host and snap.partner != BOT_PARTNER and people <= 3,
+                can_pick_bot=(snap.is_host and snap.partner != BOT_PARTNER and people < len(_room_shape(snap).seats)
+                              and _room_shape(snap).partners),
                 note=_room_note(snap, people), commitment=snap.deal_commitment,
                 rules_url=rules_url(snap.rules, snap.level))
 
@@ -720,7 +721,8 @@ def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
     return RoomMember(
         number=m.number, name=m.name, emoji=m.emoji, host=m.host, me=m.me, partner=m.number == snap.partner,
         role=_seat_role(snap, m.seat) if m.seat is not None else "Waiting for the host to pick a partner",
-        can_pick=snap.is_host and not m.host and m.number != snap.partner, can_remove=snap.is_host and not m.host)
+        can_pick=snap.is_host and not m.host and m.number != snap.partner and _room_shape(snap).partners,
+        can_remove=snap.is_host and not m.host)
 
 
 def _room_shape(snap: RoomSnapshot) -> Shape:
