@@ -1,5 +1,6 @@
 """House rules at the table in real Chromium (RULES.md "House rules"): three friends play
-a hand of cutthroat from /new, each in their own browser, on a phone and on a desktop; a
+a hand of cutthroat from /new, each in their own browser, on a phone and on a desktop; each
+preset picked on the home page plays a whole practice hand; a
 Jokers JJDD practice hand shows its jokers among the trumps; a whiz table refuses a bid
 with its reason, on the page. No page ever holds a card another seat holds."""
 
@@ -317,5 +318,49 @@ def test_cards_fly_at_a_three_seat_table(app, live_server, browser, service):
         assert len({m["face"] for m in flown if m["face"]}) >= 3, flown  # cards of every seat flew to the trick
         assert any(m["ghost"] for m in flown), flown  # a finished trick went to its winner
         assert errors == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("preset,label,players", [("cutthroat-4", "Cutthroat for 4", 4), ("jj", "Jokers JJ", 4),
+                                                  ("cutthroat-3", "Cutthroat for 3", 3)])
+def test_a_preset_picked_on_the_home_page_plays_a_whole_practice_hand(app, live_server, browser, service, preset,
+                                                                      label, players):
+    """The home page's practice form with a preset: the table has the preset's seats and
+    rules line, and a whole hand is played by clicking (a bid, then the first playable
+    card each turn) until the hand's result shows, a column per side in its table."""
+    pid = f"preset-{preset}"
+    page = signed_in(app, live_server, browser, pid, PHONE)
+    try:
+        page.goto(live_server + "/")
+        form = page.locator("form.practice")
+        form.locator("select[name=preset]").select_option(preset)
+        form.locator("input[name=level][value=easy]").check()
+        form.get_by_role("button", name="Practice", exact=True).click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        code = page.url.rsplit("/", 1)[1]
+        expect(page.locator("body.live")).to_have_count(1, timeout=15000)
+        expect(page.locator("#felt .plate")).to_have_count(players)
+        expect(page.locator(".table-info")).to_contain_text(label)  # the rules line (in the Menu on a phone)
+        for _ in range(18):  # a bid and at most 17 cards of one's own
+            # the bots play on by themselves: wait until the page shows this seat to act, or the hand's end
+            page.wait_for_function("() => document.getElementById('turn').dataset.seat === '0'"
+                                   " || document.querySelector('#panel #result > *')",
+                                   timeout=15000)
+            v = service.snapshot(code, pid).view
+            if v["phase"] not in ("bidding", "playing"):
+                break
+            expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
+            if v["phase"] == "bidding":
+                page.get_by_role("button", name="Bid", exact=True).click()  # the box holds the hint's bid
+            else:
+                page.locator("#hand .fan.playable .card.legal").first.click()
+            moved(page, v["version"])
+        v = service.snapshot(code, pid).view
+        assert v["phase"] == "hand_over" and len(v["results"]) == 1 and sum(v["taken"]) == 52 // players
+        expect(page.locator(OPEN_PANEL)).to_be_visible(timeout=15000)
+        sides = len(v["sides"])
+        expect(page.locator("#result .score-table thead th")).to_have_count(sides + 1)
+        assert page.evaluate(TOO_WIDE_BUT_THE_SHEET) == []
     finally:
         page.context.close()
