@@ -70,7 +70,7 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         expect(host.locator("#room")).to_contain_text("Ann")  # pushed to the host, live
 
         # the host is changing the options when Bob arrives: the push keeps their choice
-        host.locator("details.options summary").click()
+        host.locator("details.options > summary").click()
         host.locator("details.options label:has(input[name=speed][value='slow'])").click()
 
         # Bob types the code (in lower case) on the home page
@@ -85,7 +85,7 @@ def test_three_friends_join_pick_partners_play_continue_and_deal(live_server, br
         expect(ann.locator("#room")).to_contain_text("Bob")  # and to Ann
         expect(host.locator("details.options")).to_have_attribute("open", "")
         expect(host.locator("details.options input[name=speed][value='slow']")).to_be_checked()
-        host.locator("details.options summary").click()  # closed again, nothing saved
+        host.locator("details.options > summary").click()  # closed again, nothing saved
 
         # the host picks Bob as partner: Ann, live, is told she is on the other team
         expect(bob.locator("body.live")).to_have_count(1, timeout=10000)

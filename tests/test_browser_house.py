@@ -1,8 +1,8 @@
 """House rules at the table in real Chromium (RULES.md "House rules"): three friends play
 a hand of cutthroat from /new, each in their own browser, on a phone and on a desktop; each
-preset picked on the home page plays a whole practice hand; a
-Jokers JJDD practice hand shows its jokers among the trumps; a whiz table refuses a bid
-with its reason, on the page. No page ever holds a card another seat holds."""
+preset picked on the home page plays a whole practice hand; a Jokers JJDD practice hand
+shows its jokers among the trumps; a whiz table refuses a bid with its reason, on the page.
+No page ever holds a card another seat holds."""
 
 from __future__ import annotations
 
@@ -53,6 +53,13 @@ def moved(page: Page, version: int) -> None:
     """Wait until the page shows a later moment of the table than ``version`` (its move was taken)."""
     page.wait_for_function("(v) => document.getElementById('turn').dataset.version !== v", arg=str(version),
                            timeout=15000)
+
+
+def my_turn_or_the_end(page: Page) -> None:
+    """Wait until the page (seat 0's) shows its own turn or the hand's result: at a
+    practice table the bots play on by themselves between the person's moves."""
+    page.wait_for_function("() => document.getElementById('turn').dataset.seat === '0'"
+                           " || document.querySelector('#panel #result > *')", timeout=15000)
 
 
 def seat_of(page: Page) -> int:
@@ -233,14 +240,12 @@ def test_a_jjdd_practice_hand_shows_the_jokers_among_the_trumps(app, live_server
         assert page.evaluate(TOO_WIDE) == []
         # the hand, played by clicking its first playable card (a bid of 4: the table's minimum)
         joker_played = False
-        for _ in range(200):
+        for _ in range(14):  # a bid and thirteen cards of one's own
+            my_turn_or_the_end(page)
             v = service.snapshot(code, "jjdd-ann").view
             if v["phase"] not in ("bidding", "playing"):
                 break
             expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
-            if v["to_act"] != 0:
-                moved(page, v["version"])
-                continue
             if v["phase"] == "bidding":
                 page.locator("#bid-value").fill("4")
                 page.get_by_role("button", name="Bid", exact=True).click()
@@ -250,10 +255,9 @@ def test_a_jjdd_practice_hand_shows_the_jokers_among_the_trumps(app, live_server
                 target = joker.first if joker.count() else legal.first
                 text = target.get_attribute("data-card")
                 target.click()
-                if text in ("BJ", "LJ"):
-                    joker_played = True
-                    expect(page.locator(f'#trick .face[data-card="{text}"]')).to_be_visible(timeout=15000)
+                joker_played = joker_played or text in ("BJ", "LJ")
             moved(page, v["version"])
+            assert v["version"] < service.snapshot(code, "jjdd-ann").view["version"]  # the click was taken
         assert joker_played
         expect(page.locator(OPEN_PANEL)).to_be_visible(timeout=15000)
     finally:
@@ -303,20 +307,21 @@ def test_cards_fly_at_a_three_seat_table(app, live_server, browser, service):
     try:
         page.goto(f"{live_server}/g/{code}")
         expect(page.locator("body.live")).to_have_count(1, timeout=15000)
-        for _ in range(60):  # bid 3, then play the first playable card until two tricks are taken
-            v = service.snapshot(code, "fly-ann").view
-            if len(v["tricks"]) >= 2:
+        for _ in range(4):  # the bid, then the first playable card, until two tricks are taken
+            if len(service.snapshot(code, "fly-ann").view["tricks"]) >= 2:
                 break
+            my_turn_or_the_end(page)
+            v = service.snapshot(code, "fly-ann").view
             expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
-            if v["to_act"] == 0:
-                if v["phase"] == "bidding":
-                    page.get_by_role("button", name="Bid", exact=True).click()
-                else:
-                    page.locator("#hand .fan.playable .card.legal").first.click()
+            if v["phase"] == "bidding":
+                page.get_by_role("button", name="Bid", exact=True).click()
+            else:
+                page.locator("#hand .fan.playable .card.legal").first.click()
             moved(page, v["version"])
-        flown = page.evaluate("window.moved")
-        assert len({m["face"] for m in flown if m["face"]}) >= 3, flown  # cards of every seat flew to the trick
-        assert any(m["ghost"] for m in flown), flown  # a finished trick went to its winner
+        # cards of every seat flew to the trick, and a finished trick went to its winner (its
+        # flight starts as the felt that shows it arrives: wait for it)
+        page.wait_for_function("() => new Set(window.moved.filter(m => m.face).map(m => m.face)).size >= 3"
+                               " && window.moved.some(m => m.ghost)", timeout=15000)
         assert errors == []
     finally:
         page.context.close()
@@ -343,10 +348,7 @@ def test_a_preset_picked_on_the_home_page_plays_a_whole_practice_hand(app, live_
         expect(page.locator("#felt .plate")).to_have_count(players)
         expect(page.locator(".table-info")).to_contain_text(label)  # the rules line (in the Menu on a phone)
         for _ in range(18):  # a bid and at most 17 cards of one's own
-            # the bots play on by themselves: wait until the page shows this seat to act, or the hand's end
-            page.wait_for_function("() => document.getElementById('turn').dataset.seat === '0'"
-                                   " || document.querySelector('#panel #result > *')",
-                                   timeout=15000)
+            my_turn_or_the_end(page)
             v = service.snapshot(code, pid).view
             if v["phase"] not in ("bidding", "playing"):
                 break
