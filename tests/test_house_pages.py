@@ -413,6 +413,19 @@ def test_the_replay_of_a_jjdd_record_shows_the_jokers_among_the_trumps(client, m
     pytest.fail("no trick of the record has a joker")
 
 
+def play_to_the_end(service, code: str, players: list[str], seed: int) -> None:
+    """The table's match played out by its people, each move the Easy bot's choice."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        v = service.snapshot(code, None).view
+        if v["finished"]:
+            return
+        person = players[v["to_act"]]
+        sv = service.snapshot(code, person).view
+        service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
+    pytest.fail("the match did not end in 200 moves")
+
+
 def test_a_three_seat_match_played_at_the_table_has_its_replay_and_sheet(client, service):
     """A table of three seats played out through the table service: the real pages."""
     code = "REP333"
@@ -420,15 +433,7 @@ def test_a_three_seat_match_played_at_the_table_has_its_replay_and_sheet(client,
     service.store.create_table(code, players[0], {"level": "easy"},
                                [SeatRow(s, "human", players[s], n) for s, n in enumerate(NAMES3)],
                                "seed-rep", dataclasses.asdict(Rules(players=3, partners=False, end="hands", hands=1)))
-    rng = random.Random(3)
-    for _ in range(200):
-        v = service.snapshot(code, None).view
-        if v["finished"]:
-            break
-        person = players[v["to_act"]]
-        sv = service.snapshot(code, person).view
-        service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
-    assert v["finished"]
+    play_to_the_end(service, code, players, 3)
     page = soup(client.get(f"/g/{code}/replay?hand=1&trick=end").get_data(as_text=True))
     assert [th.text() for th in page.one(cls="hand-result").one("thead").all("th")][1:] == list(NAMES3)
     assert page.one(cls="outcome") is not None
@@ -445,15 +450,7 @@ def test_an_earlier_match_of_a_three_seat_table_dealt_fairly_has_its_replay(clie
     code = service.create_seated([SeatRow(s, "human", players[s], n) for s, n in enumerate(NAMES3)],
                                  Rules(players=3, partners=False, end="hands", hands=1, tempo="untimed"),
                                  {"kind": "friends", "level": "easy", "humans": 3}, host=players[0])
-    rng = random.Random(4)
-    for _ in range(200):
-        v = service.snapshot(code, None).view
-        if v["finished"]:
-            break
-        person = players[v["to_act"]]
-        sv = service.snapshot(code, person).view
-        service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
-    assert v["finished"]
+    play_to_the_end(service, code, players, 4)
     service.handle(code, Player(players[0]), Rematch(service.snapshot(code, players[0]).view["version"]))
     assert service.snapshot(code, None).match_number == 2
     response = client.get(f"/g/{code}/replay?match=1&hand=1&trick=end")

@@ -282,19 +282,25 @@ def test_rematch_and_leaving_at_a_three_seat_table(service):
     assert state.row.seats[0].kind == "bot" and state.row.host == "p1"
 
 
+def service_on(path: str, seeds: str | None = None) -> tuple[TableService, Store]:
+    """A table service on the database at ``path``, as a server starting on it (its seeds
+    drawn as ``seeds``-0, -1, … when given), bots moving at once; and its store."""
+    store = Store(path)
+    new_seed = iter(f"{seeds}-{n}" for n in range(100)).__next__ if seeds else None
+    extra = {"new_seed": new_seed} if new_seed else {}
+    return TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0}, sweep_s=0, **extra), store
+
+
 def test_a_three_seat_table_resumes_after_a_restart_at_the_exact_card(app, tmp_path):
     path = str(tmp_path / "restart.db")
-    store = Store(path)
-    first = TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0},
-                         new_seed=iter(f"r-{n}" for n in range(100)).__next__, sweep_s=0)
+    first, store = service_on(path, "r")
     code = three_seat_table(first, tempo="untimed", jokers="none", bidding_variant="whiz")
     moves(first, code, 3 + 20, random.Random(9))  # the bids and 20 cards: mid-hand, mid-trick
     before = {p: first.snapshot(code, p).view for p in PEOPLE}
     assert before["p0"]["phase"] == "playing" and before["p0"]["trick"]["cards"]
     first.close()
     store.close()
-    store = Store(path)
-    second = TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0}, sweep_s=0)
+    second, store = service_on(path)
     try:
         second.resume_all()
         after = {p: second.snapshot(code, p).view for p in PEOPLE}
@@ -313,9 +319,7 @@ def test_a_bid_above_13_at_a_three_seat_table_is_taken_and_comes_back_after_a_re
     """Bids go to 17 with three players: a person's bid of 15 is accepted (not refused as
     notation) and the stored bid is read back when the table is loaded again."""
     path = str(tmp_path / "high.db")
-    store = Store(path)
-    first = TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0},
-                         new_seed=iter(f"h-{n}" for n in range(100)).__next__, sweep_s=0)
+    first, store = service_on(path, "h")
     code = three_seat_table(first, tempo="untimed")
     person = PEOPLE[first.snapshot(code, None).view["to_act"]]
     view = first.snapshot(code, person).view
@@ -324,8 +328,7 @@ def test_a_bid_above_13_at_a_three_seat_table_is_taken_and_comes_back_after_a_re
     assert first.snapshot(code, None).view["bids"].count(15) == 1
     first.close()
     store.close()
-    store = Store(path)
-    second = TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0}, sweep_s=0)
+    second, store = service_on(path)
     try:
         second.resume_all()
         assert second.snapshot(code, None).view["bids"].count(15) == 1
