@@ -239,7 +239,7 @@ class Match:
         "rules", "seed", "phase", "hand_number", "dealer", "deal", "held", "bids", "blind",
         "looked", "plays", "trick_leader", "trick", "tricks", "taken", "broken", "to_act",
         "scores", "bags", "results", "version", "winner", "_win", "_rng", "deals",
-        "shape", "_players", "_lead_any", "_left", "_size", "_trumps",
+        "shape", "_players", "_lead_any", "_size", "_trumps",
     )
 
     def __new__(cls, rules: Rules | None = None, *args: object, **kwargs: object) -> Match:
@@ -258,7 +258,7 @@ class Match:
         self.shape: Shape = self.rules.shape
         self._players = self.shape.players
         # the shape's figures the card path reads, each one slot away
-        self._left, self._size, self._trumps = self.shape.left, self.shape.hand_size, self.shape.trump_mask
+        self._size, self._trumps = self.shape.hand_size, self.shape.trump_mask
         self._lead_any = self.rules.spades_lead == "any"
         self.seed = seed
         self.deals = deals
