@@ -182,10 +182,15 @@ def beats(a: int, w: int) -> bool:
 
 
 def trick_winner(trick: Sequence[int]) -> int:
-    """The index in ``trick`` of the slot winning it so far."""
+    """The index in ``trick`` of the slot winning it so far (``beats``, written out: the
+    play-outs and the double-dummy search, ``house_solver``, ask it at every trick)."""
     best = 0
     for i in range(1, len(trick)):
-        if beats(trick[i], trick[best]):
+        c, w = trick[i], trick[best]
+        if c >> 4 == w >> 4:
+            if c > w:
+                best = i
+        elif c >> 4 == TRUMP:
             best = i
     return best
 

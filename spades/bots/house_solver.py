@@ -34,8 +34,8 @@ cards of one suit (as play sees it: jokers and the jjdd 2D are spades) in one ha
 adjacent in power with no live card (another seat's, or one on the trick) between them,
 win and lose the same tricks.
 
-Imports: ``spades.cards``, ``spades.rules_config``, ``spades.rules`` (legality) and
-``spades.scoring`` only.
+Imports: ``spades.rules_config``, ``spades.rules`` (legality),
+``spades.scoring`` and, for a trick of slots and their width, ``spades.bots.house``.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from ..rules import shape_legal_mask
 from ..rules_config import Rules, Shape
 from ..scoring import score_hand
+from .house import SLOT_BITS  # the search numbers a card SLOT_BITS * suit + its place in the suit's power order
+from .house import trick_winner as trick_winner_slot
 
 INF = 1 << 20
 MEASURES = ("points", "tricks")
@@ -137,7 +139,6 @@ def _orders_of(shape: Shape) -> tuple[tuple[int, ...], ...]:
     return found
 
 
-SLOT_BITS = 16  # the search numbers a card 16 * suit + its place in the suit's power order
 SLOT_SUIT = (1 << SLOT_BITS) - 1
 
 
@@ -206,19 +207,6 @@ def _layout(hands: list[int]) -> tuple[int, ...]:
             m ^= low
         out.append(code)
     return tuple(out)
-
-
-def _winner_index(trick: list[int]) -> int:
-    """The index in a trick of slots of its winning card (the trumps are suit 0)."""
-    best = 0
-    for i in range(1, len(trick)):
-        c, w = trick[i], trick[best]
-        if c >> 4 == w >> 4:
-            if c > w:
-                best = i
-        elif c < SLOT_BITS:
-            best = i
-    return best
 
 
 class HouseSolver:
@@ -438,7 +426,7 @@ class HouseSolver:
             return cards
         if not trick:
             return cards if self._nil[seat] else sorted(cards, key=lambda c: -(c & 15) - 16 * (c < SLOT_BITS))
-        w = _winner_index(trick)
+        w = trick_winner_slot(trick)
         win = trick[w]
         winner = leader
         for _ in range(w):
@@ -478,7 +466,7 @@ class HouseSolver:
             trick.append(c)
             if last:
                 winner = leader
-                for _ in range(_winner_index(trick)):
+                for _ in range(trick_winner_slot(trick)):
                     winner = left[winner]
                 t = list(taken)
                 t[winner] += 1
