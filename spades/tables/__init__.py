@@ -44,7 +44,7 @@ from .errors import (
                      TalkRefused,
                      TooFast,
 )
-from .registry import Command, Declared, command_name, declared, routed
+from .registry import Command, Declared, buttons, command_name, declared, news_of, offers, routed
 from .rooms import check_joinable, room_snapshot
 from .seating import check_emoji, clean_name, room_capacity, seat_plan
 from .service import TableService
@@ -85,7 +85,7 @@ __all__ = [
     "BotSeat", "Bus", "Busy", "Change", "Command", "Declared", "Event", "Member", "NotHost", "NotSaved", "NotSeated",
     "NotStarted", "NotWatchable", "Player", "Refused", "Removed", "RoomSnapshot", "Said", "Server", "Snapshot", "Stale",
     "TableClosed", "TableFull", "TableNotFound", "TalkRefused", "TooFast", "TableService", "Timeout", "Who",
-    "bot_seed", "check_emoji", "check_joinable", "clean_name", "command_name", "declared", "load_state",
-    "room_capacity", "room_snapshot",
+    "bot_seed", "buttons", "check_emoji", "check_joinable", "clean_name", "command_name", "declared", "load_state",
+    "news_of", "offers", "room_capacity", "room_snapshot",
     "routed", "seat_plan", *commands.__all__,
 ]

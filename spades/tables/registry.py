@@ -14,10 +14,16 @@ The declaration says everything the rest of the service and the site need: the w
 (what observers and the bus see), the handler (``spades.tables.decide`` dispatches on
 it), who may send it (a person, the bot playing a seat, a seat's clock, the server), the
 phase it applies to (a room waiting for its people, a table playing, or either), and,
-for a command a person sends from a page, its route (``POST /g/<CODE>/<route>``), how
-the posted form becomes the command (``form``) and how the page is answered
-(``answer``). The command union (``Command``), the cluster's wire types, the service's
-one entry point (``TableService.handle``) and the web routes are all read from here.
+for a command a person sends from a page, its route (``POST /g/<CODE>/<route>``, and the
+``"route"`` of a move sent over the page's socket), how the posted form becomes the
+command (``form``) and how the page is answered (``answer``). A command a seat is
+*offered* now and then (Claim the rest, Undo) also declares when (``offer``: read into
+each seat's ``Snapshot.offers``), its button (``button``: the template drawn in the
+seat's hand area while it is offered), and its line in the table's news (``news``: what
+the status line and screen readers say of its ``Event``, keyed by the wire name). The
+command union (``Command``), the cluster's wire types, the service's one entry point
+(``TableService.handle``), the web routes, the seats' offers, their buttons and the
+news are all read from here.
 
 Imports: stdlib and the other ``spades.tables`` value modules.
 """
@@ -57,6 +63,8 @@ CHAT_ANSWER = "chat"  # the chat's form (htmx; the line itself comes over the so
 
 Form = Mapping[str, str]
 Handler = Callable[..., Any]  # (state, who, command, now, settings) -> Decision
+Offer = Callable[[Any, int], bool]  # (a playing TableState, seat) -> the seat's person is offered it now
+News = Callable[[Any, str, Any], str]  # (its Event, "You" or the mover's name, the viewer's Snapshot) -> the line
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,9 @@ class Declared:
     form: Callable[[Form], Command] | None = None
     answer: str = TABLE_ANSWER
     limited: bool = False  # the route counts unknown codes against the join limit (a beacon)
+    offer: Offer | None = None  # when a seat is offered it (its name in ``Snapshot.offers``)
+    button: str | None = None  # the template of its button, drawn while it is offered
+    news: News | None = None  # its line in the table's news, for an ``Event`` whose action is its name
 
     def from_form(self, form: Form) -> Command:
         """The command a posted form asks for. Raises BadAction with the reason."""
@@ -80,16 +91,23 @@ class Declared:
 
 _BY_TYPE: dict[type, Declared] = {}
 _BY_NAME: dict[str, Declared] = {}
+_OFFERED: list[Declared] = []  # the commands offered now and then, in the order declared
 
 
 def declare(cls: type, name: str, *, senders: tuple[type, ...], phase: str = TABLE, route: str | None = None,
             form: Callable[[Form], Command] | None = None, answer: str = TABLE_ANSWER,
-            limited: bool = False) -> Callable[[Handler], Handler]:
+            limited: bool = False, offer: Offer | None = None, button: str | None = None,
+            news: News | None = None) -> Callable[[Handler], Handler]:
     """Declare ``cls`` as the command ``name`` handled by the decorated function."""
     def register(handler: Handler) -> Handler:
         if cls in _BY_TYPE or name in _BY_NAME:
             raise ValueError(f"command {name} ({cls.__name__}) is declared twice")
-        _BY_TYPE[cls] = _BY_NAME[name] = Declared(cls, name, handler, senders, phase, route, form, answer, limited)
+        if button is not None and offer is None:
+            raise ValueError(f"command {name} has a button but no offer saying when it shows")
+        _BY_TYPE[cls] = _BY_NAME[name] = Declared(cls, name, handler, senders, phase, route, form, answer, limited,
+                                                  offer, button, news)
+        if offer is not None:
+            _OFFERED.append(_BY_NAME[name])
         return handler
     return register
 
@@ -107,6 +125,25 @@ def command_name(command: Command) -> str:
 def every() -> Iterator[Declared]:
     """Every declared command, in the order they were declared."""
     return iter(list(_BY_TYPE.values()))
+
+
+def offers(state: Any, seat: int | None) -> frozenset[str]:
+    """The names of the commands ``seat``'s person is offered now (none for a watcher)."""
+    if seat is None:
+        return frozenset()
+    return frozenset(d.name for d in _OFFERED if d.offer is not None and d.offer(state, seat))
+
+
+def buttons(offered: frozenset[str]) -> tuple[str, ...]:
+    """The templates of the buttons of the ``offered`` commands, in the order declared."""
+    return tuple(d.button for d in _OFFERED if d.name in offered and d.button is not None)
+
+
+def news_of(action: str) -> News | None:
+    """The news line of the command whose wire name is ``action`` (an ``Event``'s), if it
+    declares one."""
+    spec = _BY_NAME.get(action)
+    return spec.news if spec is not None else None
 
 
 def routed() -> Iterator[Declared]:

@@ -27,6 +27,7 @@ from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..rules_config import UNTIMED, Rules, Shape
 from ..storage import TableRow, Waiting
 from ..views import own_view, seat_view
+from .registry import offers
 from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
 
 
@@ -283,21 +284,29 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
         seconds = settings.clock_seconds or clocks.turn_seconds(
             match.rules, match.phase, state.seat_clocks.get(who, SeatClock()).timed_out) or 0
         clock = (who, deadline, int(round(seconds)))
-    autopilot = seat is not None and state.seat_clocks.get(seat, SeatClock()).autopilot
-    return Snapshot(state.code, seat, seat_view(match, seat), tuple(s.name for s in seats),
-                    tuple(s.kind for s in seats), state.match_number, state.row.options.get("level", DEFAULT_LEVEL),
-                    match.rules.play_speed, state.event, tuple(s.emoji for s in seats), host, tuple(sorted(ready)),
-                    match.rules.tempo, presence(state), clock, now, autopilot,
-                    state.shared(), state.seq, state.notices.get(seat) if seat is not None else None,
-                    state.watchers(), state.watchable(), state.row.options.get("tourney"),
-                    *commitments(state), state.chat_mode(), bool(state.row.options.get("filter")),
-                    can_claim=claimable(state, seat))
+    deal_commitment, next_commitment = commitments(state)
+    options = state.row.options
+    return Snapshot(
+        # the table
+        code=state.code, match_number=state.match_number, level=options.get("level", DEFAULT_LEVEL),
+        play_speed=match.rules.play_speed, tempo=match.rules.tempo, event=state.event, seq=state.seq, now=now,
+        names=tuple(s.name for s in seats), kinds=tuple(s.kind for s in seats), emojis=tuple(s.emoji for s in seats),
+        host_seat=host, ready=tuple(sorted(ready)), presence=presence(state), clock=clock, shared=state.shared(),
+        watchers=state.watchers(), watchable=state.watchable(), tourney=options.get("tourney"),
+        deal_commitment=deal_commitment, next_commitment=next_commitment, chat=state.chat_mode(),
+        chat_filter=bool(options.get("filter")),
+        # the seat's view
+        seat=seat, view=seat_view(match, seat),
+        autopilot=seat is not None and state.seat_clocks.get(seat, SeatClock()).autopilot,
+        notice=state.notices.get(seat) if seat is not None else None,
+        # what the seat's person is offered now
+        offers=offers(state, seat))
 
 
 def snapshots(state: TableState, now: float, settings: Settings) -> dict[int | None, Snapshot]:
     """Every seat's snapshot and a spectator's (None), as ``snapshot`` makes each: what is
     the same for all is made once, and each seat adds its own (its cards, legal actions,
-    autopilot, notice, claim)."""
+    autopilot, notice, what it is offered)."""
     watcher = snapshot(state, None, now, settings)
     out: dict[int | None, Snapshot] = {None: watcher}
     match = state.match
@@ -305,7 +314,7 @@ def snapshots(state: TableState, now: float, settings: Settings) -> dict[int | N
         out[seat] = dataclasses.replace(
             watcher, seat=seat, view={**watcher.view, **own_view(match, seat)},
             autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot, notice=state.notices.get(seat),
-            can_claim=claimable(state, seat))
+            offers=offers(state, seat))
     return out
 
 

@@ -86,11 +86,14 @@ class Event:
     """What the last accepted command was, for announcements: public information only."""
 
     seat: int | None
-    action: str  # "QS", "4", "nil", "blind_nil", "look", "deal", "rematch", "ready", "left", "take_over", "claim", ""
+    # "QS", "4", "nil", "blind_nil", "look", "deal", "ready", "left", "joined", "", or the wire
+    # name of a command that declares its own news line ("rematch", "take_over", "claim", "undo")
+    action: str
     trick_winner: int | None = None  # set when this card completed a trick
     hand_over: bool = False
     by_clock: bool = False  # the table moved for the seat: its time ran out
     autopilot: bool = False  # ... for the third time in a row: a bot plays the seat now
+    detail: str = ""  # what the command's news line names (an undo: ``card`` or ``bid``, what was taken back)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +131,9 @@ class Snapshot:
     next_commitment: str = ""  # between hands: the next hand's (Continue's contributions go into it)
     chat: str = "on"  # the table's chat: on, reactions (only) or off
     chat_filter: bool = False  # rude words are masked in the chat
-    can_claim: bool = False  # this seat's person may claim the rest: their side takes every trick left
+    # the commands this seat's person is offered now, by wire name (``claim``, ``undo``):
+    # each one's declaration says when (``spades.tables.registry``)
+    offers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -297,7 +297,9 @@ class Hand:
     bid_value: int | float  # the bid box's number: the hint, or the usual bid
     hint: str | None  # the hint in words ("3: ♠A, ♥A and a ruff in clubs")
     hinted: str = ""  # the hint's bid, chosen (not sent) in the bid box: "bid" (its number is in the box), "nil"
-    can_claim: bool = False  # Claim the rest: their side takes every trick left, whatever anyone plays
+    # the buttons of the commands this person is offered now (Claim the rest, Undo): each
+    # one's template, from its declaration (``spades.tables.registry``)
+    offered: tuple[str, ...] = ()
     legal_suits: str = ""  # their turn to play: the suits they may play ("HD"; a legal play is a whole suit)
     trumps: frozenset[str] = frozenset()  # trumps not printed as spades (jokers, the jjdd 2D): played as spades
     max_bid: int = 13  # the highest bid: the tricks in a hand (17 with three players)

@@ -44,7 +44,7 @@ from ..clocks import time_left
 from ..replays import bid_words, team_names
 from ..rules import card_refusal
 from ..rules_config import Shape, shape_of
-from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot
+from ..tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot, buttons, news_of
 from .charts import score_chart
 from .fragments import NOW, SEQ, STAMP, VERSION, Piece, Rendered, drawn
 from .options import DEFAULT_VALUES, OPTION, option_values, rules_line, rules_url
@@ -330,34 +330,30 @@ def event_text(snap: Snapshot) -> str:
         return people
     if e.by_clock:
         return _timeout_text(e, snap, who)
+    news = news_of(e.action)  # a command that declares its own line (claim, undo, take over, rematch)
+    if news is not None:
+        return news(e, who, snap)
     return _table_text(e, snap, who) or _move_text(e, snap, who)
 
 
 def _people_text(e: Event, snap: Snapshot, who: str) -> str | None:
-    """Someone left, joined or took their seat back."""
+    """Someone left or joined."""
     if e.action == "left":
         partner = snap.seat is not None and e.seat == table_shape(snap.view).partner(snap.seat)
         return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
     if e.action == "joined":
         return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
-    if e.action == "take_over":
-        return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
     return None
 
 
 def _table_text(e: Event, snap: Snapshot, who: str) -> str | None:
-    """A deal, a new match, Continue, or a look at the cards."""
+    """A deal, Continue, or a look at the cards."""
     if e.action == DEAL:
         return f"Hand {snap.view['hand_number']} is dealt."
-    if e.action == "rematch":
-        return "A new match begins."
     if e.action == "ready":
         return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
     if e.action == "look":
         return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
-    if e.action == "claim":
-        side = "your" if who == "You" else "their"
-        return f"{who} claimed the rest: {side} side takes every trick left. The hand is over."
     return None
 
 
@@ -485,7 +481,7 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
         playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         refusal=card_refusal(shape.suit_of[Card.parse(trick[0])] if trick else None),
         bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
-        hint=_hint_words(v["hand"], hint, shape), hinted=_hinted(hint), can_claim=my_turn and snap.can_claim,
+        hint=_hint_words(v["hand"], hint, shape), hinted=_hinted(hint), offered=buttons(snap.offers),
         legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, v["hand"]), max_bid=shape.tricks)
 
 
@@ -667,7 +663,7 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
                   hand.playing and (hand.legal_suits, hand.refusal, hand.strict), page.code)),
         "hand": ("table/_hand.html", {"you": you, "hand": hand, "page": page, "marked": False},
                  (tuple(c.text for c in hand.cards), hand.choose_blind, hand.blind_now, hand.bidding, hand.bid_value,
-                  hand.hint, hand.hinted, hand.can_claim, you.csrf, page.code)),
+                  hand.hint, hand.hinted, hand.offered, you.csrf, page.code)),
         "next": ("table/_next.html", {"you": you, "rematch": private.rematch, "next_hand": private.next_hand,
                                       "page": page},
                  (you.finished, you.between, you.csrf, private.rematch, private.next_hand, page.code)),

@@ -14,7 +14,7 @@ from ..decide import Decision, check_fresh, person_seat
 from ..errors import BadAction, NotHost
 from ..registry import PERSON, Command, Form, declare, form_version
 from ..state import Settings, TableState
-from ..values import Event, Player, Who
+from ..values import Event, Player, Snapshot, Who
 
 __all__ = ["Rematch", "SetWatching"]
 
@@ -53,7 +53,11 @@ def _watching_form(form: Form) -> SetWatching:
     return SetWatching(choice == "on")
 
 
-@declare(Rematch, "rematch", senders=PERSON, route="rematch", form=_rematch_form)
+def _rematch_news(event: Event, who: str, snap: Snapshot) -> str:
+    return "A new match begins."
+
+
+@declare(Rematch, "rematch", senders=PERSON, route="rematch", form=_rematch_form, news=_rematch_news)
 def rematch(state: TableState, who: Who, command: Rematch, now: float, settings: Settings) -> Decision:
     """A new match at the same table, same rules (house rules included), everyone still
     at it; with partners, the host's new partner and the one across swap seats (in

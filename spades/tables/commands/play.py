@@ -20,7 +20,7 @@ from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_cl
 from ..errors import BadAction, NotHost, NotSeated, Stale
 from ..registry import MOVERS, PERSON, SERVER, Command, Form, declare, form_version
 from ..state import Settings, TableState, break_after, claimable
-from ..values import DEAL_NOW, BotSeat, Event, Player, Server, Timeout, Who
+from ..values import DEAL_NOW, BotSeat, Event, Player, Server, Snapshot, Timeout, Who
 
 __all__ = ["Move", "Continue", "DealNow", "BreakOver", "Claim", "act_command"]
 
@@ -187,7 +187,13 @@ def _claim_form(form: Form) -> Claim:
     return Claim(form_version(form))
 
 
-@declare(Claim, "claim", senders=PERSON, route="claim", form=_claim_form)
+def _claim_news(event: Event, who: str, snap: Snapshot) -> str:
+    side = "your" if who == "You" else "their"
+    return f"{who} claimed the rest: {side} side takes every trick left. The hand is over."
+
+
+@declare(Claim, "claim", senders=PERSON, route="claim", form=_claim_form, offer=claimable,
+         button="table/offers/claim.html", news=_claim_news)
 def claim(state: TableState, who: Who, command: Claim, now: float, settings: Settings) -> Decision:
     """Claim the rest: checked again here (``claimable``), then every remaining card is
     played as an ordinary move, each seat its first legal card in card order, so the

@@ -17,7 +17,7 @@ from ..registry import ANY, HOME_ANSWER, PERSON, Command, declare
 from ..rooms import RoomState
 from ..seating import check_emoji, clean_name
 from ..state import Settings, TableState, join_order
-from ..values import BOT_EMOJI, Event, Player, Who
+from ..values import BOT_EMOJI, Event, Player, Snapshot, Who
 
 __all__ = ["TakeOver", "Leave", "Dismiss", "Rename"]
 
@@ -45,7 +45,11 @@ class Rename(Command):
     emoji: str
 
 
-@declare(TakeOver, "take_over", senders=PERSON, route="takeover")
+def _take_over_news(event: Event, who: str, snap: Snapshot) -> str:
+    return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
+
+
+@declare(TakeOver, "take_over", senders=PERSON, route="takeover", news=_take_over_news)
 def take_over(state: TableState, who: Who, command: TakeOver, now: float, settings: Settings) -> Decision:
     """The person takes their seat back from the bot (autopilot ends; their clock runs again)."""
     seat = person_seat(state, who)
