@@ -333,7 +333,8 @@ class Accounts:
         matches = self.store.player_matches(player_id)
         names = self.store.match_names([pm.match.id for pm in matches if pm.match.finished])
         return [Played(self._replay(pm.code, pm.match.id, pm.match.number, pm.match.rules, pm.match.seed), pm.seat,
-                       pm.match.last_move or pm.match.created, pm.code, pm.match.number, names.get(pm.match.id, ()))
+                       pm.match.last_move or pm.match.created, pm.code, pm.match.number, names.get(pm.match.id, ()),
+                       pm.match.takebacks)
                 for pm in matches]
 
     def _replay(self, code: str, match_id: int, number: int, rules: dict, seed: str) -> Match:
@@ -355,8 +356,9 @@ class Accounts:
             ids = [pid if kind == "human" and pid else f"bot:{level}:{seat}"
                    for seat, (kind, pid) in enumerate(self.store.match_seating(match_id))]
             kind = PARTNERS if rules.partners else CUTTHROAT
-            if found is None or len(ids) != shape.players or len(set(ids)) != len(ids):
-                self.store.save_ratings(match_id, {})  # not a match of distinct players in every seat: skip it
+            if found is None or len(ids) != shape.players or len(set(ids)) != len(ids) or found[1].takebacks:
+                # not a match of distinct players in every seat, or one with moves taken back: skip it
+                self.store.save_ratings(match_id, {})
                 continue
             if kind == PARTNERS:
                 winner = self.store.match_winner(match_id)

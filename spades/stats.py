@@ -68,6 +68,7 @@ class Played:
     code: str = ""
     number: int = 1
     names: tuple[str, ...] = ()
+    takebacks: int = 0  # moves its person took back (a practice table's undo)
 
     @property
     def side(self) -> int:
@@ -192,6 +193,7 @@ class Result:
     seat: int = 0
     names: tuple[str, ...] = ()
     rules: Rules = Rules()
+    takebacks: int = 0  # moves taken back in it (a practice table's undo): "with takebacks"
 
     @property
     def against(self) -> str:
@@ -215,6 +217,6 @@ def in_words(items: list[str]) -> str:
 def results_over_time(played: Iterable[Played]) -> list[Result]:
     """The finished matches, oldest first."""
     out = [Result(p.when, p.code, p.number, p.outcome, p.match.scores[p.side], p.others[0], p.others,
-                  p.seat, p.names, p.match.rules)
+                  p.seat, p.names, p.match.rules, p.takebacks)
            for p in played if p.outcome is not None]
     return sorted(out, key=lambda r: (r.when, r.code, r.number))

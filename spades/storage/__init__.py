@@ -100,6 +100,7 @@ from .tables import (
     RenameSeat,
     SaveMove,
     TableStore,
+    TakeBack,
     TakeSeat,
 )
 from .talk import PutSilence, SaveLine, TalkStore
@@ -132,7 +133,7 @@ __all__ = [
     "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutDealSecret", "PutHand", "PutHold",
     "PutOptions", "PutSeatClock",
     "PutTourney", "PutTourneyMatch", "PutTourneyPlayer", "PutTourneyReady", "PutTourneyTeam", "RememberPlayer",
-    "RoomRow", "Schema", "SaveMove", "SeatRow", "StartRoom", "Store", "TableRow", "TakeSeat", "TourneyData",
+    "RoomRow", "Schema", "SaveMove", "SeatRow", "StartRoom", "Store", "TableRow", "TakeBack", "TakeSeat", "TourneyData",
     "TourneyMatchRow", "TourneyPlayerRow", "TourneyRow", "TourneySummary", "TourneyTeamRow", "UpdateRoom",
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)

@@ -369,6 +369,14 @@ def m017_cutthroat_ratings(s: Schema) -> None:
                    pk="player_id")
 
 
+@migration
+def m018_takebacks(s: Schema) -> None:
+    """``matches.takebacks``: how many times its person took a move back (undo, at a
+    practice table). The moves taken back are gone from ``actions``; a match with any
+    says "with takebacks" and is not rated."""
+    s.add_column("matches", "takebacks", int, not_null_default=0)
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

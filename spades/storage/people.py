@@ -95,7 +95,7 @@ def _is_account(db: Db, player_id: str) -> bool:
 
 def _match_info(r: dict[str, Any], finished: bool) -> MatchInfo:
     return MatchInfo(r["id"], r["number"], r["seed"], json.loads(r["rules"]), r["version"], finished, r["winner"],
-                     r["created"], r["last_move"])
+                     r["created"], r["last_move"], r.get("takebacks") or 0)
 
 
 class PeopleStore(StoreCore):

@@ -97,6 +97,7 @@ class MatchInfo:
     winner: int | None
     created: float
     last_move: float | None
+    takebacks: int = 0  # moves its person took back (undo at a practice table): not rated
 
 
 @dataclass(frozen=True, slots=True)

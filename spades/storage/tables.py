@@ -66,6 +66,36 @@ class SaveMove:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack:
+    """The person at ``seat`` takes back their last bid or card of the hand going on, and
+    every move after it (undo, at a practice table): those moves leave ``actions``, and
+    the match's version goes on *up* by as many (a rewind is a change like any other: a
+    page or a bot's turn from before it is stale), with one more takeback counted. A lost
+    race (the match is not at ``version``): Conflict."""
+
+    match_id: int
+    version: int  # the match's version the takeback was decided at
+    seat: int
+
+    def apply(self, db: Db) -> None:
+        hand = "(SELECT COALESCE(MAX(version), 0) FROM actions WHERE match_id = ? AND action = 'deal')"
+        rows = list(db.query(f"SELECT MAX(version) AS v FROM actions WHERE match_id = ? AND seat = ? "
+                             f"AND action NOT IN ('deal', 'look') AND version > {hand}",
+                             [self.match_id, self.seat, self.match_id]))
+        first = rows[0]["v"] if rows else None
+        if first is None:
+            raise Conflict(f"match {self.match_id}: seat {self.seat} has no move to take back in this hand")
+        taken = next(iter(db.query("SELECT COUNT(*) AS n FROM actions WHERE match_id = ? AND version >= ?",
+                                   [self.match_id, first])))["n"]
+        cur = db.execute("UPDATE matches SET version = ?, takebacks = takebacks + 1 "
+                         "WHERE id = ? AND version = ? AND finished = 0",
+                         [self.version + taken, self.match_id, self.version])
+        if cur.rowcount != 1:
+            raise Conflict(f"match {self.match_id} is not at version {self.version}")
+        db.execute("DELETE FROM actions WHERE match_id = ? AND version >= ?", [self.match_id, first])
+
+
+@dataclass(frozen=True, slots=True)
 class LeaveSeat:
     """A person leaves for good: the seat becomes a bot's, with ``left_player_id`` saying
     who left (and their hold is over); ``host`` hosts from now on."""
@@ -246,6 +276,12 @@ class TableStore(StoreCore):
                                    [code])))
         match = MatchRow(m["id"], m["number"], m["seed"], json.loads(m["rules"]), m["version"], bool(m["finished"]))
         return TableRow(t["code"], t["host"], json.loads(t["options"]), t["status"], seats, match)
+
+    def takebacks(self, code: str, number: int) -> int:
+        """How many times a move was taken back in match ``number`` of a table (undo)."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT takebacks FROM matches WHERE table_code = ? AND number = ?", [code, number]))
+        return int(rows[0]["takebacks"] or 0) if rows else 0
 
     def actions(self, match_id: int) -> list[tuple[int, int | None, str]]:
         """A match's moves in order: (version, seat, action text)."""

@@ -76,6 +76,8 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
     fair = stored_deals(store, code, row.match, rules)
     match = Match(rules, row.match.seed, deals=fair)
     for version, seat, text in store.actions(row.match.id):
+        if version > match.version + 1:  # moves taken back (``TakeBack``) were changes too
+            match.version = version - 1
         if text == DEAL:
             match.next_hand()
         else:
@@ -83,6 +85,9 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
             match.apply(seat, parse_action(text, match.shape.tricks))
         if match.version != version:
             raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {version}")
+    if row.match.version < match.version:
+        raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {row.match.version}")
+    match.version = row.match.version  # the last change may have been a takeback
     state = TableState(code, row, row.match.id, row.match.number, row.match.seed, match, fair=fair)
     state.seat_clocks = {seat: SeatClock(*rec) for seat, rec in store.seat_clocks(row.match.id).items()}
     state.clock = store.clock(row.match.id)
