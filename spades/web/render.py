@@ -32,10 +32,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import operator
 import re
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, current_app, render_template
 from markupsafe import Markup, escape
 
 from ..bots.reasons import explain
@@ -445,15 +446,22 @@ def told_of(snap: Snapshot, message: str | None) -> Told:
     v = snap.view
     me = snap.seat
     notice = _notice(snap)
-    # the commentary, unless it is the very move the notice tells this person of
-    last_move = "" if notice is not None and notice == snap.event else event_text(snap)
-    prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
     # told to the partner as it happens (the commentary), and kept in their status line
     partner = table_shape(v).partner(me) if me is not None else None
     return Told(turn=_your_turn(snap), message=message,
                 notice=_timeout_text(notice, snap, "You") if notice is not None else None,
                 partner_left=snap.names[partner] if partner is not None and snap.presence[partner] == "left" else None,
-                autopilot=snap.autopilot, announce=last_move + (" Your turn." if prompt else ""))
+                autopilot=snap.autopilot, announce=_announce(snap, notice))
+
+
+def _announce(snap: Snapshot, notice: Event | None) -> str:
+    """The screen readers' line (``Told.announce``): the last move as this person would
+    say it, unless it is the very move the notice tells them of (``notice``: ``_notice``),
+    and their turn."""
+    v = snap.view
+    last_move = "" if notice is not None and notice == snap.event else event_text(snap)
+    prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
+    return last_move + (" Your turn." if prompt else "")
 
 
 def _your_turn(snap: Snapshot) -> str | None:
@@ -647,9 +655,18 @@ def render_public(snap: Snapshot, before: Rendered | None = None) -> Rendered:
 def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None,
                    before: Rendered | None = None) -> Rendered:
     """This seat's own fragments (a watcher has none but the answer to their post): out
-    of band, marked; those that did not change since ``before`` are taken from it."""
+    of band, marked; those that did not change since ``before`` are taken from it, and
+    when nothing they show changed (``private_key``, compared before anything is worked
+    out: a card changes its player's part and the next player's, not the others') only
+    the screen readers' line is told again."""
     if snap.seat is None and message is None:
         return Rendered({}, ())
+    own = private_key(snap, csrf) if message is None and hint is None else None
+    if own is not None and before is not None and before.keys.get(OWN) == own:
+        words = announce_line(snap)
+        fragments = before.fragments if before.keys.get(ANNOUNCE) == words \
+            else {**before.fragments, ANNOUNCE: _announced(words)}
+        return Rendered(fragments, _values(snap), {**before.keys, ANNOUNCE: words})
     private = private_part(snap, csrf, message, hint)
     you, told, hand = dataclasses.replace(private.you, version=VERSION), private.told, private.hand
     page = page_of(snap)
@@ -667,9 +684,61 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
         "next": ("table/_next.html", {"you": you, "rematch": private.rematch, "next_hand": private.next_hand,
                                       "page": page},
                  (you.finished, you.between, you.csrf, private.rematch, private.next_hand, page.code)),
-        "announce": ("table/_announce.html", {"told": told}, told.announce),
     }
-    return drawn(pieces, before, _values(snap))
+    rendered = drawn(pieces, before, _values(snap))
+    words = told.announce
+    rendered.fragments[ANNOUNCE] = before.fragments[ANNOUNCE] \
+        if before is not None and before.keys.get(ANNOUNCE) == words else _announced(words)
+    rendered.keys.update({ANNOUNCE: words, OWN: own})
+    return rendered
+
+
+OWN = "own"  # in a seat's own ``Rendered.keys``: what it was drawn from (``private_key``); None: not to reuse
+ANNOUNCE = "announce"  # the screen readers' line among a seat's own fragments (its key: the words)
+# the seat view's values that others' moves change and that a seat's own fragments show
+# only as ``private_key`` says (whose turn, the trick's first card, whether a hand was
+# scored yet) or not at all
+_OTHERS_VIEW = frozenset(("bids", "blind", "tricks", "trick", "taken", "spades_broken", "to_act", "version", "scores",
+                          "bags", "results"))
+# a snapshot's values a seat's own fragments do not show, show as marks (``fragments``:
+# the stamp, the version, the change number), or show only as ``private_key`` says (the
+# clock, the server's now, in "Your turn" at a turn-based table); the view is taken apart
+_NOT_OWN = frozenset(("view", "event", "clock", "now", "seq", "watchers", "emojis", "match_number", "deal_commitment",
+                      "chat", "chat_filter"))
+_own_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Snapshot) if f.name not in _NOT_OWN))
+
+
+def private_key(snap: Snapshot, csrf: str) -> tuple[Any, ...]:
+    """What a seat's own fragments, all but the screen readers' line, are drawn from
+    (``render_private`` without a message or a hint): two snapshots of a seat with equal
+    keys draw them the same. Made of the snapshot's own values, cheaply: every value of
+    the snapshot and of its view but those known not to be shown (``_NOT_OWN``,
+    ``_OTHERS_VIEW``), so a value added to either is in the key until it is known not to be
+    shown; of those, whether it is this seat's turn, and then what it is told ("Your turn",
+    the time left) and the trick's first card (the suits it may play), and whether a hand
+    was scored yet (between hands)."""
+    v = snap.view
+    mine = _my_turn(snap)
+    trick = v["trick"]
+    return (csrf, _own_values(snap), [x for k, x in v.items() if k not in _OTHERS_VIEW], mine, bool(v["results"]),
+            mine and (_your_turn(snap), trick["cards"][0] if trick and trick["cards"] else None))
+
+
+def _announced(words: str) -> str:
+    """The ``announce`` fragment telling ``words`` (marked): drawn once per app and words,
+    for every seat told them (the three who did not move are told the same), a few
+    thousand kept."""
+    memo: dict[str, str] = current_app.extensions.setdefault("spades.announced", {})
+    html = memo.get(words)
+    if html is None:
+        if len(memo) >= ANNOUNCED_KEPT:
+            memo.clear()
+        html = memo[words] = drawn({ANNOUNCE: ("table/_announce.html", {"told": {"announce": words}}, words)},
+                                   None, ()).fragments[ANNOUNCE]
+    return html
+
+
+ANNOUNCED_KEPT = 4096  # screen readers' lines kept drawn (``_announced``)
 
 
 def stamp_of(snap: Snapshot) -> int:
@@ -679,7 +748,7 @@ def stamp_of(snap: Snapshot) -> int:
 
 def announce_line(snap: Snapshot) -> str:
     """The screen readers' line at ``snap`` for its seat (what its ``announce`` fragment tells)."""
-    return told_of(snap, None).announce
+    return _announce(snap, _notice(snap))
 
 
 def render_announcement(lines: list[tuple[int, str]]) -> str:
