@@ -14,7 +14,10 @@ medians in milliseconds:
   checks, decides and commits it, and makes the five snapshots); drawing the change's
   public fragments and the mover's own, into the mover's answer (``Hub.fragments``); the
   rest of the request (the session cookie, CSRF, the rate limit, the form, the headers);
-  and the four sockets' frames (the other seats' own fragments drawn, each frame made).
+  and the four sockets' frames (the other seats' own fragments drawn, each frame made);
+- ``a card play over the socket``: the same card arriving as a socket's message would
+  (every other card of the run): the command (``TableService.handle``, no HTTP request
+  and no answer) and the four sockets' frames, the mover's own among them.
 
 What the production server adds to each move on top (HTTP parsing, four WebSocket sends
 with per-message compression) is the bare app's work in ``bench.load``.
@@ -105,8 +108,9 @@ def main(argv: list[str] | None = None) -> None:
 
         rng = random.Random(1)
         trips, commands, answers, requests, frames = [], [], [], [], []
-        for _ in range(args.moves * 20):  # bounded: a table that stops moving is an error, not a hang
-            if len(trips) >= args.moves:
+        sockets, socket_commands, socket_frames = [], [], []  # the cards that came as a socket's message
+        for _ in range(args.moves * 40):  # bounded: a table that stops moving is an error, not a hang
+            if len(trips) >= args.moves and len(sockets) >= args.moves:
                 break
             v = service.snapshot(code, players[0]).view
             if v["phase"] == "hand_over":
@@ -117,6 +121,17 @@ def main(argv: list[str] | None = None) -> None:
             sv = service.snapshot(code, players[seat]).view
             action = rng.choice(sv["legal"])
             spent.update(command=0.0, answer=0.0)
+            if sv["phase"] == "playing" and len(sockets) < len(trips):  # this card comes over the socket
+                t = time.perf_counter()
+                service.act(code, Player(players[seat]), action, sv["version"])
+                acted = time.perf_counter()
+                sent = drain()
+                done = time.perf_counter()
+                assert sent == len(conns), sent
+                sockets.append(done - t)
+                socket_commands.append(acted - t)
+                socket_frames.append(done - acted)
+                continue
             t = time.perf_counter()
             response = clients[seat].post(f"/g/{code}/act", data={"action": action, "version": sv["version"]},
                                           headers={"HX-Request": "true", "X-CSRF-Token": "bench-token"})
@@ -124,14 +139,14 @@ def main(argv: list[str] | None = None) -> None:
             sent = drain()
             done = time.perf_counter()
             assert response.status_code == 200 and sent == len(conns), (response.status_code, sent)
-            if sv["phase"] == "playing":
+            if sv["phase"] == "playing" and len(trips) < args.moves:
                 trips.append(done - t)
                 commands.append(spent["command"])
                 answers.append(spent["answer"])
                 requests.append(posted - t - spent["command"] - spent["answer"])
                 frames.append(done - posted)
         else:
-            raise RuntimeError(f"the table stopped moving after {len(trips)} cards")
+            raise RuntimeError(f"the table stopped moving after {len(trips) + len(sockets)} cards")
         close_app(app)
         pool.shutdown()
 
@@ -145,6 +160,9 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"a card play's work (medians): the command {med(commands)}, drawing the change and the mover's "
           f"answer {med(answers)}, the rest of the request {med(requests)}, the four sockets' frames {med(frames)}")
+    print(f"a card play over the socket (the command and the four sockets' frames, no request): median "
+          f"{med(sockets)} over {len(sockets)} cards: the command {med(socket_commands)}, the frames "
+          f"{med(socket_frames)}")
 
 
 if __name__ == "__main__":
