@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlite3
 
 from conftest import csrf_of
-from test_restart import Browser, Server, wait_for_turn
 from servers import free_port
+from test_restart import Browser, Server, wait_for_turn
 
 from spades.rules import Rules
 from spades.storage import SeatRow

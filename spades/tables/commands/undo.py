@@ -85,9 +85,7 @@ def can_undo(state: TableState, seat: int) -> bool:
 
 def _news(event: Event, who: str, snap: Snapshot) -> str:
     what = "card" if event.detail == "card" else "bid"
-    if who == "You":
-        return f"You took back your last {what} and the bots' moves after it."
-    return f"{who} took back their last {what}."
+    return f"{who} took back {'your' if who == 'You' else 'their'} last {what} and the bots' moves after it."
 
 
 @declare(Undo, "undo", senders=PERSON, route="undo", form=_undo_form, offer=can_undo,
