@@ -51,7 +51,6 @@ from ..tables import (
     NO_TABLE,
     TOO_MANY_TURN_TABLES,
     BadPlayer,
-    NotHost,
     NotSaved,
     NotSeated,
     Player,
@@ -64,6 +63,7 @@ from ..tables import (
     clean_name,
 )
 from ..tables.commands.room import Join, SetOptions
+from ..tables.errors import status_of
 from ..text import clean_text
 from .allowance import Budget, invitation_budgets, take
 from .codes import clean_code, join_limit
@@ -350,8 +350,7 @@ def options(code: str):
     except TableNotFound:
         abort(404, description=NO_TABLE)
     except Refused as e:
-        status = 403 if isinstance(e, (NotHost, NotSeated)) else 409 if isinstance(e, TableClosed) else 400
-        return room_refusal(code, str(e), status)
+        return room_refusal(code, str(e), status_of(e))
     return redirect(f"/g/{code}", 303)
 
 

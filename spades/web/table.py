@@ -33,18 +33,15 @@ from ..tables import (
     WATCHING_OFF,
     BadAction,
     Declared,
-    NotHost,
     NotSaved,
     NotSeated,
     Player,
     Refused,
     Snapshot,
-    Stale,
-    TableClosed,
     TableNotFound,
-    TooFast,
     routed,
 )
+from ..tables.errors import status_of
 from ..tables.registry import BEACON_ANSWER, CHAT_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
 from .codes import normalize_code, unknown_codes_limit
 from .identity import csrf_token, player_id
@@ -158,8 +155,7 @@ def _refused(code: str, e: Refused, room: bool):
     """A refused command, answered as its page shows refusals (see the module docstring)."""
     if isinstance(e, TableNotFound):
         abort(404, description=NO_TABLE)
-    status = 403 if isinstance(e, (NotSeated, NotHost)) else 409 if isinstance(e, (Stale, TableClosed)) \
-        else 503 if isinstance(e, NotSaved) else 400
+    status = status_of(e)
     if room:
         return room_refusal(code, str(e), status)
     if isinstance(e, BadAction):
@@ -181,12 +177,10 @@ def _command_view(spec: Declared) -> Callable[[str], ResponseReturnValue]:
                 raise NotSeated("You are not in this room." if room else "You have no seat at this table.")
             result = service().handle(code, Player(pid), command)
         except IllegalAction as e:
-            return _answer(code, str(e), 422)
+            return _answer(code, str(e), status_of(e))
         except Refused as e:
             if spec.answer == CHAT_ANSWER and not isinstance(e, TableNotFound):
-                status = 429 if isinstance(e, TooFast) else 400 if isinstance(e, BadAction) \
-                    else 503 if isinstance(e, NotSaved) else 409 if isinstance(e, Stale) else 403
-                return chat_answer(code, str(e), status, retry_after=getattr(e, "retry_after", None))
+                return chat_answer(code, str(e), e.chat_status, retry_after=getattr(e, "retry_after", None))
             if spec.answer == BEACON_ANSWER:
                 if isinstance(e, TableNotFound):
                     abort(404, description=NO_TABLE)
