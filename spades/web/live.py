@@ -1,4 +1,4 @@
-"""Live updates: one WebSocket per open table page (htmx ws extension), server to client.
+"""Live updates and moves: one WebSocket per open table page (htmx ws extension).
 
 The handshake checks the player's signed cookie and the ``Origin`` header before the
 upgrade. The connection then joins the socket hub (``spades.web.hub``), which may refuse
@@ -6,8 +6,36 @@ it past the caps (per person, per address) with a reason. It gets the table as i
 once (``?since=N``, the last change its page applied: only what changed since, when the
 hub still remembers), then one frame per change, made for the seat its person holds at
 that change: the fragments that changed; while the table is still a room, the room's fragment after every join, leave,
-partner choice and the start (which sends every page on to the table). Moves never come
-this way: they are HTTP posts; incoming messages are capped in size.
+partner choice and the start (which sends every page on to the table).
+
+Moves come this way too, while the page's socket is open (``static/moves.js``; without
+script, or while the socket is down, the same forms post to ``/g/<CODE>/<route>``). A
+message is one JSON object: the form's fields under their form names (text), ``"route"``:
+the declaration's route word (``act`` for a bid or a card, ``claim``, ...) and optionally
+``"ack"``: an integer the page chooses; other keys the page's htmx adds (``HEADERS``) are
+ignored. Only a command declared with a route whose answer is the table
+(``TABLE_ANSWER``, at a playing table: ``socket_routes``) is taken; anything else (chat, a
+room's controls, leaving) is refused with words saying to use the page's form. The command
+runs on the path of the post (``spec.from_form`` → ``TableService.handle``) for the
+handshake's person, whose signed-in session is checked again before each move (and every
+``SESSION_CHECK_S`` while the socket is open: signed out on every device closes it). A move
+taken is answered by nothing more than the change's frame, which every socket of the table
+gets, the mover's included. A refusal is answered on that socket alone with the table as it
+is now and the refusal's words in the message of ``#told``, as a refused post shows them
+(``render_fragments``); that message element carries ``data-status``, the HTTP status the
+post would have had (``status_of``: illegal 422, stale 409, not your seat 403, ...), and
+``data-ack``, the message's ack when it had one. A message that is not such an object (not
+JSON, an unknown route, a field that is not text) is refused the same way (400; an unknown
+route 404) and the socket stays open; more than ``MOVES_PER_S`` a second (a burst of
+``MOVES_BURST``) is refused with 429 (``SOCKET_MOVES_PER_S`` in the app's settings).
+Incoming messages are capped in size (``SOCK_SERVER_OPTIONS``).
+
+Threads: a socket's loop (``pump``) waits on its connection's queue; simple-websocket's
+reader (a thread, or a greenlet under gevent: it is there for every socket anyway) wakes
+it for each incoming message by queueing ``INCOMING`` (``_WakingEvent``), and the loop
+reads what came with ``receive(timeout=0)`` between its sends: no thread of its own. The
+move runs in the loop, in the handshake's request context (its session, the app's
+service), like the post's view.
 
 Imports: Flask, flask-sock, ``spades.tables`` and the web layer.
 """
@@ -15,10 +43,11 @@ Imports: Flask, flask-sock, ``spades.tables`` and the web layer.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from socket import SHUT_WR
 from urllib.parse import urlsplit
 
@@ -29,11 +58,15 @@ from simple_websocket import ConnectionClosed
 from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
-from ..tables import NO_TABLE, WATCHING_OFF, NotSaved, Refused, TableNotFound
+from ..rules import IllegalAction
+from ..tables import NO_TABLE, WATCHING_OFF, Declared, NotSaved, NotSeated, Player, Refused, TableNotFound, routed
+from ..tables.errors import status_of
+from ..tables.registry import ROOM, TABLE_ANSWER
 from .codes import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, normalize_code
 from .hub import Connection, Hub
 from .identity import csrf_token, player_id
 from .limits import hit_shared
+from .render import render_fragments
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +76,13 @@ SESSION_CHECK_S = 10.0  # how soon "sign out on every device" closes an open soc
 POLICY_VIOLATION = 1008  # the WebSocket close code for a refusal
 TRY_AGAIN_LATER = 1013  # the close code for a table that could not be loaded just now: the page connects again
 PAGE_CLOSE_WAIT_S = 2.0  # how long a page told it may not watch has to close its socket
+MOVES_PER_S = 20.0  # a socket's moves a second (a person makes a few at most; the load bench's seats fewer)
+MOVES_BURST = 40  # ... taken at once after a quiet while
+INCOMING = object()  # queued by a socket's reader: a message came in (``_WakingEvent``)
+IDLE = object()  # nothing came for a while (a socket's loop checks its session)
+MESSAGE_TAG = '<p class="message" role="alert"'  # the refusal's words in ``#told`` (table/_told.html)
+USE_THE_FORM = "That is not sent over the live connection: use the page's form."
+NOT_UNDERSTOOD = "That message was not understood: a move is a JSON object with its route and its form's fields."
 
 
 def origin_allowed() -> bool:
@@ -96,7 +136,7 @@ def socket(ws, code: str) -> None:
     if refusal:
         close_with(ws, refusal, ended=refusal == WATCHING_OFF)
         return
-    pump(ws, conn, app, hub)
+    pump(ws, conn, app, hub, Mover(ws, conn, app))
 
 
 def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str]) -> None:
@@ -113,28 +153,33 @@ def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str])
     pump(ws, conn, app, hub)
 
 
-def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
+def pump(ws, conn: Connection, app: Flask, hub: Hub, mover: Mover | None = None) -> None:
     """Send ``conn``'s queued pictures until the socket closes (or is closed: a signed-out
-    session, a stuck reader, the table ending it), then let the hub forget it. A socket the
-    page closed wakes its loop at once (``wake_when_closed``), so a waiting socket sleeps
-    until its table changes or its session is due a check."""
+    session, a stuck reader, the table ending it), then let the hub forget it; with a
+    ``mover`` (a table's socket), take the moves that come in between the sends. A socket
+    the page closed wakes its loop at once (``wake_when_closed``), so a waiting socket
+    sleeps until its table changes, a message comes or its session is due a check."""
     uid, gen, sid = session.get("uid"), session.get("gen"), session.get("sid")
     check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
     checked = time.monotonic()
-    wake_when_closed(ws, conn)
+    wake_when_closed(ws, conn, mover)
     try:
         while ws.connected and conn.alive:
             try:
                 item = conn.take(check_every)
             except queue.Empty:
-                if uid and time.monotonic() - checked >= check_every:
-                    checked = time.monotonic()
-                    if not app.extensions["spades.accounts"].session_valid(uid, gen, sid):
-                        close_with(ws, "signed out")  # signed out on every device
-                        break
-                continue
-            if item is None:  # ended by the table (watching turned off): closed with the reason
+                item = IDLE
+            if uid and time.monotonic() - checked >= check_every:
+                checked = time.monotonic()
+                if not app.extensions["spades.accounts"].session_valid(uid, gen, sid):
+                    close_with(ws, "signed out")  # signed out on every device
+                    break
+            if mover is not None and (item is INCOMING or ws.input_buffer) and not mover.read():
+                break  # signed out: closed
+            if item is None:  # ended by the table (watching turned off), or the page closed it
                 break
+            if item is INCOMING or item is IDLE:
+                continue
             try:
                 message = hub.render(item, conn)
             except Exception:
@@ -152,31 +197,152 @@ def pump(ws, conn: Connection, app: Flask, hub: Hub) -> None:
                 pass
 
 
-def wake_when_closed(ws, conn: Connection) -> None:
+@functools.cache
+def socket_routes() -> Mapping[str, Declared]:
+    """The commands a table page may send over its socket, by route: those declared with
+    a route whose answer is the table, at a playing table."""
+    return {d.route: d for d in routed() if d.route and d.answer == TABLE_ANSWER and d.phase != ROOM}
+
+
+class Mover:
+    """A table socket's incoming moves (see the module docstring): read, checked, run and,
+    when refused, answered on this socket."""
+
+    def __init__(self, ws, conn: Connection, app: Flask) -> None:
+        self.ws, self.conn, self.app = ws, conn, app
+        self.rate = float(app.config.get("SOCKET_MOVES_PER_S", MOVES_PER_S))
+        self.burst = max(1.0, self.rate * MOVES_BURST / MOVES_PER_S)
+        self.tokens, self.filled = self.burst, time.monotonic()
+        self.waiting = False  # an INCOMING is in the connection's queue
+        self.uid, self.gen, self.sid = session.get("uid"), session.get("gen"), session.get("sid")
+
+    def poke(self) -> None:
+        """A message came in (called by the socket's reader): wake the loop once."""
+        if self.waiting:
+            return
+        self.waiting = True
+        try:
+            self.conn.queue.put_nowait(INCOMING)
+        except queue.Full:  # the loop is busy sending: it reads the messages after its next frame
+            self.waiting = False
+
+    def read(self) -> bool:
+        """Take every message that came in; False when the socket was closed meanwhile
+        (its person signed out on every device)."""
+        self.waiting = False
+        while True:
+            try:
+                text = self.ws.receive(timeout=0)
+            except ConnectionClosed:
+                return True  # the loop meets the closed socket
+            if text is None:
+                return True
+            if not self.take(text):
+                return False
+
+    def take(self, text: str | bytes) -> bool:
+        """One message: run its move, or answer why not. False when the person has signed
+        out (the socket is closed)."""
+        try:
+            message = json.loads(text)
+        except (ValueError, UnicodeDecodeError):
+            message = None
+        ack = message.get("ack") if isinstance(message, dict) else None
+        if not isinstance(ack, int) or isinstance(ack, bool) or abs(ack) >= 2 ** 53:
+            ack = None
+        if not self.allowed():
+            self.refuse(f"Too many moves at once: at most {self.rate:g} a second. Wait a moment.", 429, ack)
+            return True
+        if not isinstance(message, dict):
+            self.refuse(NOT_UNDERSTOOD, 400, ack)
+            return True
+        route, spec = message.get("route"), None
+        if isinstance(route, str):
+            spec = socket_routes().get(route)
+        if spec is None:
+            known = isinstance(route, str) and any(d.route == route for d in routed())
+            self.refuse(USE_THE_FORM if known else f"{NOT_UNDERSTOOD} (No such route.)", 400 if known else 404, ack)
+            return True
+        fields = {k: v for k, v in message.items() if k not in ("route", "ack", "HEADERS")}
+        wrong = next((k for k, v in fields.items() if not isinstance(v, str)), None)
+        if wrong is not None:
+            self.refuse(f"{NOT_UNDERSTOOD} (The field {wrong[:40]!r} is not text.)", 400, ack)
+            return True
+        if self.uid and not self.app.extensions["spades.accounts"].session_valid(self.uid, self.gen, self.sid):
+            close_with(self.ws, "signed out")  # signed out on every device: the move is not taken
+            return False
+        self.run(spec, fields, ack)
+        return True
+
+    def allowed(self) -> bool:
+        """A token of this socket's bucket (``rate`` a second, ``burst`` at most)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.filled) * self.rate)
+        self.filled = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+    def run(self, spec: Declared, fields: dict[str, str], ack: int | None) -> None:
+        """The post's path: the form becomes the command, the table's actor runs it; a move
+        taken reaches this page with the change's frame."""
+        service = self.app.extensions["spades.tables"]
+        try:
+            command = spec.from_form(fields)
+            if not self.conn.player_id:
+                raise NotSeated("You have no seat at this table.")
+            service.handle(self.conn.code, Player(self.conn.player_id), command)
+        except (IllegalAction, Refused) as e:
+            self.refuse(str(e), status_of(e), ack)
+        except Exception:
+            log.exception("a move over the socket at %s failed", self.conn.code)
+            self.refuse("Something went wrong with that move. Try again.", 500, ack)
+
+    def refuse(self, words: str, status: int, ack: int | None) -> None:
+        """Answer a refused message on this socket: the table as it is now with ``words``
+        in its message (as a refused post shows them), marked with the status and the ack.
+        The socket's next frame is then a whole one (the page shows this answer)."""
+        marks = f' data-status="{status}"' + (f' data-ack="{ack}"' if ack is not None else "")
+        service = self.app.extensions["spades.tables"]
+        try:
+            snap = service.snapshot(self.conn.code, self.conn.player_id or None)
+        except Refused:  # a room, or a table gone: the words alone, in the banner
+            self.ws.send(f'<div id="offline" class="offline-banner" role="alert" hx-swap-oob="true"{marks}>'
+                         f'{escape(words)}</div>')
+            return
+        html = render_fragments(snap, self.conn.csrf, message=words).replace(MESSAGE_TAG, MESSAGE_TAG + marks, 1)
+        self.conn.answered = (snap.seq, {})
+        self.ws.send(html)
+
+
+def wake_when_closed(ws, conn: Connection, mover: Mover | None = None) -> None:
     """When the page closes the socket, or the connection breaks, ``conn``'s loop is woken
     to end too, with no thread or greenlet of its own: simple-websocket's reader sets its
     event on every message and on the close (after marking the socket closed), so the
-    event is wrapped to tell ``conn`` then. (A page closed for a message over the size
-    limit is the one close it sets the event before: that loop ends at its next frame or
-    session check.)"""
+    event is wrapped to tell ``conn`` then, and ``mover`` of every message. (A page closed
+    for a message over the size limit is the one close it sets the event before: that loop
+    ends at its next frame or session check.)"""
     event = getattr(ws, "event", None)
     if event is not None:
-        ws.event = _WakingEvent(event, ws, conn)
+        ws.event = _WakingEvent(event, ws, conn, mover)
 
 
 class _WakingEvent:
-    """A socket's event (``wake_when_closed``) that also wakes its connection's loop once
-    the socket is closed."""
+    """A socket's event (``wake_when_closed``) that also wakes its connection's loop for
+    each message (a table's socket) and once the socket is closed."""
 
-    __slots__ = ("_event", "_ws", "_conn")
+    __slots__ = ("_event", "_ws", "_conn", "_mover")
 
-    def __init__(self, event, ws, conn: Connection) -> None:
-        self._event, self._ws, self._conn = event, ws, conn
+    def __init__(self, event, ws, conn: Connection, mover: Mover | None = None) -> None:
+        self._event, self._ws, self._conn, self._mover = event, ws, conn, mover
 
     def set(self) -> None:
         self._event.set()
         if not self._ws.connected:
             self._conn.gone()
+        elif self._mover is not None and self._ws.input_buffer:
+            self._mover.poke()
 
     def clear(self) -> None:
         self._event.clear()
@@ -246,5 +412,6 @@ def compress_each_message_alone() -> None:
 
 def init_app(app: Flask) -> None:
     compress_each_message_alone()
+    app.jinja_env.globals["socket_routes"] = " ".join(sorted(socket_routes()))  # the table page's moves.js
     app.register_blueprint(bp)
     sock.init_app(app)

@@ -3,14 +3,17 @@
 Commands arrive as POSTs to ``/g/<CODE>/<route>``, one route per command a person sends
 from a page, made from the command's declaration (``spades.tables.registry``): its form
 becomes the command, ``TableService.handle`` runs it, and the answer is the one the
-declaration names. At the table: from htmx the table's fragments, out of band; from plain
+declaration names. While a table page's socket is open, its moves (the commands answered
+with the table) come over that socket instead, on the same path (``spades.web.live``);
+these posts are what a page without script, or with its socket down, sends. At the table: from htmx the table's fragments, out of band; from plain
 forms without JavaScript a 303 back to the page, the refusal message carried in the
 session. Leave for good goes home; the page's closing notice (sent by
 ``navigator.sendBeacon`` on ``pagehide``, which cannot set headers: the CSRF token comes
 as a form field) gets a 204. In the room: a 303 back to it, or the room with the refusal.
-Refusals: illegal move 422, stale version 409 (also a race lost to another move), not
-your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did not
-take 503 (nothing changed; the table goes on). Each answer is the table as it is now.
+Refusals, each with its class's status (``spades.tables.errors.status_of``, the same
+over the socket): illegal move 422, stale version 409 (also a race lost to another move),
+not your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did
+not take 503 (nothing changed; the table goes on). Each answer is the table as it is now.
 Talk (``CHAT_ANSWER``) is answered with the chat's form and the refusal beside it: chat
 off, reactions only or silenced 403, too fast 429 with ``Retry-After``, bad text 400. A
 person may ask for ``HINTS_PER_PERSON`` hints (429 with ``Retry-After`` past it).
