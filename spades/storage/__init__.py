@@ -14,7 +14,9 @@ caller needs is imported from here. Its modules:
   (players, accounts, sign-in codes, profiles, ratings, records), ``tables`` (tables,
   matches, seats, moves, options, fair deals' secrets and hands), ``clocks`` (clocks and holds), ``rooms``,
   ``tourneys``, ``talk``, ``turns`` (whom turn-based tables wait on), ``push`` (browsers' push
-  subscriptions), ``analyses`` (finished matches' analyses).
+  subscriptions), ``analyses`` (finished matches' analyses), ``circles`` (friend groups,
+  their members, seasons, tables and results), ``boards`` (weeks of duplicate boards and
+  their tables).
 
 Queries. Both engines run the same queries, written once with ``?`` placeholders
 (``engines.PgDb`` turns them into psycopg's ``%s``, in one place). What differs lives in
@@ -64,6 +66,23 @@ from __future__ import annotations
 
 from .analyses import AnalysisStore
 from .base import Conflict, Db, Duplicate, Op
+from .boards import BoardSeat, BoardStore, BoardTable, BoardWeekRow, NewBoardWeek
+from .circles import (
+    CircleMemberRow,
+    CircleResultRow,
+    CircleRow,
+    CircleStore,
+    CircleTableRow,
+    FinishedMatch,
+    LinkCircleTable,
+    NewCircle,
+    NewSeason,
+    PutCircleMember,
+    PutCircleNonce,
+    PutCircleResult,
+    PutSeason,
+    SeasonRow,
+)
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
 from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
@@ -118,11 +137,12 @@ from .turns import PutAway, PutTurns, TurnStore, Waiting
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
-            AnalysisStore):
+            AnalysisStore, CircleStore, BoardStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
-    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``push``, ``analyses``);
+    ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``push``, ``analyses``,
+    ``circles``, ``boards``);
     connections, ``transaction`` and ``commit`` are ``spades.storage.core``'s."""
 
 
@@ -140,4 +160,8 @@ __all__ = [
     "ChatRow", "CoPlayer", "PutSilence", "ReportRow", "SaveLine",  # talk
     "PutAway", "PutTurns", "TurnRow", "Waiting",  # turn-based tables
     "PushSubscriptionRow",  # push
+    "CircleMemberRow", "CircleResultRow", "CircleRow", "CircleTableRow", "FinishedMatch", "LinkCircleTable",
+    "NewCircle", "NewSeason", "PutCircleMember", "PutCircleNonce", "PutCircleResult", "PutSeason",
+    "SeasonRow",  # circles
+    "BoardSeat", "BoardTable", "BoardWeekRow", "NewBoardWeek",  # duplicate boards
 ]

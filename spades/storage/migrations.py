@@ -377,6 +377,38 @@ def m018_takebacks(s: Schema) -> None:
     s.add_column("matches", "takebacks", int, not_null_default=0)
 
 
+@migration
+def m019_circles(s: Schema) -> None:
+    """Circles, a friend group's home (``spades.storage.circles``, ``spades.circles``).
+
+    ``circles``: one row each, by its short address (``slug``), with its owner and the
+    invite link's current ``invite_nonce`` (renewing the link draws a new one, so an old
+    link is told apart as replaced). ``circle_members``: who belongs (``role`` owner or
+    member; ``state`` in, left or removed, with ``left`` when). ``circle_seasons``: a
+    circle's seasons, numbered from 1, each ``started`` and due to ``ends`` (a month), and
+    ``closed`` once over. ``circle_tables``: a table played for a circle, in the season it
+    was started in. ``circle_results``: a finished match of a circle's table, as the
+    standings read it (the season it finished in, who sat where, each side's score, the
+    winning side), kept once so a page never replays a match."""
+    s.create_table("circles", {"slug": str, "name": str, "owner": str, "created": float, "invite_nonce": str,
+                               "invite_made": float}, pk="slug", not_null={"name", "owner", "invite_nonce"})
+    s.create_index("circles", ["owner", "created"])
+    s.create_table("circle_members", {"slug": str, "person": str, "role": str, "state": str, "joined": float,
+                                      "left": float},
+                   pk=("slug", "person"), not_null={"role", "state"})
+    s.create_index("circle_members", ["person"])
+    s.create_table("circle_seasons", {"slug": str, "number": int, "started": float, "ends": float, "closed": float},
+                   pk=("slug", "number"), not_null={"started", "ends"})
+    s.create_table("circle_tables", {"table_code": str, "slug": str, "season": int, "by": str, "created": float},
+                   pk="table_code", not_null={"slug"})
+    s.create_index("circle_tables", ["slug", "created"])
+    s.create_table("circle_results", {"match_id": int, "slug": str, "season": int, "table_code": str, "number": int,
+                                      "finished": float, "partners": int, "seats": str, "sides": str, "scores": str,
+                                      "winner": int},
+                   pk="match_id", not_null={"slug", "seats", "sides", "scores"})
+    s.create_index("circle_results", ["slug", "season", "finished"])
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 
