@@ -409,6 +409,24 @@ def m019_circles(s: Schema) -> None:
     s.create_index("circle_results", ["slug", "season", "finished"])
 
 
+@migration
+def m020_boards(s: Schema) -> None:
+    """Duplicate boards (``spades.storage.boards``, ``spades.circles.boards``).
+
+    ``board_weeks``: a circle's week of boards, by its ``id``: how many ``boards``, the
+    ``rules`` every table of the week plays (JSON), the week's ``seed`` (server-side
+    only: the week's deal secret is made from it, and it is each table's match seed),
+    when it ``starts`` and ``ends``, and ``closed`` when its owner closed it early.
+    ``board_tables``: each table that plays the week's boards (a table plays one week)."""
+    s.create_table("board_weeks", {"id": str, "circle": str, "boards": int, "rules": str, "seed": str,
+                                   "starts": float, "ends": float, "closed": float, "created": float, "made_by": str},
+                   pk="id", not_null={"circle", "boards", "rules", "seed", "starts", "ends"})
+    s.create_index("board_weeks", ["circle", "starts"])
+    s.create_table("board_tables", {"table_code": str, "week": str, "created": float},
+                   pk="table_code", not_null={"week"})
+    s.create_index("board_tables", ["week", "created"])
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 
