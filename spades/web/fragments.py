@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from flask import current_app
@@ -37,18 +38,27 @@ Piece = tuple[str, dict[str, Any], object]
 class Rendered:
     """One part's fragments, by id, with marks in place of the values that change with
     every move, the values to put in (``fill``), and what each fragment was drawn from
-    (``keys``: a fragment whose key equals the one before is not drawn again)."""
+    (``keys``: a fragment whose key equals the one before is not drawn again). Each
+    fragment has its values put in once (``filled``), however many sockets send it."""
 
     fragments: dict[str, str]
     values: tuple[tuple[str, str], ...]
     keys: dict[str, object] = dataclasses.field(default_factory=dict)
+    filled: dict[str, str] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
-    def fill(self, names: tuple[str, ...] | None = None) -> str:
+    def fill(self, names: Iterable[str] | None = None) -> str:
         """The named fragments (all by default), joined, with the values put in."""
-        html = "".join(self.fragments.values() if names is None else (self.fragments[n] for n in names))
-        for mark, value in self.values:
-            html = html.replace(mark, value)
-        return html
+        filled = self.filled
+        parts = []
+        for name in self.fragments if names is None else names:
+            html = filled.get(name)
+            if html is None:
+                html = self.fragments[name]
+                for mark, value in self.values:
+                    html = html.replace(mark, value)
+                filled[name] = html
+            parts.append(html)
+        return "".join(parts)
 
 
 def drawn(pieces: dict[str, Piece], before: Rendered | None, values: tuple[tuple[str, str], ...]) -> Rendered:
