@@ -26,6 +26,7 @@ from typing import Any
 
 from flask import current_app
 from jinja2 import Template
+from jinja2.runtime import new_context
 
 # the marks of the values that change with every move (names cannot hold control characters)
 STAMP, VERSION, NOW, SEQ = "\x1dS\x1d", "\x1dV\x1d", "\x1dN\x1d", "\x1dQ\x1d"
@@ -79,19 +80,22 @@ def drawn(pieces: dict[str, Piece], before: Rendered | None, values: tuple[tuple
 
 def _draw(name: str, ctx: dict[str, Any]) -> str:
     """A fragment's template rendered out of band with its marks and ``ctx``: looked up
-    once per app with its globals copied once, unless the templates reload when changed
-    (debug)."""
-    env = current_app.jinja_env
-    drawers: dict[str, tuple[Template, dict[str, Any]]] = current_app.extensions.setdefault("spades.fragments", {})
+    once per app with its globals and marks copied once, unless the templates reload when
+    changed (debug). Its context is made as ``Template.new_context(shared=True)`` makes it
+    but without a set of the globals' names (which only an ``import`` of globals that the
+    template's own lack would use; these templates share the environment's)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # one look-up of the proxy, not one per use
+    env = app.jinja_env
+    drawers: dict[str, tuple[Template, dict[str, Any]]] = app.extensions.setdefault("spades.fragments", {})
     found = drawers.get(name)
     if found is None:
         template = env.get_template(name)
-        found = (template, dict(template.globals))
+        found = (template, {**template.globals, "oob": True, "stamp": STAMP, "now_ms": NOW, "version": VERSION,
+                            "seq": SEQ})
         if not env.auto_reload:
             drawers[name] = found
-    template, globals_ = found
-    context = template.new_context({**globals_, "oob": True, "stamp": STAMP, "now_ms": NOW, "version": VERSION,
-                                    "seq": SEQ, **ctx}, shared=True)
+    template, given = found
+    context = new_context(env, template.name, template.blocks, {**given, **ctx}, True, None)
     try:
         return env.concat(template.root_render_func(context))
     except Exception:
