@@ -139,8 +139,10 @@ class TableState:
             self.offers.setdefault(seat, contribution)
 
     def contributions(self) -> tuple[str, ...]:
-        """The contributions for the next deal, in seat order."""
-        if self.offers_for != (self.match_number, self.match.hand_number):
+        """The contributions for the next deal, in seat order; none at a table of duplicate
+        boards (options ``boards``): its hands are the week's boards, committed before the
+        week began and dealt the same at every table (``spades.circles.boards``)."""
+        if self.offers_for != (self.match_number, self.match.hand_number) or self.row.options.get("boards"):
             return ()
         return tuple(self.offers[s] for s in sorted(self.offers))
 
