@@ -1,0 +1,396 @@
+"""Duplicate boards: a circle's week of deals that every table of the circle plays, each
+at its own pace, compared as duplicate bridge compares them (docs/boards.md).
+
+- **A week.** The owner picks N boards (4 to 12), the rules (partnership tables only:
+  every table plays the same deal from the same seats) and when the week starts and ends
+  (a week by default). The week's deals are committed when it is made, before it starts,
+  with the site's provably fair deals (``spades.fairness``, docs/fairness.md): the week has
+  a secret, made from its seed (``secret_from([seed])``, kept server-side); board k is
+  hand k of that secret, so its server seed is ``hand_seed(secret, k)`` and its
+  commitment, shown from the start, ``hand_commitment(secret, k)``. Board k's dealer is
+  seat ``k mod 4``. Boards take no contributions: they are fixed before any table exists.
+- **A table of boards.** ``start_board_table`` seats a table through the table service
+  with the week's seed as its match seed: the service makes a seated table's deal secret
+  from its seed, so the table's match secret is the week's and its hand k is board k. The
+  week's seed is drawn so that the match's first dealer (which the seed draws) is board
+  1's, seat 1; the deal passes left, so hand k's dealer is k mod 4 at every table, and
+  every path that rebuilds a match from its rules, seed and moves (a restart, a replay, a
+  record) deals the boards again. The table's options name the week (``boards``): such a
+  table takes no contributions with Continue (``TableState.contributions``), and nobody
+  watches it. Its match is N hands (``Rules(end="hands", hands=N)``; a tie after N hands
+  plays on, and those extra hands are no boards).
+- **Scoring.** A board's result at a table is each direction's points on that hand
+  (side 0, seats 0 and 2, North-South; side 1, seats 1 and 3, East-West). It is compared
+  with every other table that played the board, direction by direction: 2 matchpoints
+  for each table beaten, 1 for each tie (``matchpoints``). A team (the people in those
+  seats at that table) adds up its boards; a person, the boards they played (``tally``).
+- **Secrecy.** Seat views show a seat its own hand of the board being played only (the
+  table service's rule). Every record, replay and analysis of a table of boards stays
+  shut until the week closes (``board_records_open``, ``table_records_open``): its end
+  time passed or its owner closed it. Then ``reveal`` gives the week's secret and every
+  board as a record that ``python -m spades verify`` checks.
+
+A tourney round on duplicate boards is not offered.
+
+Imports: stdlib, ``spades.storage``, ``spades.tables`` and the core.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..bots import DEFAULT_LEVEL, TABLE_LEVELS
+from ..fairness import FairDeals, hand_commitment, secret_from
+from ..records import record_format
+from ..rules import Match
+from ..rules_config import FRIENDS_TEMPOS, Rules, RulesError
+from ..stats import replay
+from ..storage import BoardTable, BoardWeekRow, Duplicate, SeatRow, Store
+from ..tables import TableService
+
+MIN_BOARDS, MAX_BOARDS = 4, 12
+WEEK_S = 7 * 24 * 3600.0  # a week's length unless its owner says otherwise
+MAX_WEEK_S = 31 * 24 * 3600.0
+DIRECTIONS = ("North-South", "East-West")  # side 0 (seats 0 and 2), side 1 (seats 1 and 3)
+
+Scores = Mapping[str, Mapping[int, Sequence[int]]]  # table: board: (North-South points, East-West points)
+
+
+class BoardsError(ValueError):
+    """A week or a table of boards that cannot be: ``str(error)`` says why in a sentence."""
+
+
+# -- the week's deals ---------------------------------------------------------------------
+def board_dealer(board: int, players: int = 4) -> int:
+    """Board ``board``'s dealer, rotating as in duplicate: board k's is seat k mod 4.
+
+    >>> [board_dealer(k) for k in range(1, 6)]
+    [1, 2, 3, 0, 1]
+    """
+    return board % players
+
+
+def week_rules(rules: Rules, boards: int) -> Rules:
+    """The rules every table of a week plays: the owner's, as a match of ``boards`` hands.
+    Raises BoardsError for a count outside 4-12 or rules without partners.
+
+    >>> week_rules(Rules(), 6).hands, week_rules(Rules(), 6).end
+    (6, 'hands')
+    >>> try:
+    ...     week_rules(Rules(partners=False), 6)
+    ... except BoardsError as e:
+    ...     print(e)
+    Duplicate boards are played at partnership tables: choose house rules with partners.
+    """
+    if not isinstance(boards, int) or isinstance(boards, bool) or not MIN_BOARDS <= boards <= MAX_BOARDS:
+        raise BoardsError(f"A week has {MIN_BOARDS} to {MAX_BOARDS} boards.")
+    if not rules.shape.partners or rules.shape.players != 4:
+        raise BoardsError("Duplicate boards are played at partnership tables: choose house rules with partners.")
+    return dataclasses.replace(rules, end="hands", hands=boards)
+
+
+def week_secret(seed: str) -> str:
+    """The week's deal secret: what the table service makes a seated table's secret from
+    the seed it is given (``TableService.create_seated``), so every table of the week has it."""
+    return secret_from([seed])
+
+
+def first_dealer(seed: str, rules: Rules) -> int:
+    """The first dealer a match with this seed has (the seed draws it, ``spades.rules.Match``)."""
+    return Match(rules, seed, deals=FairDeals(week_secret(seed), shape=rules.shape)).dealer
+
+
+def draw_week_seed(draw: Callable[[], str], rules: Rules) -> str:
+    """A week's seed from ``draw`` (the table service's seed source): the first whose
+    match deals board 1 from board 1's dealer (one draw in four, on average)."""
+    for n in range(1000):
+        seed = f"boards/{draw()}/{n}"
+        if first_dealer(seed, rules) == board_dealer(1):
+            return seed
+    raise RuntimeError("no week seed found")  # pragma: no cover - (3/4)^1000
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board as anyone may see it from the start: its number, dealer and commitment."""
+
+    number: int
+    dealer: int
+    commitment: str
+
+
+def boards_of(week: BoardWeekRow) -> list[Board]:
+    """The week's boards with their commitments (SHA-256 of each board's server seed)."""
+    secret = week_secret(week.seed)
+    return [Board(k, board_dealer(k), hand_commitment(secret, k)) for k in range(1, week.boards + 1)]
+
+
+def week_state(week: BoardWeekRow, now: float | None = None) -> str:
+    """``upcoming`` (before it starts), ``open`` (tables may start) or ``closed``."""
+    now = time.time() if now is None else now
+    if week.closed is not None or now >= week.ends:
+        return "closed"
+    return "upcoming" if now < week.starts else "open"
+
+
+def board_records_open(week: BoardWeekRow, now: float | None = None) -> bool:
+    """Whether the records, replays and analyses of the week's tables may be shown: only
+    once the week is closed (its end passed, or its owner closed it)."""
+    return week_state(week, now) == "closed"
+
+
+def table_records_open(store: Store, code: str, now: float | None = None) -> bool:
+    """Whether table ``code``'s records, replays and analyses may be shown as far as boards
+    go: always for a table that plays no week of boards, else once its week is closed."""
+    week_id = store.board_week_of_table(code)
+    if week_id is None:
+        return True
+    week = store.board_week(week_id)
+    return week is None or board_records_open(week, now)
+
+
+def reveal(week: BoardWeekRow, now: float | None = None) -> dict | None:
+    """Once the week is closed: its secret and every board as a match record (RECORD.md,
+    each hand's dealer, deal and ``fairness``) that ``python -m spades verify`` checks; None
+    before. The deals are the table service's (``FairDeals``), without contributions."""
+    if not board_records_open(week, now):
+        return None
+    rules = Rules.from_dict(week.rules)
+    secret = week_secret(week.seed)
+    deals = FairDeals(secret, shape=rules.shape)
+    hands = [{"dealer": board_dealer(k), "deal": [[str(c) for c in cards] for cards in deals(k, board_dealer(k))],
+              "bids": [], "plays": [], "fairness": deals.reveal(k)} for k in range(1, week.boards + 1)]
+    return {"format": record_format(rules), "rules": rules.to_dict(), "hands": hands, "secret": secret}
+
+
+# -- the week's life ------------------------------------------------------------------------
+def new_week(store: Store, circle: str, by: str, boards: int, rules: Rules, starts: float,
+             ends: float | None = None, draw: Callable[[], str] | None = None,
+             now: float | None = None) -> BoardWeekRow:
+    """Make a circle's week of boards, its deals committed now, before it starts (the
+    caller checks that ``by`` may: the circle's owner). ``draw``: the seed source (the
+    table service's ``new_seed``; random when None). Raises BoardsError."""
+    now = time.time() if now is None else now
+    ends = starts + WEEK_S if ends is None else ends
+    if starts < now - 60:
+        raise BoardsError("A week of boards starts now or later: its deals are committed before it starts.")
+    if not starts < ends <= starts + MAX_WEEK_S:
+        raise BoardsError("A week of boards ends after it starts, within 31 days.")
+    rules = week_rules(dataclasses.replace(rules, tempo="normal"), boards)
+    seed = draw_week_seed(draw or (lambda: secrets.token_hex(16)), rules)
+    for _ in range(20):
+        row = BoardWeekRow(secrets.token_urlsafe(8), circle, boards, dataclasses.asdict(rules), seed, starts, ends,
+                           None, now, by)
+        try:
+            store.new_board_week(row)
+            return row
+        except Duplicate:
+            continue  # the id is taken: draw another
+    raise RuntimeError("no free week id")  # pragma: no cover
+
+
+def close_week(store: Store, week_id: str, now: float | None = None) -> bool:
+    """Close a week before its end (the caller checks that it is the owner's choice):
+    every table's record opens and the secret is revealed. Whether it was open."""
+    return store.close_board_week(week_id, now)
+
+
+def start_board_table(service: TableService, week: BoardWeekRow, seats: list[SeatRow], *,
+                      tempo: str = "normal", level: str = DEFAULT_LEVEL, host: str | None = None,
+                      options: dict | None = None, now: float | None = None) -> str:
+    """Open a table that plays the week's boards as its hands, live or turn-based
+    (``tempo``), with people and bots in ``seats``; returns its code. Each person plays a
+    week's boards once: someone who sat at another table of the week is refused, as is a
+    week that has not started or is closed. ``options``: more of the table's options (the
+    circle's). Raises BoardsError, and the table service's BadAction for bad seats."""
+    store = service.store
+    now = service.now() if now is None else now
+    state = week_state(week, now)
+    if state != "open":
+        raise BoardsError("This week of boards has not started yet." if state == "upcoming"
+                          else "This week of boards is closed.")
+    if tempo not in FRIENDS_TEMPOS:
+        raise BoardsError(f"{tempo!r} is not a pace a table of friends may choose.")
+    if level not in TABLE_LEVELS:
+        raise BoardsError(f"{level!r} is not a level of the bots.")
+    people = [s.player_id for s in seats if s.kind == "human" and s.player_id]
+    if not people:
+        raise BoardsError("A table of boards needs at least one person.")
+    played = store.board_week_players(week.id) & set(people)
+    if played:
+        raise BoardsError("Everyone plays a week's boards once: someone at this table has played them already.")
+    try:
+        rules = Rules.from_dict({**week.rules, "tempo": tempo})
+    except RulesError as e:  # pragma: no cover - the week's rules were checked when it was made
+        raise BoardsError(str(e)) from None
+    table_options = {**(options or {}), "kind": "friends", "level": level, "humans": len(people),
+                     "rules": dataclasses.asdict(rules), "watch": False, "boards": week.id}
+    code = service.create_seated(seats, rules, table_options, host, seed=week.seed)
+    store.add_board_table(week.id, code, now)
+    return code
+
+
+# -- scoring --------------------------------------------------------------------------------
+def matchpoints(scores: Scores) -> dict[str, dict[int, tuple[int, int]]]:
+    """Each table's matchpoints on each board it played, per direction: its points on the
+    board compared with every other table's that played it from the same direction, 2
+    for each table beaten and 1 for each tie.
+
+    Three tables, two boards (board 2 not played at C yet):
+
+    >>> scores = {"A": {1: (120, 50), 2: (61, 40)},
+    ...           "B": {1: (120, 80), 2: (40, 40)},
+    ...           "C": {1: (-100, 60)}}
+    >>> mp = matchpoints(scores)
+    >>> mp["A"], mp["B"], mp["C"]
+    ({1: (3, 0), 2: (2, 1)}, {1: (3, 4), 2: (0, 1)}, {1: (0, 2)})
+    """
+    out: dict[str, dict[int, tuple[int, int]]] = {table: {} for table in scores}
+    for table, boards in scores.items():
+        for board, mine in boards.items():
+            points = [0, 0]
+            for other, theirs in scores.items():
+                if other == table or board not in theirs:
+                    continue
+                for side in (0, 1):
+                    a, b = mine[side], theirs[board][side]
+                    points[side] += 2 if a > b else 1 if a == b else 0
+            out[table][board] = (points[0], points[1])
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    """A team's week: the people in one direction's seats at one table (names as seated),
+    its matchpoints over the boards played, and ``top``, the most those boards could give
+    (2 for each other table that played each of them)."""
+
+    table: str
+    side: int
+    direction: str
+    people: tuple[str, ...]
+    names: tuple[str, ...]
+    matchpoints: int
+    boards: int
+    top: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.matchpoints / self.top if self.top else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PersonStanding:
+    """A person's week: the matchpoints of the boards they played, out of ``top``."""
+
+    person: str
+    name: str
+    matchpoints: int
+    boards: int
+    top: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.matchpoints / self.top if self.top else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A week's standings: teams and people, the most matchpoints first (then the best
+    share, then by name); ``scores`` and ``points``, each table's points and matchpoints
+    by board (to be shown board by board only to those who played it, or once closed)."""
+
+    teams: tuple[TeamStanding, ...]
+    people: tuple[PersonStanding, ...]
+    scores: dict[str, dict[int, tuple[int, int]]]
+    points: dict[str, dict[int, tuple[int, int]]]
+
+
+Seated = Mapping[str, Sequence[Sequence[tuple[str, str]]]]  # table: side: ((person, name), ...)
+
+
+def tally(scores: Scores, seated: Seated) -> Standings:
+    """The week's standings from each table's points by board and who sat in each
+    direction there (``seated[table][side]``: (person, name) of each person in that
+    side's seats). A team's matchpoints are its direction's at its table; a person's, the
+    sum over the boards they played.
+
+    >>> scores = {"A": {1: (120, 50), 2: (61, 40)}, "B": {1: (120, 80), 2: (40, 40)},
+    ...           "C": {1: (-100, 60)}}
+    >>> seated = {"A": [[("ann", "Ann")], [("bob", "Bob")]], "B": [[("cy", "Cy")], []],
+    ...           "C": [[], [("dee", "Dee"), ("eve", "Eve")]]}
+    >>> s = tally(scores, seated)
+    >>> for t in s.teams:
+    ...     print(t.table, t.direction, t.names, t.matchpoints, t.top)
+    A North-South ('Ann',) 5 6
+    B East-West () 5 6
+    B North-South ('Cy',) 3 6
+    C East-West ('Dee', 'Eve') 2 4
+    A East-West ('Bob',) 1 6
+    C North-South () 0 4
+    >>> [(p.name, p.matchpoints, p.boards) for p in s.people]
+    [('Ann', 5, 2), ('Cy', 3, 2), ('Dee', 2, 1), ('Eve', 2, 1), ('Bob', 1, 2)]
+    """
+    points = matchpoints(scores)
+    played_by: dict[int, int] = {}
+    for boards in scores.values():
+        for board in boards:
+            played_by[board] = played_by.get(board, 0) + 1
+    teams = []
+    people: dict[str, list] = {}
+    for table, boards in scores.items():
+        for side in (0, 1):
+            who = tuple(seated.get(table, ((), ()))[side]) if table in seated else ()
+            total = sum(mp[side] for mp in points[table].values())
+            top = sum(2 * (played_by[b] - 1) for b in boards)
+            teams.append(TeamStanding(table, side, DIRECTIONS[side], tuple(p for p, _ in who),
+                                      tuple(n for _, n in who), total, len(boards), top))
+            for person, name in who:
+                mine = people.setdefault(person, [name, 0, 0, 0])
+                mine[1] += total
+                mine[2] += len(boards)
+                mine[3] += top
+    teams.sort(key=lambda t: (-t.matchpoints, -t.percent, t.table, t.side))
+    ranked = sorted((PersonStanding(p, n, mp, b, top) for p, (n, mp, b, top) in people.items()),
+                    key=lambda p: (-p.matchpoints, -p.percent, p.name, p.person))
+    return Standings(tuple(teams), tuple(ranked), {t: {b: (s[0], s[1]) for b, s in bs.items()}
+                                                   for t, bs in scores.items()}, points)
+
+
+# -- reading a week's tables -------------------------------------------------------------------
+def table_scores(store: Store, table: BoardTable, boards: int) -> dict[int, tuple[int, int]]:
+    """A table's points on each board it has finished: hand k's points per direction,
+    from its first match rebuilt from the stored moves (the hands after the boards, a
+    tie's extra hands, are left out)."""
+    rules = Rules.from_dict(table.rules)
+    deals = FairDeals.stored(store.fair_deals(table.code, table.number), rules.shape)
+    match = replay(table.rules, table.seed, ((seat, text) for _, seat, text in store.actions(table.match_id)), deals)
+    return {r.number: (r.score.teams[0].total, r.score.teams[1].total) for r in match.results if r.number <= boards}
+
+
+def seated_at(table: BoardTable) -> list[list[tuple[str, str]]]:
+    """Who sat in each direction at a table: each seat's person, or the person who left
+    it to a bot (their team's boards stay theirs); bots' seats count for nobody."""
+    sides: list[list[tuple[str, str]]] = [[], []]
+    for s in table.seats:
+        person = s.player_id or s.left_player_id
+        if person:
+            sides[s.seat % 2].append((person, s.name))
+    return sides
+
+
+def week_standings(store: Store, week_id: str) -> Standings | None:
+    """A week's standings from its tables as stored, finished or not (each table counts the
+    boards it has finished); None for an unknown week. Members removed since keep theirs:
+    the standings read the tables, not the circle."""
+    week = store.board_week(week_id)
+    if week is None:
+        return None
+    tables = store.board_tables(week_id)
+    scores = {t.code: table_scores(store, t, week.boards) for t in tables}
+    seated = {t.code: seated_at(t) for t in tables}
+    return tally(scores, seated)
