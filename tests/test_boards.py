@@ -18,6 +18,7 @@ from spades.circles.boards import (
     matchpoints,
     new_week,
     reveal,
+    seat_refusal,
     start_board_table,
     table_records_open,
     tally,
@@ -27,7 +28,7 @@ from spades.circles.boards import (
 from spades.fairness import FairDeals, hand_seed, verify_record
 from spades.rules_config import Rules
 from spades.storage import SeatRow
-from spades.tables import Continue, Player, Stale
+from spades.tables import Continue, NotHost, Player, SetWatching, Stale
 
 BOARDS = 4
 CONTRIBUTION = "c0ffee" * 5  # what a page sends with Continue: a table of boards takes none
@@ -140,7 +141,7 @@ def seats(people: dict[int, str]) -> list[SeatRow]:
             for s in range(4)]
 
 
-def test_a_week_of_boards_at_three_tables(service):
+def test_a_week_of_boards_at_three_tables(service, client):
     store, now = service.store, service.now()
     week = new_week(store, "friends", "ann", BOARDS, Rules(), now, draw=service.new_seed)
     # the commitments exist from the start, each of its board's seed; the secret stays put
@@ -152,12 +153,20 @@ def test_a_week_of_boards_at_three_tables(service):
     watch = Watch(week, deals)
 
     # three tables: two live, one turn-based; people play differently at each
-    a = start_board_table(service, week, seats({0: "ann", 1: "bob"}), host="ann")
-    b = start_board_table(service, week, seats({2: "cy", 3: "dee"}), tempo="days-1", host="cy")
-    c = start_board_table(service, week, seats({0: "eve"}), host="eve")
+    a = start_board_table(service, week, seats({0: "ann", 1: "bob"}))
+    b = start_board_table(service, week, seats({2: "cy", 3: "dee"}), tempo="days-1")
+    c = start_board_table(service, week, seats({0: "eve"}))
     assert service.snapshot(b, "cy").tempo == "days-1"
     with pytest.raises(BoardsError, match="once"):
         start_board_table(service, week, seats({0: "bob"}))
+    assert "once" in seat_refusal(store, c, "bob") and seat_refusal(store, a, "bob") is None
+    assert seat_refusal(store, a, "zed") is None
+    # nobody watches a table of boards, and nobody there may let watchers in
+    with client.session_transaction() as session:
+        session["pid"] = "zed"
+    assert client.get(f"/g/{a}").status_code == 403
+    with pytest.raises(NotHost):
+        service.handle(a, Player("ann"), SetWatching(True))
     assert not table_records_open(store, a) and table_records_open(store, "NOPE00")
 
     # C plays two boards only for now: the standings count what each table has finished
@@ -218,3 +227,35 @@ def test_a_week_of_boards_at_three_tables(service):
     tampered["hands"][2]["deal"][0][0], tampered["hands"][2]["deal"][1][0] = (
         tampered["hands"][2]["deal"][1][0], tampered["hands"][2]["deal"][0][0])
     assert verify_record(tampered)["ok"] is False
+
+
+def test_a_table_of_boards_deals_the_same_after_a_restart(tmp_path):
+    """The boards are stored as the table's deals: a server starting again on the same
+    database deals the next board as the week committed it (Continue's contribution,
+    sent before the restart, is not taken)."""
+    from test_house_tables import service_on
+
+    path = str(tmp_path / "boards.db")
+    first, store = service_on(path, "r")
+    week = new_week(store, "friends", "ann", BOARDS, Rules(), first.now(), draw=first.new_seed)
+    fair = FairDeals(week_secret(week.seed))
+    deals = {k: [[str(c) for c in cards] for cards in fair(k, k % 4)] for k in range(1, BOARDS + 1)}
+    code = start_board_table(first, week, seats({3: "ann"}), tempo="untimed")
+    play_table(first, code, ["ann"], lambda legal: legal[0], Watch(week, deals), boards=1)
+    version = first.snapshot(code, "ann").view["version"]
+    first.handle(code, Player("ann"), Continue(version, CONTRIBUTION))
+    first.close()
+
+    second, _ = service_on(path, "s")
+    second.resume_all()
+    assert second.wait_idle()
+    v = second.snapshot(code, "ann").view
+    assert (v["hand_number"], v["dealer"]) == (2, 2)
+    assert sorted(v["hand"]) == sorted(deals[2][3])
+    assert store.hand_contributions(code, 1) == {1: (), 2: ()}
+    watch = Watch(week, deals)
+    play_table(second, code, ["ann"], lambda legal: legal[0], watch)
+    record = second.record(code, "ann")
+    assert [[sorted(c) for c in h["deal"]] for h in record["hands"][:BOARDS]] == [
+        [sorted(c) for c in deals[k]] for k in range(1, BOARDS + 1)]
+    second.close()

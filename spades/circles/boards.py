@@ -17,15 +17,17 @@ at its own pace, compared as duplicate bridge compares them (docs/boards.md).
   every path that rebuilds a match from its rules, seed and moves (a restart, a replay, a
   record) deals the boards again. The table's options name the week (``boards``): such a
   table takes no contributions with Continue (``TableState.contributions``), and nobody
-  watches it. Its match is N hands (``Rules(end="hands", hands=N)``; a tie after N hands
-  plays on, and those extra hands are no boards).
+  watches it (watching is off, and it has no host to turn it on). Its match is N hands
+  (``Rules(end="hands", hands=N)``; a tie after N hands plays on, and those extra hands
+  are no boards).
 - **Scoring.** A board's result at a table is each direction's points on that hand
   (side 0, seats 0 and 2, North-South; side 1, seats 1 and 3, East-West). It is compared
   with every other table that played the board, direction by direction: 2 matchpoints
   for each table beaten, 1 for each tie (``matchpoints``). A team (the people in those
   seats at that table) adds up its boards; a person, the boards they played (``tally``).
 - **Secrecy.** Seat views show a seat its own hand of the board being played only (the
-  table service's rule). Every record, replay and analysis of a table of boards stays
+  table service's rule); a person plays a week's boards at one table (``seat_refusal``)
+  and nobody watches one. Every record, replay and analysis of a table of boards stays
   shut until the week closes (``board_records_open``, ``table_records_open``): its end
   time passed or its owner closed it. Then ``reveal`` gives the week's secret and every
   board as a record that ``python -m spades verify`` checks.
@@ -153,6 +155,18 @@ def table_records_open(store: Store, code: str, now: float | None = None) -> boo
     return week is None or board_records_open(week, now)
 
 
+def seat_refusal(store: Store, code: str, person: str) -> str | None:
+    """Why ``person`` may not take a seat at table ``code`` (a bot's, at a table of
+    boards), or None: each person plays a week's boards at one table only."""
+    week_id = store.board_week_of_table(code)
+    if week_id is None:
+        return None
+    sat = {s.player_id for t in store.board_tables(week_id) if t.code == code for s in t.seats}
+    if person not in sat and person in store.board_week_players(week_id):
+        return "Everyone plays a week's boards once: you have played them at another table."
+    return None
+
+
 def reveal(week: BoardWeekRow, now: float | None = None) -> dict | None:
     """Once the week is closed: its secret and every board as a match record (RECORD.md,
     each hand's dealer, deal and ``fairness``) that ``python -m spades verify`` checks; None
@@ -200,13 +214,15 @@ def close_week(store: Store, week_id: str, now: float | None = None) -> bool:
 
 
 def start_board_table(service: TableService, week: BoardWeekRow, seats: list[SeatRow], *,
-                      tempo: str = "normal", level: str = DEFAULT_LEVEL, host: str | None = None,
-                      options: dict | None = None, now: float | None = None) -> str:
+                      tempo: str = "normal", level: str = DEFAULT_LEVEL, options: dict | None = None,
+                      now: float | None = None) -> str:
     """Open a table that plays the week's boards as its hands, live or turn-based
     (``tempo``), with people and bots in ``seats``; returns its code. Each person plays a
     week's boards once: someone who sat at another table of the week is refused, as is a
     week that has not started or is closed. ``options``: more of the table's options (the
-    circle's). Raises BoardsError, and the table service's BadAction for bad seats."""
+    circle's). The table has no host: nobody may let watchers in (nobody watches a table
+    of boards) nor deal before every person pressed Continue. Raises BoardsError, and the
+    table service's BadAction for bad seats."""
     store = service.store
     now = service.now() if now is None else now
     state = week_state(week, now)
@@ -229,7 +245,7 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
         raise BoardsError(str(e)) from None
     table_options = {**(options or {}), "kind": "friends", "level": level, "humans": len(people),
                      "rules": dataclasses.asdict(rules), "watch": False, "boards": week.id}
-    code = service.create_seated(seats, rules, table_options, host, seed=week.seed)
+    code = service.create_seated(seats, rules, table_options, None, seed=week.seed)
     store.add_board_table(week.id, code, now)
     return code
 
