@@ -7,8 +7,8 @@
 // dropped, reconnecting), or the browser says it is offline, nothing is queued: htmx posts
 // the form as it would without this script, and once the socket is back the forms go over
 // it again. A move taken comes back as the table's next frame, to every page at the
-// table; a refusal comes back on this socket alone as the table with the words in #told's message, which carries data-ack and
-// data-status (the status the post would have had).
+// table; a refusal comes back on this socket alone as the table with the words in #told's
+// message, which carries data-ack and data-status (the status the post would have had).
 (function () {
   "use strict";
 
