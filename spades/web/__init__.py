@@ -7,7 +7,8 @@ code), ``profile`` (``/me`` and Rejoin Games), ``people`` (the people one plays 
 Invite again, block), ``notices`` (turn-based tables: the your-turn list, notice mails),
 ``replay`` (a finished match step by step, and its score sheet), ``analysis`` (a finished
 match's every bid and card weighed), ``rules`` (``/rules``: how to play), ``tourney``
-(``/t``: tourneys, their service in ``app.extensions["spades.tourneys"]``), ``push``
+(``/t``: tourneys, their service in ``app.extensions["spades.tourneys"]``), ``circles``
+(``/c``: a friend group's home, its service in ``app.extensions["spades.circles"]``), ``push``
 (notices in the browser, ``spades.web.push.notify``) and ``pwa`` (the service worker that
 makes the site an app). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
@@ -100,6 +101,7 @@ from typing import Any
 from flask import Flask
 
 from ..bots.worker import AnalysisWorkers
+from ..circles import CircleService
 from ..push import PUSH_HOSTS, check_subject, parse_key
 from ..storage import Store
 from ..tables import TableService
@@ -207,6 +209,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     tourneys = TourneyService(store, service, new_seed=app.config.get("TOURNEY_SEED_SOURCE"),
                               rules_override=app.config.get("TOURNEY_RULES_OVERRIDE"))
     app.extensions["spades.tourneys"] = tourneys
+    app.extensions["spades.circles"] = CircleService(store, service, app.config["SECRET_KEY"])  # /c: circles
     budget = app.config["ANALYSIS_BUDGET"]
     app.extensions["spades.analyses"] = AnalysisQueue(
         store, app.config["ANALYSIS_POOL"], workers=app.config["ANALYSIS_WORKERS"],
@@ -218,6 +221,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from . import (
         analysis,
         auth,
+        circles,
         errors,
         headers,
         identity,
@@ -257,6 +261,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     analysis.init_app(app)  # /g/<CODE>/analysis: a finished match's every bid and card weighed
     rules.init_app(app)  # /rules: how to play, and the rules at a table
     tourney.init_app(app)
+    circles.init_app(app)  # /c: circles, a friend group's home
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)

@@ -1,0 +1,185 @@
+"""A season's standings and partnerships, worked out from its result rows alone (pure:
+no storage, no clock).
+
+- **Standings**: for each person who played a match of the season, matches played and
+  won, points for (their side's final score, summed) and against (the best other side's
+  final score, summed), and a rating within the circle: openskill's Plackett-Luce model,
+  as the site's ratings (``spades.accounts``), over the season's matches in the order they
+  finished, every person starting afresh; shown as its conservative estimate
+  (``mu - 3 sigma``). A bot is rated as the seat it played (``bot:<seat>``).
+- **Partnerships** (tables with partners): each pair of people who sat as partners,
+  their matches together and won, and points for and against; each person's **best
+  partner** (the most won together, then the best share won, then the most played,
+  then the best points for less against).
+- **Head to head**: each pair of people who sat on different sides, how often each
+  one's side finished ahead.
+
+Imports: stdlib, openskill and ``spades.storage`` (the result row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from openskill.models import PlackettLuce
+
+from ..storage import CircleResultRow
+
+__all__ = ["HeadToHead", "Partnership", "Standing", "Standings", "work_out"]
+
+
+@dataclass(slots=True)
+class Standing:
+    """A person's season: matches played and won, points for and against, and the rating."""
+
+    person: str
+    name: str
+    played: int = 0
+    won: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+
+    @property
+    def rating(self) -> float:
+        """The conservative estimate (mu - 3 sigma): it grows as the skill is known."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(slots=True)
+class Partnership:
+    """Two people who sat as partners (``a`` < ``b``): their matches together."""
+
+    a: str
+    b: str
+    played: int = 0
+    won: int = 0
+    points_for: int = 0
+    points_against: int = 0
+
+    def other(self, person: str) -> str:
+        return self.b if person == self.a else self.a
+
+
+@dataclass(slots=True)
+class HeadToHead:
+    """Two people on different sides (``a`` < ``b``): the matches where each one's side
+    finished ahead of the other's (``played`` counts ties too)."""
+
+    a: str
+    b: str
+    played: int = 0
+    a_won: int = 0
+    b_won: int = 0
+
+    def wins_of(self, person: str) -> tuple[int, int]:
+        """(this person's wins, the other's) against each other."""
+        return (self.a_won, self.b_won) if person == self.a else (self.b_won, self.a_won)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A season worked out: the people by rating (then won, then name), the
+    partnerships by matches won together, each person's best partner and the head to
+    head pairs."""
+
+    rows: tuple[Standing, ...] = ()
+    partnerships: tuple[Partnership, ...] = ()
+    best_partner: dict[str, Partnership] = field(default_factory=dict)
+    head_to_head: dict[tuple[str, str], HeadToHead] = field(default_factory=dict)
+    matches: int = 0
+
+    def against(self, person: str) -> list[tuple[str, int, int]]:
+        """This person's record against each other person: (the other, their wins, the other's)."""
+        out = []
+        for (a, b), h in self.head_to_head.items():
+            if person in (a, b):
+                mine, theirs = h.wins_of(person)
+                out.append((b if person == a else a, mine, theirs))
+        return out
+
+
+def _ranks(result: CircleResultRow) -> list[float]:
+    """Each side's place (0 is first): with partners the winning side first and the others
+    level behind it (all level without a winner); without, by final score."""
+    sides = range(len(result.sides))
+    if result.partners:
+        return [0.0 if result.winner is None or result.winner == t else 1.0 for t in sides]
+    return [float(sum(v > mine for v in result.scores)) for mine in result.scores]
+
+
+def _better(p: Partnership) -> tuple[int, float, int, int]:
+    """How a partnership ranks as someone's best: the most won, the best share won, the
+    most played, the best points for less against."""
+    return p.won, p.won / p.played, p.played, p.points_for - p.points_against
+
+
+def work_out(results: Iterable[CircleResultRow], model: PlackettLuce | None = None) -> Standings:
+    """The standings of these results (in the order they finished)."""
+    model = model or PlackettLuce()
+    people: dict[str, Standing] = {}
+    pairs: dict[tuple[str, str], Partnership] = {}
+    h2h: dict[tuple[str, str], HeadToHead] = {}
+    ratings: dict[str, tuple[float, float]] = {}
+    count = 0
+    for r in results:
+        count += 1
+        ranks = _ranks(r)
+        ids = [pid if kind == "human" and pid else f"bot:{seat}" for seat, (kind, pid, _) in enumerate(r.seats)]
+        humans = {seat: pid for seat, (kind, pid, _) in enumerate(r.seats) if kind == "human" and pid}
+        side_of = {seat: t for t, side in enumerate(r.sides) for seat in side}
+        for seat, pid in humans.items():
+            t = side_of.get(seat)
+            if t is None:
+                continue
+            s = people.setdefault(pid, Standing(pid, r.seats[seat][2]))
+            s.name = r.seats[seat][2] or s.name
+            s.played += 1
+            s.won += int(r.winner is not None and r.winner == t)
+            s.points_for += r.scores[t]
+            s.points_against += max((v for u, v in enumerate(r.scores) if u != t), default=0)
+        # partnerships: two people on one side
+        for t, side in enumerate(r.sides):
+            together = sorted(humans[s] for s in side if s in humans)
+            if len(together) == 2 and together[0] != together[1]:
+                a, b = together
+                p = pairs.setdefault((a, b), Partnership(a, b))
+                p.played += 1
+                p.won += int(r.winner is not None and r.winner == t)
+                p.points_for += r.scores[t]
+                p.points_against += max((v for u, v in enumerate(r.scores) if u != t), default=0)
+        # head to head: people on different sides, ahead by the sides' places
+        seated = sorted(humans.items())
+        for i, (sa, pa) in enumerate(seated):
+            for sb, pb in seated[i + 1:]:
+                ta, tb = side_of.get(sa), side_of.get(sb)
+                if ta is None or tb is None or ta == tb or pa == pb:
+                    continue
+                (a, xa), (b, xb) = sorted(((pa, ta), (pb, tb)))
+                h = h2h.setdefault((a, b), HeadToHead(a, b))
+                h.played += 1
+                h.a_won += int(ranks[xa] < ranks[xb])
+                h.b_won += int(ranks[xb] < ranks[xa])
+        # the rating: every seat's side rated by its place
+        if len(set(ids)) == len(ids) and len(r.sides) >= 2:
+            rated = [[model.rating(mu=ratings[ids[seat]][0], sigma=ratings[ids[seat]][1], name=ids[seat])
+                      if ids[seat] in ratings else model.rating(name=ids[seat]) for seat in side]
+                     for side in r.sides]
+            new = model.rate(rated, ranks=ranks)
+            for side, team in zip(r.sides, new):
+                for seat, x in zip(side, team):
+                    ratings[ids[seat]] = (x.mu, x.sigma)
+    for pid, standing in people.items():
+        if pid in ratings:
+            standing.mu, standing.sigma = ratings[pid]
+    rows = tuple(sorted(people.values(), key=lambda s: (-round(s.rating, 6), -s.won, s.name.lower(), s.person)))
+    partnerships = tuple(sorted(pairs.values(), key=lambda p: (-p.won, -p.played, p.a, p.b)))
+    best: dict[str, Partnership] = {}
+    for p in partnerships:
+        for person in (p.a, p.b):
+            held = best.get(person)
+            if held is None or _better(p) > _better(held):
+                best[person] = p
+    return Standings(rows, partnerships, best, h2h, count)

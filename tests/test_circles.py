@@ -1,0 +1,383 @@
+"""Circles (``spades.circles``, ``/c``): making one, the invite link (join, renewed,
+expired, bad), leaving and removing, the 404 every circle address answers to anyone not
+in it, a table for the circle with every member invited, the season's standings and
+partnerships (worked out by hand here), a removed member's results, and the limits."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+
+import pytest
+from conftest import csrf_of
+
+from spades.circles import InviteReplaced, work_out
+from spades.rules_config import Rules
+from spades.storage import CircleResultRow, PutCircleResult, SeatRow
+from spades.tables import Player, Stale
+
+CIRCLE = "Friday Spades"
+
+
+# -- people ----------------------------------------------------------------------------------
+def signed_in(app, email: str, name: str, emoji: str = "🦊"):
+    """A test client signed in to a new account ``email`` (made as signing in makes it)."""
+    accounts = app.extensions["spades.accounts"]
+    user, _ = accounts.store.sign_in(email, f"u-{name.lower()}", None, name, emoji, time.time())
+    client = app.test_client()
+    with client.session_transaction() as s:
+        s["pid"] = s["uid"] = user.id
+        s["gen"] = user.session_gen
+        s["sid"] = accounts.new_session(user.id)
+    client.uid = user.id
+    return client
+
+
+def post(client, path: str, **data):
+    return client.post(path, data={"csrf": csrf_of(client), **data})
+
+
+def make(client, name: str = CIRCLE) -> str:
+    r = post(client, "/c", name=name)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def invite_link(client, slug: str) -> str:
+    page = client.get(f"/c/{slug}").get_data(as_text=True)
+    href = html.unescape(re.search(r'<a rel="invite" href="([^"]+)"', page).group(1))
+    return href.replace("http://localhost", "")
+
+
+def text(page: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def section(page: str, name: str) -> str:
+    return text(re.search(rf'<section id="{name}".*?</section>', page, re.S).group(0))
+
+
+@pytest.fixture
+def circle(app):
+    """Ann's circle with Bo in it; Cy signed in and in no circle."""
+    ann, bo, cy = signed_in(app, "ann@example.com", "Ann"), signed_in(app, "bo@example.com", "Bo", "🐼"), \
+        signed_in(app, "cy@example.com", "Cy", "🐯")
+    slug = make(ann)
+    link = invite_link(ann, slug)
+    assert post(bo, link).status_code == 303
+    return slug, ann, bo, cy
+
+
+# -- making one --------------------------------------------------------------------------------
+def test_post_c_makes_a_circle_and_answers_303_to_its_page(app):
+    ann = signed_in(app, "ann@example.com", "Ann")
+    r = post(ann, "/c", name="  Friday\u202e Spades ")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/c/friday-spades")
+    page = ann.get("/c/friday-spades")
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert "<h1>Friday Spades</h1>" in body and 'rel="invite"' in body
+    assert "Ann" in section(body, "members")
+    # the same name again: another short address, with a suffix
+    other = make(ann)
+    assert re.fullmatch(r"friday-spades-[a-z0-9]{4}", other)
+    assert "Friday Spades" in text(ann.get("/c").get_data(as_text=True))
+
+
+def test_a_circle_needs_a_name_and_a_signed_in_person(app, client):
+    r = post(client, "/c", name=CIRCLE)
+    assert r.status_code == 403 and "Sign in to make a circle" in text(r.get_data(as_text=True))
+    assert 'href="/signin"' in client.get("/c/new").get_data(as_text=True)
+    ann = signed_in(app, "ann@example.com", "Ann")
+    for bad, words in (("", "Give the circle a name."), ("\u200b \x00", "Give the circle a name."),
+                       ("x" * 41, "at most 40 characters")):
+        r = post(ann, "/c", name=bad)
+        assert r.status_code == 400 and words in text(r.get_data(as_text=True))
+    assert post(ann, "/c", name="♠" * 40).headers["Location"].startswith("/c/circle")
+
+
+# -- who may see it ----------------------------------------------------------------------------
+def circle_urls(slug: str) -> list[tuple[str, str]]:
+    return [("get", f"/c/{slug}"), ("get", f"/c/{slug}?season=1"), ("get", f"/c/{slug}/table"),
+            ("post", f"/c/{slug}/table"), ("post", f"/c/{slug}/invite/renew"), ("post", f"/c/{slug}/leave"),
+            ("post", f"/c/{slug}/remove"), ("post", f"/c/{slug}/season/next")]
+
+
+def test_every_circle_address_is_404_to_anyone_not_in_it(app, client, circle):
+    slug, ann, bo, cy = circle
+    csrf_of(client)
+    for who in (cy, client):
+        for method, path in circle_urls(slug) + circle_urls("no-such-circle"):
+            r = who.get(path) if method == "get" else post(who, path, person="x", name="A")
+            assert r.status_code == 404, (path, r.status_code)
+            assert "There is no circle at this address." in text(r.get_data(as_text=True))
+    assert ann.get(f"/c/{slug}").status_code == 200 and bo.get(f"/c/{slug}").status_code == 200
+    assert ann.get(f"/c/{slug}?season=7").status_code == 404  # a member asking for a season it does not have
+
+
+def test_following_the_invite_link_and_pressing_join_makes_a_member(app, circle):
+    slug, ann, bo, cy = circle
+    link = invite_link(ann, slug)
+    page = cy.get(link)
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert CIRCLE in body and f'action="{link}"' in body and ">Join</button>" in body
+    assert cy.get(f"/c/{slug}").status_code == 404  # following the link is not joining
+    r = post(cy, link)
+    assert r.status_code == 303 and r.headers["Location"] == f"/c/{slug}"
+    for who in (ann, bo, cy):
+        members = section(who.get(f"/c/{slug}").get_data(as_text=True), "members")
+        assert "Ann" in members and "Bo" in members and "Cy" in members
+    assert 'rel="invite"' not in cy.get(f"/c/{slug}").get_data(as_text=True)  # the owner's alone
+    anon = app.test_client()
+    r = anon.get(link)
+    assert r.status_code == 200 and "Sign in first" in text(r.get_data(as_text=True))
+
+
+def test_a_renewed_link_replaces_the_old_one(app, circle):
+    slug, ann, bo, cy = circle
+    old = invite_link(ann, slug)
+    assert post(bo, f"/c/{slug}/invite/renew").status_code == 403  # a member, not the owner
+    assert invite_link(ann, slug) == old
+    assert post(ann, f"/c/{slug}/invite/renew").status_code == 303
+    new = invite_link(ann, slug)
+    assert new != old
+    for r in (cy.get(old), post(cy, old)):
+        assert r.status_code == 410
+        assert "This invite link was replaced by a newer link." in text(r.get_data(as_text=True))
+    assert cy.get(f"/c/{slug}").status_code == 404
+    assert post(cy, new).status_code == 303
+
+
+def test_a_bad_or_expired_link_says_so(app, circle):
+    slug, ann, bo, cy = circle
+    link = invite_link(ann, slug)
+    for bad in (link[:-3] + "xyz", f"/c/{slug}/join/nonsense", link.replace(f"/c/{slug}/", "/c/other/")):
+        r = cy.get(bad)
+        assert r.status_code == 404 and "This invite link is not valid" in text(r.get_data(as_text=True))
+    app.extensions["spades.circles"].invite_max_age_s = -1  # every link is older than that
+    r = cy.get(link)
+    assert r.status_code == 410 and "This invite link has expired." in text(r.get_data(as_text=True))
+
+
+def test_leave_and_remove(app, circle):
+    slug, ann, bo, cy = circle
+    link = invite_link(ann, slug)
+    assert post(cy, link).status_code == 303
+    r = post(ann, f"/c/{slug}/leave")
+    assert r.status_code == 409 and "The owner keeps the circle" in text(r.get_data(as_text=True))
+    assert post(bo, f"/c/{slug}/leave").headers["Location"] == "/c"
+    assert bo.get(f"/c/{slug}").status_code == 404
+    assert post(bo, link).status_code == 303  # back by the link
+    handles = dict(re.findall(r'name="person" value="([0-9a-f]+)"', ann.get(f"/c/{slug}").get_data(as_text=True))
+                   and [(h, h) for h in re.findall(r'name="person" value="([0-9a-f]+)"',
+                                                    ann.get(f"/c/{slug}").get_data(as_text=True))])
+    assert len(handles) == 2  # Bo's and Cy's: nobody removes the owner
+    assert 'name="person"' not in bo.get(f"/c/{slug}").get_data(as_text=True)
+    some = next(iter(handles))
+    assert post(bo, f"/c/{slug}/remove", person=some).status_code == 403
+    circles = app.extensions["spades.circles"]
+    r = post(ann, f"/c/{slug}/remove", person=_handle_of(ann, slug, "Cy"))
+    assert r.status_code == 303
+    assert circles.member(slug, cy.uid) is None and cy.get(f"/c/{slug}").status_code == 404
+    r = post(cy, link)
+    assert r.status_code == 403 and "removed you" in text(r.get_data(as_text=True))
+    assert post(ann, f"/c/{slug}/remove", person="0" * 20).status_code == 400
+
+
+def _handle_of(client, slug: str, name: str) -> str:
+    page = client.get(f"/c/{slug}").get_data(as_text=True)
+    for item in re.findall(r"<li><span>(.*?)</li>", page, re.S):
+        if name in item:
+            return re.search(r'name="person" value="([0-9a-f]+)"', item).group(1)
+    raise AssertionError(f"{name} has no Remove button")
+
+
+# -- the season's standings, by hand -----------------------------------------------------------
+def result(match_id: int, seats: list[str | None], scores: tuple[int, ...], winner: int | None,
+           partners: bool = True, season: int = 1, at: float | None = None) -> CircleResultRow:
+    """A result row: ``seats`` the people in seat order (None: a bot)."""
+    names = {"u-ann": "Ann", "u-bo": "Bo", "u-cy": "Cy", "u-di": "Di"}
+    rows = tuple(("human", p, names[p]) if p else ("bot", None, "Rex") for p in seats)
+    sides = ((0, 2), (1, 3)) if partners else tuple((s,) for s in range(len(seats)))
+    return CircleResultRow(match_id, season, f"T{match_id}", 1, at or 1000.0 + match_id, partners, rows, sides,
+                           scores, winner)
+
+
+# three matches worked out by hand:
+#   1: Ann & Bo 250 beat Cy & Di 120
+#   2: Ann & Cy 90 lose to Bo & Di 310
+#   3: Ann & Bo 200 beat Cy & a bot 150
+BY_HAND = [result(1, ["u-ann", "u-cy", "u-bo", "u-di"], (250, 120), 0),
+           result(2, ["u-ann", "u-bo", "u-cy", "u-di"], (90, 310), 1),
+           result(3, ["u-ann", "u-cy", "u-bo", None], (200, 150), 0)]
+
+
+def test_standings_and_partnerships_of_a_season_worked_out_by_hand():
+    s = work_out(BY_HAND)
+    rows = {r.person: (r.played, r.won, r.points_for, r.points_against) for r in s.rows}
+    assert rows == {"u-ann": (3, 2, 250 + 90 + 200, 120 + 310 + 150),
+                    "u-bo": (3, 3, 250 + 310 + 200, 120 + 90 + 150),
+                    "u-cy": (3, 0, 120 + 90 + 150, 250 + 310 + 200),
+                    "u-di": (2, 1, 120 + 310, 250 + 90)}
+    # Bo won all three: first; Cy lost all three: last (the rating within the circle)
+    assert [r.person for r in s.rows][0] == "u-bo" and [r.person for r in s.rows][-1] == "u-cy"
+    assert s.rows[0].rating > s.rows[1].rating > s.rows[-1].rating
+    pairs = {(p.a, p.b): (p.played, p.won, p.points_for, p.points_against) for p in s.partnerships}
+    assert pairs == {("u-ann", "u-bo"): (2, 2, 450, 270), ("u-cy", "u-di"): (1, 0, 120, 250),
+                     ("u-ann", "u-cy"): (1, 0, 90, 310), ("u-bo", "u-di"): (1, 1, 310, 90)}
+    assert s.partnerships[0].a == "u-ann" and s.partnerships[0].b == "u-bo"  # the most won together
+    best = {person: p.other(person) for person, p in s.best_partner.items()}
+    assert best == {"u-ann": "u-bo", "u-bo": "u-ann", "u-cy": "u-di", "u-di": "u-bo"}
+    # head to head: Ann against Cy 2-0 (matches 1 and 3), Ann against Bo 0-1, Bo against Cy 3-0
+    assert sorted(s.against("u-ann")) == [("u-bo", 0, 1), ("u-cy", 2, 0), ("u-di", 1, 1)]
+    assert sorted(s.against("u-cy")) == [("u-ann", 0, 2), ("u-bo", 0, 3), ("u-di", 0, 1)]
+    # without partners: by final score, each side alone
+    three = work_out([result(9, ["u-ann", "u-bo", "u-cy"], (120, 300, -40), 1, partners=False)])
+    assert {r.person: (r.won, r.points_against) for r in three.rows} == {
+        "u-ann": (0, 300), "u-bo": (1, 120), "u-cy": (0, 300)}
+    assert sorted(three.against("u-ann")) == [("u-bo", 0, 1), ("u-cy", 1, 0)] and not three.partnerships
+
+
+def test_the_page_shows_the_seasons_standings_and_a_removed_members_results_stay(app, circle):
+    slug, ann, bo, cy = circle
+    circles = app.extensions["spades.circles"]
+    di = signed_in(app, "di@example.com", "Di", "🐸")
+    link = invite_link(ann, slug)
+    assert post(cy, link).status_code == 303 and post(di, link).status_code == 303
+    now = time.time()
+    circles.store.commit([PutCircleResult(slug, result(r.match_id, [s[1] for s in r.seats], r.scores, r.winner,
+                                                       at=now - 100 + r.match_id)) for r in BY_HAND])
+    page = ann.get(f"/c/{slug}").get_data(as_text=True)
+    standings = section(page, "standings")
+    assert "🐼 Bo 3 3 760–360" in standings and "🦊 Ann 3 2 540–580" in standings
+    assert "🐸 Di 2 1 430–340" in standings and "🐯 Cy 3 0 360–760" in standings
+    assert standings.index("Bo") < standings.index("Ann") < standings.index("Cy")
+    partners = section(page, "partnerships")
+    assert "🦊 Ann & 🐼 Bo: won 2 of 2" in partners
+    assert "You against each member" in partners and "🐯 Cy: you won 2, they won 0" in partners
+    recent = section(page, "recent")
+    assert "Ann & Bo 200" in recent and "replay" in recent
+    # Bo is removed: his results stay, marked
+    assert post(ann, f"/c/{slug}/remove", person=_handle_of(ann, slug, "Bo")).status_code == 303
+    standings = section(ann.get(f"/c/{slug}").get_data(as_text=True), "standings")
+    assert "🐼 Bo (removed) 3 3 760–360" in standings
+    assert circles.standings(slug, 1).rows[0].person == bo.uid
+
+
+def test_the_owner_closes_the_season_and_the_next_starts_empty(app, circle):
+    slug, ann, bo, cy = circle
+    circles = app.extensions["spades.circles"]
+    circles.store.commit([PutCircleResult(slug, result(1, ["u-ann", None, "u-bo", None], (300, 100), 0,
+                                                       at=time.time() - 5))])
+    assert post(bo, f"/c/{slug}/season/next").status_code == 403
+    r = post(ann, f"/c/{slug}/season/next")
+    assert r.status_code == 303
+    page = ann.get(f"/c/{slug}").get_data(as_text=True)
+    assert "Season 2" in page and "No match of this season has finished yet." in page
+    old = section(ann.get(f"/c/{slug}?season=1").get_data(as_text=True), "standings")
+    assert "Season 1 (over)" in old and "Ann 1 1 300–100" in old
+    assert [s.number for s in circles.seasons(slug)] == [1, 2] and circles.seasons(slug)[0].closed is not None
+
+
+def test_a_season_is_a_month_and_the_next_starts_by_itself(app, circle):
+    slug, ann, bo, cy = circle
+    circles = app.extensions["spades.circles"]
+    first = circles.current_season(slug)
+    assert 28 * 86400 <= first.ends - first.started <= 31 * 86400
+    circles.clock = lambda: first.ends + 60
+    second = circles.current_season(slug)
+    assert (second.number, second.started) == (2, first.ends)
+    assert circles.seasons(slug)[0].closed == first.ends
+
+
+# -- a table for the circle, played out ---------------------------------------------------------
+def play_all(service, code: str, pids: list[str]) -> None:
+    """The people at the table bid 3 (or look first) and play their first legal card until
+    the match is over; bots play the rest."""
+    for _ in range(5000):
+        assert service.wait_idle()
+        for pid in pids:
+            snap = service.snapshot(code, pid)
+            v = snap.view
+            if v["finished"]:
+                return
+            if v["to_act"] != snap.seat:
+                continue
+            legal = v["legal"]
+            move = "look" if "look" in legal else "3" if v["phase"] == "bidding" else str(legal[0])
+            try:
+                service.act(code, Player(pid), move, v["version"])
+            except Stale:
+                pass
+    raise AssertionError("the match did not end")
+
+
+def test_a_table_for_the_circle_invites_every_member_and_its_result_counts(app, circle, service):
+    slug, ann, bo, cy = circle
+    circles = app.extensions["spades.circles"]
+    r = post(ann, f"/c/{slug}/table", name="Ann", emoji="🦊", humans="2", **{
+        "mode": "bidding", "level": "easy", "speed": "fast", "end": "target-500", "tempo": "normal",
+        "bag_penalty": "on"})
+    assert r.status_code == 303, text(r.get_data(as_text=True))
+    code = r.headers["Location"].rsplit("/", 1)[1]
+    assert service.store.table_options(code)["circle"] == slug
+    assert service.store.pending_invitation(ann.uid, bo.uid) == code  # Bo is invited
+    assert service.store.pending_invitation(ann.uid, cy.uid) is None  # Cy is in no circle of Ann's
+    tables = section(bo.get(f"/c/{slug}").get_data(as_text=True), "tables")
+    assert code in tables and "waiting for people" in tables
+    # a seated table of the circle (as a game night makes one), played out: one hand
+    rules = Rules(end="hands", hands=1, tempo="off", play_speed="fast")
+    seats = [SeatRow(0, "human", ann.uid, "Ann", "🦊"), SeatRow(1, "bot", None, "Rex", "🤖"),
+             SeatRow(2, "human", bo.uid, "Bo", "🐼"), SeatRow(3, "bot", None, "Kit", "🤖")]
+    played = service.create_seated(seats, rules, {"kind": "friends", "level": "easy", "circle": slug},
+                                   host=ann.uid)
+    assert circles.link_table(slug, played, ann.uid) == 1
+    play_all(service, played, [ann.uid, bo.uid])
+    final = service.snapshot(played, ann.uid).view["scores"]
+    assert circles.record(slug) == 1 and circles.record(slug) == 0  # recorded once
+    [row] = circles.standings(slug, 1).partnerships
+    assert (row.a, row.b, row.played, row.points_for, row.points_against) == \
+        (ann.uid, bo.uid, 1, final[0], final[1])
+    page = bo.get(f"/c/{slug}").get_data(as_text=True)
+    assert f"Ann 1 {int(final[0] > final[1])} {final[0]}–{final[1]}" in section(page, "standings")
+    assert f'href="/g/{played}/replay?match=1"' in page
+
+
+# -- limits ---------------------------------------------------------------------------------------
+def test_circles_a_person_may_make(app):
+    ann = signed_in(app, "ann@example.com", "Ann")
+    circles = app.extensions["spades.circles"]
+    for n in range(5):
+        make(ann, f"Circle {n}")
+    r = post(ann, "/c", name="One more")
+    assert r.status_code == 429 and "5 circles today" in text(r.get_data(as_text=True))
+    start = time.time()
+    for day in range(1, 4):  # days later: five more a day, up to twenty in all
+        circles.clock = lambda day=day: start + day * 86400 + 1
+        for n in range(5):
+            assert circles.create(ann.uid, f"Day {day} circle {n}")
+    circles.clock = lambda: start + 9 * 86400
+    r = post(ann, "/c", name="Twenty-first")
+    assert r.status_code == 429 and "You have made 20 circles, the most one person may." in \
+        text(r.get_data(as_text=True))
+
+
+def test_invitations_an_hour(app, circle):
+    slug, ann, bo, cy = circle
+    app.config["CIRCLE_INVITES_PER_PERSON"] = "2 per hour"
+    assert post(ann, f"/c/{slug}/invite/renew").status_code == 303
+    assert post(ann, f"/c/{slug}/invite/renew").status_code == 303
+    r = post(ann, f"/c/{slug}/invite/renew")
+    assert r.status_code == 429 and "circle invitations" in text(r.get_data(as_text=True))
+
+
+def test_the_service_tells_a_replaced_link_from_a_bad_one(app, circle):
+    slug, ann, bo, cy = circle
+    circles = app.extensions["spades.circles"]
+    token = circles.invite_token(slug)
+    circles.renew_invite(slug, ann.uid)
+    with pytest.raises(InviteReplaced):
+        circles.join(slug, token, cy.uid)
+    assert circles.join(slug, circles.invite_token(slug), cy.uid).state == "in"
