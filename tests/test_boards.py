@@ -210,6 +210,9 @@ def test_a_week_of_boards_at_three_tables(service, client):
     people = {p.person: p.matchpoints for p in standings.people}
     assert people == {"ann": expected[a, 0], "bob": expected[a, 1], "cy": expected[b, 0], "dee": expected[b, 1],
                       "eve": expected[c, 0]}
+    assert partial.played == {"eve": frozenset({1, 2}), "ann": frozenset(), "bob": frozenset(), "cy": frozenset(),
+                              "dee": frozenset()}
+    assert standings.played["dee"] == frozenset(range(1, BOARDS + 1))
 
     # the week closes: the records open, the secret is revealed and every board verifies
     assert close_week(store, week.id)

@@ -318,12 +318,14 @@ class PersonStanding:
 class Standings:
     """A week's standings: teams and people, the most matchpoints first (then the best
     share, then by name); ``scores`` and ``points``, each table's points and matchpoints
-    by board (to be shown board by board only to those who played it, or once closed)."""
+    by board, to be shown board by board only to those who played it (``played``: the
+    boards each person played), or once the week is closed."""
 
     teams: tuple[TeamStanding, ...]
     people: tuple[PersonStanding, ...]
     scores: dict[str, dict[int, tuple[int, int]]]
     points: dict[str, dict[int, tuple[int, int]]]
+    played: dict[str, frozenset[int]]
 
 
 Seated = Mapping[str, Sequence[Sequence[tuple[str, str]]]]  # table: side: ((person, name), ...)
@@ -350,6 +352,8 @@ def tally(scores: Scores, seated: Seated) -> Standings:
     C North-South () 0 4
     >>> [(p.name, p.matchpoints, p.boards) for p in s.people]
     [('Ann', 5, 2), ('Cy', 3, 2), ('Dee', 2, 1), ('Eve', 2, 1), ('Bob', 1, 2)]
+    >>> sorted(s.played["dee"])
+    [1]
     """
     points = matchpoints(scores)
     played_by: dict[int, int] = {}
@@ -358,6 +362,7 @@ def tally(scores: Scores, seated: Seated) -> Standings:
             played_by[board] = played_by.get(board, 0) + 1
     teams = []
     people: dict[str, list] = {}
+    played: dict[str, set[int]] = {}
     for table, boards in scores.items():
         for side in (0, 1):
             who = tuple(seated.get(table, ((), ()))[side]) if table in seated else ()
@@ -370,11 +375,13 @@ def tally(scores: Scores, seated: Seated) -> Standings:
                 mine[1] += total
                 mine[2] += len(boards)
                 mine[3] += top
+                played.setdefault(person, set()).update(boards)
     teams.sort(key=lambda t: (-t.matchpoints, -t.percent, t.table, t.side))
     ranked = sorted((PersonStanding(p, n, mp, b, top) for p, (n, mp, b, top) in people.items()),
                     key=lambda p: (-p.matchpoints, -p.percent, p.name, p.person))
     return Standings(tuple(teams), tuple(ranked), {t: {b: (s[0], s[1]) for b, s in bs.items()}
-                                                   for t, bs in scores.items()}, points)
+                                                   for t, bs in scores.items()}, points,
+                     {p: frozenset(b) for p, b in played.items()})
 
 
 # -- reading a week's tables -------------------------------------------------------------------
