@@ -5,7 +5,8 @@
 A table with four people is played on a temporary database through the real app (Flask
 test clients, the table service, SQLite). Each seat has a connection of the socket hub,
 as an open page has, whose queue is drained as the page's socket does it (``Hub.render``:
-the frame of what changed for that socket), without the bytes going out. Printed, as
+the frame of what changed for that socket, in an app context as a socket's loop runs in its
+request's), without the bytes going out. Printed, as
 medians in milliseconds:
 - ``page``: GET /g/<CODE> for a seated player;
 - ``round trip``: one card play's POST (htmx) until its answer AND every seat's frame are
@@ -74,14 +75,15 @@ def main(argv: list[str] | None = None) -> None:
 
         def drain() -> int:  # as each page's socket does: its frame of every change queued
             frames = 0
-            for conn in conns:
-                while True:
-                    try:
-                        item = conn.take(0)
-                    except queue.Empty:
-                        break
-                    hub.render(item, conn)
-                    frames += 1
+            with app.app_context():  # a socket's loop runs in its request's context, for the socket's life
+                for conn in conns:
+                    while True:
+                        try:
+                            item = conn.take(0)
+                        except queue.Empty:
+                            break
+                        hub.render(item, conn)
+                        frames += 1
             return frames
 
         drain()

@@ -42,6 +42,7 @@ Imports: Flask (templates), ``spades.tables`` and the web layer's rendering.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import queue
@@ -52,7 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, has_app_context
 
 from ..tables import WATCHING_OFF, Change, Snapshot, TableService
 from .chat import MUTED_CHANNEL, hears, render_log, render_said
@@ -115,7 +116,7 @@ class Published:
             rendered = self._parts.get(key)
             if rendered is None:
                 seq, before = self.drawn.get(key, (-1, None))
-                with app.app_context():
+                with _in_app(app):
                     rendered = render_public(self.change.snapshots[None], before) if key == PUBLIC_KEY \
                         else render_private(self.change.snapshots[key], CSRF_MARK, before=before)
                 self._parts[key] = rendered
@@ -186,7 +187,7 @@ class Published:
             with self._lock:
                 html = self._html.get(key)
                 if html is None:
-                    with app.app_context():
+                    with _in_app(app):
                         html = self._html[key] = render()
         return html
 
@@ -233,7 +234,7 @@ class PagePush:
         with self._lock:
             html = self._html.get(player_id)
             if html is None:
-                with app.app_context():
+                with _in_app(app):
                     html = self._html[player_id] = self.render(player_id)
         return html
 
@@ -333,6 +334,14 @@ class Connection:
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+
+def _in_app(app: Flask) -> contextlib.AbstractContextManager[Any]:
+    """``app``'s context to draw in: the one this thread is in already (a socket's loop
+    runs in its request's, for the socket's life), else a new one for the drawing."""
+    if has_app_context() and current_app._get_current_object() is app:  # type: ignore[attr-defined]
+        return contextlib.nullcontext()
+    return app.app_context()
 
 
 def _is_table_change(item: Any) -> bool:
@@ -607,7 +616,7 @@ class Hub:
         was, conn.chat_open = conn.chat_open, bool(snap.view["finished"])
         if not snap.shared or was == conn.chat_open or was is None and not conn.chat_open:
             return ""
-        with self.app.app_context():
+        with _in_app(self.app):
             return render_log(self.service.store, change.code, conn.player_id, True, conn.chat_open, conn.muted,
                               conn.host, CSRF_MARK, watchers_only=True)
 
@@ -634,7 +643,7 @@ class Hub:
             return ""
         if fresh == lines[-1:]:  # the newest move alone: its own fragment
             return newest.fill((ANNOUNCE,))
-        with self.app.app_context():
+        with _in_app(self.app):
             return render_announcement(fresh[-TOLD_AT_ONCE:])
 
     def fragments(self, snap: Snapshot, player_id: str | None, csrf: str) -> str:
