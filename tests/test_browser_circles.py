@@ -1,0 +1,78 @@
+"""Circles in real Chromium: Ann makes a circle, copies its invite link, Bo (signed in,
+in a browser of his own) follows it and presses Join, and both see each other on the
+circle's page; the page fits a phone (390 by 844) and a laptop (1280 by 800)."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Browser, Page, expect
+from test_browser_widths import TOO_WIDE
+from test_circles import BY_HAND, result, signed_in
+
+from spades.storage import PutCircleResult
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def browser_of(app, browser: Browser, live_server: str, email: str, name: str, emoji: str, viewport: dict) -> Page:
+    """A browser of its own, signed in to a new account ``email``."""
+    client = signed_in(app, email, name, emoji)
+    client.get("/")
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
+    return context.new_page()
+
+
+def test_make_a_circle_invite_by_link_and_both_see_each_other(app, live_server, browser):
+    ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
+    bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)
+    try:
+        ann.goto(f"{live_server}/c/new")
+        ann.get_by_label("Name of the circle").fill("Friday Spades")
+        ann.get_by_role("button", name="Create the circle").click()
+        expect(ann.get_by_role("heading", name="Friday Spades", level=1)).to_be_visible()
+        assert ann.url == f"{live_server}/c/friday-spades"
+        link = ann.locator("a[rel=invite]").get_attribute("href")
+        assert link.startswith(f"{live_server}/c/friday-spades/join/")
+
+        bo.goto(f"{live_server}/c/friday-spades")  # not a member yet: nothing here
+        expect(bo.get_by_text("There is no circle at this address.")).to_be_visible()
+        bo.goto(link)
+        bo.get_by_role("button", name="Join").click()
+        expect(bo.get_by_role("heading", name="Friday Spades", level=1)).to_be_visible()
+        expect(bo.locator("#members")).to_contain_text("Ann")
+        expect(bo.locator("#members")).to_contain_text("Bo")
+        expect(bo.locator("a[rel=invite]")).to_have_count(0)  # the owner's alone
+
+        ann.reload()
+        expect(ann.locator("#members")).to_contain_text("Bo")
+        expect(ann.locator("#members").get_by_role("button", name="Remove")).to_have_count(1)
+    finally:
+        ann.context.close()
+        bo.context.close()
+
+
+def test_the_circle_page_fits_a_phone_and_a_laptop(app, live_server, browser):
+    circles = app.extensions["spades.circles"]
+    made = [signed_in(app, f"{n.lower()}@example.com", n) for n in ("Ann", "Bo", "Cy", "Di")]
+    row = circles.create(made[0].uid, "A circle with a rather long name for")
+    for client in made[1:]:
+        circles.join(row.slug, circles.invite_token(row.slug), client.uid)
+    now = time.time()
+    circles.store.commit([PutCircleResult(row.slug, result(r.match_id, [s[1] for s in r.seats], r.scores, r.winner,
+                                                           at=now - 100 + r.match_id)) for r in BY_HAND])
+    for viewport in (PHONE, LAPTOP):
+        page = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", viewport)
+        try:
+            page.goto(f"{live_server}/c/{row.slug}")
+            expect(page.locator("#standings tbody tr")).to_have_count(4)
+            expect(page.locator("#partnerships")).to_contain_text("won 2 of 2")
+            assert page.evaluate(TOO_WIDE) == [], viewport
+            page.goto(f"{live_server}/c/{row.slug}/table")
+            assert page.evaluate(TOO_WIDE) == [], viewport
+            page.goto(f"{live_server}/c")
+            assert page.evaluate(TOO_WIDE) == [], viewport
+        finally:
+            page.context.close()
