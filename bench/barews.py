@@ -8,8 +8,10 @@ nothing else: no session, no database, no rendering, no rules.
 - ``GET /``: 200 (the benchmark waits for it before it starts).
 - ``/ws/<table>``: a WebSocket that joins the table's listeners; it is sent the table's
   current frame at once (as the site sends a snapshot on connect), then every new one.
-- ``POST /move/<table>``: the table's sequence number goes up by one; a frame carrying it
-  is sent to every socket of the table, then the answer carries it too.
+- A move: the table's sequence number goes up by one and a frame carrying it is sent to
+  every socket of the table. It comes as the site's does, as a message on a socket of the
+  table (one JSON object, ``{"route": "move", "ack": n}``; nothing else is answered), or as
+  ``POST /move/<table>`` (``--post``), whose answer carries the number too.
 
 Frames and answers are text starting with ``<sequence number>:``, padded to
 ``BAREWS_FRAME_BYTES`` and ``BAREWS_ANSWER_BYTES`` bytes (env; the benchmark passes the
@@ -21,6 +23,7 @@ Imports: Flask, flask-sock, and the site's socket settings (``spades.web.live``)
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import threading
@@ -117,15 +120,22 @@ def listen(ws, name: str) -> None:
     _send(table, key, ws, send_lock, frame)
     try:
         while ws.connected:
-            ws.receive(timeout=PING_INTERVAL_S)  # nothing is expected: this notices the close
+            text = ws.receive(timeout=PING_INTERVAL_S)  # a move, or nothing (this notices the close)
+            if text is None:
+                continue
+            try:
+                message = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("route") == "move":
+                _move(table)
     finally:
         with table.lock:
             table.sockets.pop(key, None)
 
 
-@app.post("/move/<name>")
-def move(name: str) -> Response:
-    table = _table(name)
+def _move(table: _Table) -> int:
+    """The table's next sequence number, sent to each of its sockets."""
     with table.lock:
         table.seq += 1
         seq = table.seq
@@ -133,4 +143,10 @@ def move(name: str) -> Response:
     frame = _padded(seq, FRAME_BYTES, _frame_filler)
     for key, (ws, send_lock) in listeners:
         _send(table, key, ws, send_lock, frame)
+    return seq
+
+
+@app.post("/move/<name>")
+def move(name: str) -> Response:
+    seq = _move(_table(name))
     return Response(_padded(seq, ANSWER_BYTES, _answer_filler), mimetype="text/html")

@@ -3,9 +3,14 @@ loopback source address, their CSRF token, the newest version of each fragment t
 shown), their WebSockets, and the tables they move at, on the site or on the bare app;
 with the figures they keep (percentiles) and the progress line on stderr.
 
-A move is timed from its POST until all four sockets of its table have a message whose
-stamp (``data-v``: match number * 100000 + version) is at least the move's new stamp; one
-that does not reach all four within ``LOST_AFTER_S`` is lost.
+A move is sent over the mover's own socket, as the page sends it while its socket is open
+(one JSON message: the form's fields, ``route`` and ``ack``; the bare app takes the same
+message), or with ``post`` (``--post``), or while the mover's socket is down, as an HTTP
+POST. It is timed from its sending until all four sockets of its table have a message whose
+stamp (``data-v``: match number * 100000 + version) is at least the move's new stamp (the
+mover's table stamp plus one; a post's answer says it); one that does not reach all four
+within ``LOST_AFTER_S`` is lost. A refusal over the socket (a frame whose message carries
+``data-status`` and the move's ``data-ack``) counts as an error with that status.
 
 Imports: the standard library and aiohttp only (the site is reached over HTTP).
 """
@@ -15,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import json
 import math
 import random
 import re
@@ -38,6 +44,7 @@ CONTROL = re.compile(r"<(button|input|form|select)\b((?:[^>\"']|\"[^\"]*\"|'[^']
 ATTR = re.compile(r"([^\s=/>\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+)))?")
 CSRF = re.compile(r'name="csrf"\s+value="([^"]+)"')
 STAMP_HEAD = re.compile(r"(\d+):")
+REFUSAL = re.compile(r'data-status="(\d+)"(?: data-ack="(\d+)")?')
 
 
 def attrs(text: str) -> dict[str, str]:
@@ -223,6 +230,9 @@ class Table:
         self.sizing = False
         self.read_view = False  # the mover reads its seat view (view.json) before each move, as bots do
         self.reconnects = 0
+        self.post = False  # moves go as HTTP posts (``--post``), not over the mover's socket
+        self.acks = 0
+        self.refused: dict[int, str] = {}  # a refused socket move's ack: its status
 
     @property
     def socks(self) -> list[Sock]:
@@ -253,6 +263,10 @@ class Table:
                     self.frame_bytes += size
                     if self.sizing:
                         self.frame_sizes.append(size)
+                    if 'data-status="' in data:  # a move refused over this socket
+                        found = REFUSAL.search(data)
+                        if found and found.group(2):
+                            self.refused[int(found.group(2))] = found.group(1)
                     stamp = self.absorb(person, data)
                     if stamp > sock.stamp:
                         sock.stamp = stamp
@@ -317,14 +331,17 @@ class Table:
                 return False
         return True
 
-    async def delivered(self, stamp: int, sent: float) -> float | None:
+    async def delivered(self, stamp: int, sent: float, ack: int | None = None) -> float | str | None:
         """When the last of the four sockets first showed ``stamp`` (or later), or None when
-        one has not within ``LOST_AFTER_S`` of ``sent``."""
+        one has not within ``LOST_AFTER_S`` of ``sent``; the status of the refusal when the
+        socket move ``ack`` was refused."""
         deadline = sent + LOST_AFTER_S
         while True:
             times = [s.first_at_least(stamp) for s in self.socks]
             if len(times) == 4 and all(t is not None for t in times):
                 return max(times)  # type: ignore[type-var]
+            if ack is not None and ack in self.refused:
+                return self.refused.pop(ack)
             left = deadline - time.perf_counter()
             if left <= 0:
                 return None
@@ -353,6 +370,10 @@ class Table:
             return
         for s in self.socks:
             s.arrivals.clear()
+        sock = person.sock
+        if not self.post and sock is not None and not sock.done and not sock.ws.closed:
+            await self.send(person, sock, path, form, tally)
+            return
         sent = time.perf_counter()
         try:
             async with person.session.post(self.base + path, data=form, headers=self.post_headers(person),
@@ -372,12 +393,47 @@ class Table:
             return
         tally.answers += 1
         tally.answer_bytes += len(body.encode())
-        arrived = await self.delivered(stamp, sent)
+        self.count(tally, await self.delivered(stamp, sent), sent)
+
+    async def send(self, person: Person, sock: Sock, path: str, form: dict[str, str], tally: Tally) -> None:
+        """The move as one message over the mover's socket (its route is the path's last
+        word), then wait for it to reach all four sockets, or for its refusal."""
+        self.acks += 1
+        ack = self.acks
+        stamp = self.next_stamp(person)
+        message = json.dumps({**form, "route": self.route(path), "ack": ack})
+        sent = time.perf_counter()
+        try:
+            await sock.ws.send_str(message)
+        except (ConnectionError, RuntimeError, aiohttp.ClientError) as e:
+            tally.errors += 1
+            tally.statuses[f"socket: {type(e).__name__}: {e}"[:120]] += 1
+            await asyncio.sleep(0.5)
+            return
+        tally.statuses["socket"] += 1
+        outcome = await self.delivered(stamp, sent, ack)
+        self.count(tally, outcome, sent)
+        if isinstance(outcome, str):
+            await asyncio.sleep(0.2)  # the refusal showed the mover the table as it is; go on from there
+
+    def count(self, tally: Tally, arrived: float | str | None, sent: float) -> None:
+        """A move's outcome: delivered (when), lost (None) or refused over the socket (its status)."""
         if arrived is None:
             tally.lost += 1
+        elif isinstance(arrived, str):
+            tally.errors += 1
+            tally.statuses[f"socket {arrived}"] += 1
         else:
             tally.latencies.append(arrived - sent)
             tally.done_at.append(arrived)
+
+    def next_stamp(self, person: Person) -> int:
+        """The stamp the next change of the table will carry, as ``person`` holds it."""
+        raise NotImplementedError
+
+    def route(self, path: str) -> str:
+        """The route word of a move posted to ``path`` (``/g/<CODE>/<route>``)."""
+        return path.rsplit("/", 1)[1]
 
 
     async def view(self, person: Person, tally: Tally) -> bool:
@@ -395,6 +451,10 @@ class SiteTable(Table):
 
     def absorb(self, person: Person, text: str) -> int:
         return person.absorb(text)
+
+    def next_stamp(self, person: Person) -> int:
+        turn = person.frags.get("turn")  # the version the form carries (``_table_version``)
+        return (turn[0] if turn is not None else person.sock.stamp if person.sock else 0) + 1
 
     def post_headers(self, person: Person) -> dict[str, str]:
         return {"HX-Request": "true", "X-CSRF-Token": person.csrf}
@@ -459,7 +519,7 @@ def _table_version(person: Person) -> str | None:
 
 
 class BareTable(Table):
-    """A table of the bare app: anyone may move; the four people take turns to post."""
+    """A table of the bare app: anyone may move; the four people take turns to move."""
 
     def __init__(self, base: str, people: list[Person], name: str, deflate: bool) -> None:
         super().__init__(base, people, base.replace("http://", "ws://", 1) + f"/ws/{name}", deflate, reconnect=True)
@@ -469,6 +529,12 @@ class BareTable(Table):
     def absorb(self, person: Person, text: str) -> int:
         m = STAMP_HEAD.match(text)
         return int(m.group(1)) if m else -1
+
+    def next_stamp(self, person: Person) -> int:
+        return (person.sock.stamp if person.sock else 0) + 1
+
+    def route(self, path: str) -> str:
+        return "move"  # posted to /move/<table>
 
     def decide(self) -> tuple[Person, str, dict[str, str]]:
         self.turn += 1

@@ -2,7 +2,7 @@
 
     python -m bench.load [--tables 200] [--seconds 20] [--idle-sockets 2000]
                          [--one-address 300] [--skip-bare] [--skip-idle] [--no-deflate]
-                         [--workers 1 2]
+                         [--workers 1 2] [--post]
 
 The site runs as in production (``gunicorn -c gunicorn.conf.py app:app``: one gevent worker)
 on loopback, on a temporary database. One client process (asyncio + aiohttp) seeds
@@ -12,9 +12,14 @@ person's WebSocket. People move only on their turn, as their own socket (or the 
 to their own move) shows it: a legal card, a bid of 3, the host's Deal now between hands,
 the host's Rematch after the match.
 
-A move is timed from its POST until all four sockets of its table have a message whose
-stamp (``data-v``: match number * 100000 + version) is at least the move's new stamp; one
-that does not reach all four within 10 s is lost. Phases, each ``--seconds`` long:
+A move is sent over the mover's socket, as the table page sends it while its socket is
+open (one JSON message: the form's fields, ``route``, ``ack``); with ``--post``, as an HTTP
+POST, as before the site took moves on the socket (for comparison; ``answer_bytes`` is then
+the posts' answers, and 0 over the socket, which answers a move with nothing but its frame).
+The bare app takes its moves the same way in each mode. A move is timed from its sending
+until all four sockets of its table have a message whose stamp (``data-v``: match number *
+100000 + version) is at least the move's new stamp; one that does not reach all four within
+10 s is lost. Phases, each ``--seconds`` long:
 
 - ``closed``: each table moves again as soon as its last move has reached all four;
 - ``paced``: each table moves every 2 s (starts staggered), offering tables/2 moves a second;
@@ -87,14 +92,14 @@ async def run_site(server: Server, args: argparse.Namespace, idle: bool = True) 
     try:
         results = await gather_limited([seed_site_table(server.base, i, args.deflate)
                                         for i in range(args.tables)], 16)
-        tables = unless_failed(results, SiteTable, "tables")
+        tables = by(unless_failed(results, SiteTable, "tables"), args)
         log(f"site: {len(tables)} tables seeded, {4 * len(tables)} sockets open in {time.perf_counter() - t:.1f} s")
         moves = await move_phases(tables, args.seconds, "site", view=True)
         if args.big_tables > args.tables:
             t = time.perf_counter()
             results += await gather_limited([seed_site_table(server.base, i, args.deflate)
                                              for i in range(args.tables, args.big_tables)], 16)
-            more = unless_failed(results, SiteTable, "tables")
+            more = by(unless_failed(results, SiteTable, "tables"), args)
             log(f"site: {len(more)} tables, {4 * len(more)} sockets open in {time.perf_counter() - t:.1f} s")
             big, b0, b1 = await paced_run(more, args.seconds, f"site paced, {len(more)} tables")
             moves.update(big=big, big_per_s=big.delivered_per_s(b0, b1))
@@ -110,11 +115,18 @@ async def run_bare(server: Server, args: argparse.Namespace) -> dict:
     try:
         results = await gather_limited([seed_bare_table(server.base, i, args.deflate)
                                         for i in range(args.tables)], 16)
-        tables = unless_failed(results, BareTable, "bare tables")
+        tables = by(unless_failed(results, BareTable, "bare tables"), args)
         log(f"bare: {len(tables)} tables, {4 * len(tables)} sockets open in {time.perf_counter() - t:.1f} s")
         return await move_phases(tables, args.seconds, "bare")
     finally:
         await close_all([p for r in results if isinstance(r, Table) for p in r.people])
+
+
+def by(tables: list, args: argparse.Namespace) -> list:
+    """``tables``, each to move over its sockets, or with ``--post`` by HTTP posts."""
+    for t in tables:
+        t.post = args.post
+    return tables
 
 
 def moves_line(args: argparse.Namespace, site: dict, bare: dict | None, workers: int = 1) -> dict:
@@ -126,7 +138,7 @@ def moves_line(args: argparse.Namespace, site: dict, bare: dict | None, workers:
         "seconds": int(args.seconds) if float(args.seconds).is_integer() else args.seconds,
         "frame_bytes": site["frame_bytes"], "frame_p95_bytes": site["frame_p95_bytes"],
         "bytes_per_move_per_socket": site["bytes_per_move_per_socket"],
-        "answer_bytes": site["answer_bytes"], "deflate": args.deflate,
+        "answer_bytes": site["answer_bytes"], "deflate": args.deflate, "moves_by": "post" if args.post else "socket",
         "closed": {
             "site_moves_per_s": round(site["closed_per_s"], 1),
             "bare_moves_per_s": None if bare is None else round(bare_rate, 1),
@@ -176,6 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-idle", action="store_true", help="do not run the idle-socket phase")
     parser.add_argument("--no-deflate", dest="deflate", action="store_false",
                         help="sockets do not offer permessage-deflate (browsers do)")
+    parser.add_argument("--post", action="store_true",
+                        help="moves as HTTP posts, not messages on the mover's socket (for comparison)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1],
                         help="gunicorn workers, one run of the site each (more than one share a Redis)")
     args = parser.parse_args(argv)
