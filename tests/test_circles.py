@@ -378,3 +378,20 @@ def test_the_service_tells_a_replaced_link_from_a_bad_one(app, circle):
     with pytest.raises(InviteReplaced):
         circles.join(slug, token, cy.uid)
     assert circles.join(slug, circles.invite_token(slug), cy.uid).state == "in"
+
+
+def test_the_game_nights_block_shows_what_a_registered_part_gives(app, circle):
+    from spades.web.circles import PAGE_PARTS, page_part
+    slug, ann, bo, cy = circle
+    assert 'id="nights"' not in ann.get(f"/c/{slug}").get_data(as_text=True)  # no nights: nothing shown
+    seen = []
+
+    def nights(s: str, person: str) -> dict:
+        seen.append((s, person))
+        return {"nights": ["Friday"]}
+    page_part(nights)
+    try:
+        assert 'id="nights"' in bo.get(f"/c/{slug}").get_data(as_text=True)
+        assert cy.get(f"/c/{slug}").status_code == 404 and seen == [(slug, bo.uid)]  # members only
+    finally:
+        PAGE_PARTS.remove(nights)

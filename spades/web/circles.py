@@ -5,7 +5,8 @@
   ``POST /c`` (``name``): a new circle, 303 to ``/c/<slug>``. Only for the signed in
   (others are told to sign in, 403); at most ``PER_DAY`` a day and ``IN_ALL`` in all (429).
 - ``GET /c/<slug>``: the circle's page (members only): its tables now playing or waiting,
-  the next game night (``templates/circles/_nights.html``), this season's standings (or
+  the next game night (``templates/circles/_nights.html``, its context from a function
+  registered with ``page_part``), this season's standings (or
   an earlier one's, ``?season=N``), recent matches, partnerships; the owner sees the
   invite link as ``<a rel="invite">`` and may renew it.
 - ``GET /c/<slug>/join/<token>``: the invite link; ``POST`` the same address (the Join
@@ -36,8 +37,9 @@ import hashlib
 import hmac
 import logging
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from flask import Blueprint, Flask, abort, current_app, flash, get_flashed_messages, redirect, render_template, request
 from flask import session as flask_session
@@ -69,6 +71,20 @@ def _not_here(e: HTTPException):
     table codes): the same sentence whether the circle exists or not."""
     body = render_template("errors/error.html", status=404, title="Nothing here", message=e.description or NOT_HERE)
     return body, 404
+
+
+# what other parts of the site add to a circle's page (the game nights, the boards): each
+# takes the circle's slug and the member's id and gives names for its templates' context
+PageContext = Callable[[str, str], dict[str, Any]]
+PAGE_PARTS: list[PageContext] = []
+
+
+def page_part(fn: PageContext) -> PageContext:
+    """Register ``fn`` to add to every circle page's context (``_nights.html`` reads
+    ``nights`` from it, say). Call it from the part's ``init_app``; it runs only for members."""
+    if fn not in PAGE_PARTS:
+        PAGE_PARTS.append(fn)
+    return fn
 
 
 def circles() -> CircleService:
@@ -170,13 +186,17 @@ def page(slug: str):
     owner = row.owner == uid
     recent = svc.recent(slug, 10)
     tables = svc.open_tables(slug)
+    parts: dict[str, Any] = {}
+    for part in PAGE_PARTS:
+        parts.update(part(slug, uid))
     return render_template(
         "circles/page.html", circle=row, me=me, owner=owner, members=members, names=names, state=state,
         handle=handle, season=shown, current=current, seasons=seasons, standings=standings,
         partnerships=standings.partnerships[:10], best=standings.best_partner,
         against=sorted(standings.against(uid), key=lambda x: names.get(x[0], ("",))[0].lower()),
         recent=[_recent_line(r, uid) for r in recent], tables=tables, uid=uid,
-        invite=invite_url(slug, svc.invite_token(slug)) if owner else None, message=_flashed(), day=_day)
+        invite=invite_url(slug, svc.invite_token(slug)) if owner else None, message=_flashed(), day=_day,
+        **parts)
 
 
 def _day(ts: float | None) -> str:
@@ -349,4 +369,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-__all__ = ["bp", "circles", "handle", "init_app", "invite_url"]
+__all__ = ["PAGE_PARTS", "bp", "circles", "handle", "init_app", "invite_url", "page_part"]
