@@ -59,7 +59,18 @@ from simple_websocket import ws as simple_ws
 from wsproto.extensions import PerMessageDeflate
 
 from ..rules import IllegalAction
-from ..tables import NO_TABLE, WATCHING_OFF, Declared, NotSaved, NotSeated, Player, Refused, TableNotFound, routed
+from ..tables import (
+    NO_TABLE,
+    WATCHING_OFF,
+    Declared,
+    NotSaved,
+    NotSeated,
+    NotWatchable,
+    Player,
+    Refused,
+    TableNotFound,
+    routed,
+)
 from ..tables.errors import status_of
 from ..tables.registry import ROOM, TABLE_ANSWER
 from .codes import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, normalize_code
@@ -307,7 +318,9 @@ class Mover:
         service = self.app.extensions["spades.tables"]
         try:
             snap = service.snapshot(self.conn.code, self.conn.player_id or None)
-        except Refused:  # a room, or a table gone: the words alone, in the banner
+            if snap.seat is None and not snap.watchable:
+                raise NotWatchable(WATCHING_OFF)  # this socket is about to be closed with the reason
+        except Refused:  # a room, a table gone, watching turned off: the words alone, in the banner
             self.ws.send(f'<div id="offline" class="offline-banner" role="alert" hx-swap-oob="true"{marks}>'
                          f'{escape(words)}</div>')
             return
