@@ -142,8 +142,12 @@ def test_a_stale_version_is_refused_with_the_posts_words_and_the_table_as_it_is(
     send(sockets[mover], route="act", action="bid", bid="3", version=str(v))
     frame_with(sockets[mover], f'data-version="{v + 1}"')
     nxt = to_act(service, code)
+    frame_with(sockets[nxt], f'data-version="{v + 1}"')
     send(sockets[nxt], route="act", action="bid", bid="3", version=str(v), ack=3)
-    marks, words = refusal(sockets[nxt])
+    frame = frame_with(sockets[nxt], "data-status=")
+    assert f'data-version="{v + 1}"' in frame  # the table as it is now comes with the words
+    m = MESSAGE.search(frame)
+    marks, words = dict(re.findall(r"(data-\w+)=\"([^\"]*)\"", m.group(1))), html.unescape(m.group(2))
     assert marks == {"data-status": "409", "data-ack": "3"}
     status, posted = posted_words(clients[nxt], code, {"action": "bid", "bid": "3", "version": v})
     assert (status, words) == (409, posted) and words
