@@ -16,7 +16,7 @@ caller needs is imported from here. Its modules:
   ``tourneys``, ``talk``, ``turns`` (whom turn-based tables wait on), ``push`` (browsers' push
   subscriptions), ``analyses`` (finished matches' analyses), ``circles`` (friend groups,
   their members, seasons, tables and results), ``boards`` (weeks of duplicate boards and
-  their tables).
+  their tables), ``nights`` (circles' game nights).
 
 Queries. Both engines run the same queries, written once with ``?`` placeholders
 (``engines.PgDb`` turns them into psycopg's ``%s``, in one place). What differs lives in
@@ -85,6 +85,21 @@ from .circles import (
 )
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
+from .nights import (
+    AddNightTable,
+    ClaimNightSend,
+    DropNightSend,
+    MoveNight,
+    NewNight,
+    NightRow,
+    NightStore,
+    NightTableRow,
+    PutFixedPair,
+    PutHere,
+    PutNightAnswer,
+    PutNightMailOff,
+    PutPairing,
+)
 from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
 from .push import PushStore, PushSubscriptionRow
 from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
@@ -137,7 +152,7 @@ from .turns import PutAway, PutTurns, TurnStore, Waiting
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
-            AnalysisStore, CircleStore, BoardStore):
+            AnalysisStore, CircleStore, BoardStore, NightStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
@@ -164,4 +179,6 @@ __all__ = [
     "NewCircle", "NewSeason", "PutCircleMember", "PutCircleNonce", "PutCircleResult", "PutSeason",
     "SeasonRow",  # circles
     "BoardSeat", "BoardTable", "BoardWeekRow", "NewBoardWeek",  # duplicate boards
+    "AddNightTable", "ClaimNightSend", "DropNightSend", "MoveNight", "NewNight", "NightRow", "NightStore",
+    "NightTableRow", "PutFixedPair", "PutHere", "PutNightAnswer", "PutNightMailOff", "PutPairing",  # game nights
 ]

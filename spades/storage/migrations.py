@@ -427,6 +427,39 @@ def m020_boards(s: Schema) -> None:
     s.create_index("board_tables", ["week", "created"])
 
 
+@migration
+def m021_game_nights(s: Schema) -> None:
+    """Game nights (``spades.storage.nights``, ``spades.circles.nights``).
+
+    ``game_nights``: a circle's scheduled night, by its ``id``: its next occurrence's
+    wall-clock start (``local``) in the IANA ``zone`` and as epoch seconds (``starts``),
+    ``weekly`` or not, the ``first`` occurrence's start, how many occurrences went by
+    (``occurrence``), its ``state`` (scheduled, cancelled, over). ``night_answers``: each
+    member's yes, maybe or no to one occurrence. ``night_presence``: when each member's
+    circle page last said "here". ``night_sent``: each reminder mail, push notice and move
+    to a table (``kind``), once per person and occurrence. ``night_tables``: the tables an
+    occurrence made and who sat at them. ``night_settings``: the circle's pairing rule;
+    ``night_pairs``: its fixed pairs; ``night_mail_off``: who turned its nights' mails off."""
+    s.create_table("game_nights", {"id": str, "circle": str, "local": str, "zone": str, "starts": float,
+                                   "weekly": int, "first": str, "occurrence": int, "state": str, "created": float,
+                                   "made_by": str},
+                   pk="id", not_null={"circle", "local", "zone", "starts", "state"})
+    s.create_index("game_nights", ["circle", "state", "starts"])
+    s.create_index("game_nights", ["state", "starts"])
+    s.create_table("night_answers", {"night": str, "occurrence": int, "person": str, "answer": str, "at": float},
+                   pk=("night", "occurrence", "person"), not_null={"answer"})
+    s.create_table("night_presence", {"circle": str, "person": str, "seen": float}, pk=("circle", "person"))
+    s.create_table("night_sent", {"night": str, "occurrence": int, "person": str, "kind": str, "at": float},
+                   pk=("night", "occurrence", "person", "kind"))
+    s.create_table("night_tables", {"code": str, "night": str, "occurrence": int, "people": str, "created": float},
+                   pk="code", not_null={"night", "people"})
+    s.create_index("night_tables", ["night", "occurrence"])
+    s.create_table("night_settings", {"circle": str, "pairing": str}, pk="circle", not_null={"pairing"})
+    s.create_table("night_pairs", {"circle": str, "person": str, "partner": str}, pk=("circle", "person"),
+                   not_null={"partner"})
+    s.create_table("night_mail_off", {"circle": str, "person": str, "at": float}, pk=("circle", "person"))
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 
