@@ -7,7 +7,9 @@ thread) then renders and sends: the change says which seat each person holds at 
 version, so a seat that changed hands (a rematch swap, a seat left to a bot, a sign-in)
 reaches the right page at once. The public part of a change is rendered once for
 everyone and each seat's own part once for that seat, outside every table's lock (a
-fragment drawn from the same as in the table's latest drawing is reused); a connection
+fragment drawn from the same as in the table's latest drawing is reused, and a seat's
+own part whose snapshot shows nothing new is not worked out again: a card redraws its
+player's and the next player's, ``spades.web.render.private_key``); a connection
 is sent a *frame*: the fragments that differ from what it sent before (all of them at
 first). A connection that fell behind skips to the newest change of its queue, so it
 sends one frame, not one per change missed. Each connection puts its own CSRF token in
