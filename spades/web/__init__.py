@@ -228,6 +228,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         limits,
         live,
         lobby,
+        nights,
         notices,
         people,
         profile,
@@ -262,6 +263,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     rules.init_app(app)  # /rules: how to play, and the rules at a table
     tourney.init_app(app)
     circles.init_app(app)  # /c: circles, a friend group's home
+    nights.init_app(app)  # /c/<slug>/nights: a circle's game nights (after push: it sends notices)
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)

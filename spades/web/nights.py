@@ -1,0 +1,238 @@
+"""A circle's game nights on the site (``spades.circles.nights``, ``docs/circles.md``,
+"Game nights"): the next night on the circle's page (``templates/circles/_nights.html``,
+its context from ``part``, registered with ``spades.web.circles.page_part``), the
+members' answers, the owner's schedule form, the calendar file, the page's "here" poll
+that sends a person to their table, and the worker that ticks the nights.
+
+Routes, each 404 to anyone not in the circle now (the circles' own check and sentence),
+403 to a member for the owner's controls:
+
+- ``POST /c/<slug>/nights`` (owner): ``day`` (``YYYY-MM-DD``), ``time`` (``HH:MM``),
+  ``zone`` (an IANA name: a bad one is a 400 that says so), ``weekly`` (``on``);
+- ``POST /c/<slug>/nights/pairing`` (owner): ``pairing``, ``rotate`` or ``fixed``;
+- ``POST /c/<slug>/nights/<id>/answer``: ``answer`` yes, maybe or no;
+- ``POST /c/<slug>/nights/<id>/cancel`` (owner);
+- ``GET /c/<slug>/nights/<id>.ics``: the night for a calendar (icalendar);
+- ``POST /c/<slug>/nights/here``: the page's poll (htmx, while a night is near): the
+  person is on the page now; answered with the poll element again, or with
+  ``HX-Redirect`` to the table a night has just seated them at.
+
+And, outside ``/c`` as it needs no sign-in: ``GET``/``POST /nights/off/<token>``, the
+stop link of the reminder mails (a page with one button; its press, or a mail
+program's one-click POST, turns that person's game-night mails of that circle off).
+
+Settings: ``NIGHT_TICK_S`` (15; 0 in tests unless they ask: nothing ticks), how often
+the worker ticks; ``NIGHT_POLL_S`` (20), how often the page says "here" while a night
+is within a quarter of an hour (every five minutes while one is within a day).
+
+Imports: Flask, ``spades.circles`` and the web layer's circles, identity, notices
+(the site's address for links) and services.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import UTC, date, datetime
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request
+
+from ..circles import CircleError
+from ..circles.nights import PUSH_S, REMIND_S, SEATED_S, NightService, stopped_by
+from ..storage import NightRow
+from . import circles as circles_web
+from .circles import NOT_HERE, _member_of, circles, page_part
+from .identity import csrf_exempt
+from .notices import site_address
+from .services import mailer
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("nights", __name__)
+bp.register_error_handler(404, circles_web._not_here)
+
+POLL_S = 20  # the page says "here" this often while a night is near
+POLL_DAY_S = 300  # ... and this often while one is within a day
+ZONES = ("UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome", "Europe/Athens",
+         "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
+         "America/Sao_Paulo", "America/Mexico_City", "Asia/Kolkata", "Asia/Tokyo", "Asia/Singapore",
+         "Australia/Sydney", "Pacific/Auckland", "Africa/Lagos", "Africa/Johannesburg")
+
+
+def nights() -> NightService:
+    """This application's game nights."""
+    return current_app.extensions["spades.nights"]
+
+
+def _refuse(e: CircleError):
+    abort(e.status, description=str(e) or NOT_HERE)
+
+
+def _poll_every(slug: str, uid: str) -> int | None:
+    """How often this person's circle page says "here" (seconds), None: not now."""
+    svc = nights()
+    now = svc.clock()
+    upcoming = svc.nights(slug)
+    if (upcoming and upcoming[0].starts - now <= PUSH_S) or svc.store.circle_night_tables(slug, since=now - SEATED_S):
+        return int(current_app.config.get("NIGHT_POLL_S", POLL_S))
+    if upcoming and upcoming[0].starts - now <= REMIND_S:
+        return POLL_DAY_S
+    return None
+
+
+def _shown(night: NightRow, uid: str) -> dict[str, Any]:
+    svc = nights()
+    answers = svc.answers(night)
+    members = [m for m in circles().members(night.circle) if m.state == "in"]
+    said: dict[str, list[str]] = {"yes": [], "maybe": [], "no": [], "none": []}
+    for m in members:
+        said[answers.get(m.person, "none")].append(f"{m.emoji} {m.name or 'Someone'}".strip())
+    return {"id": night.id, "when": svc.when(night), "zone": night.zone, "weekly": night.weekly,
+            "utc": datetime.fromtimestamp(night.starts, UTC).isoformat(), "said": said,
+            "mine": answers.get(uid), "ics": f"/c/{night.circle}/nights/{night.id}.ics"}
+
+
+def part(slug: str, uid: str) -> dict[str, Any]:
+    """The circle page's game nights: ``nights`` while one is scheduled (or has just
+    seated people: the page's poll goes on), else ``night_plan`` for the owner alone (the
+    schedule form), else nothing."""
+    svc = nights()
+    upcoming = svc.nights(slug)
+    owner = circles().circle(slug).owner == uid
+    poll = _poll_every(slug, uid)
+    shown = {
+        "next": _shown(upcoming[0], uid) if upcoming else None,
+        "later": [{"id": n.id, "when": svc.when(n), "weekly": n.weekly} for n in upcoming[1:]],
+        "owner": owner, "pairing": svc.pairing(slug), "zones": ZONES,
+        "form": {"day": date.fromtimestamp(svc.clock()).isoformat(), "time": "20:00",
+                 "zone": upcoming[-1].zone if upcoming else "UTC"},
+        "poll": poll, "slug": slug,
+    }
+    if upcoming or poll:
+        return {"nights": shown}
+    return {"night_plan": shown} if owner else {}
+
+
+def _owner(slug: str) -> str:
+    row, _, uid = _member_of(slug)
+    if row.owner != uid:
+        abort(403, description="Only the circle's owner may do that.")
+    return uid
+
+
+@bp.post("/c/<slug>/nights")
+def schedule(slug: str):
+    uid = _owner(slug)
+    form = request.form
+    try:
+        night = nights().schedule(slug, uid, form.get("day", "")[:20], form.get("time", "")[:10],
+                                  form.get("zone", "")[:80], form.get("weekly") == "on")
+    except CircleError as e:
+        return _refuse(e)
+    flash(f"Game night scheduled: {nights().when(night)}.")
+    return redirect(f"/c/{slug}#nights", 303)
+
+
+@bp.post("/c/<slug>/nights/pairing")
+def pairing(slug: str):
+    uid = _owner(slug)
+    choice = request.form.get("pairing", "")
+    try:
+        nights().set_pairing(slug, uid, choice)
+    except CircleError as e:
+        return _refuse(e)
+    flash("Partners rotate from night to night." if choice == "rotate" else "Partners keep their pairs.")
+    return redirect(f"/c/{slug}#nights", 303)
+
+
+@bp.post("/c/<slug>/nights/<night_id>/answer")
+def answer(slug: str, night_id: str):
+    _, _, uid = _member_of(slug)
+    try:
+        nights().answer(slug, uid, night_id, request.form.get("answer", ""))
+    except CircleError as e:
+        return _refuse(e)
+    return redirect(f"/c/{slug}#nights", 303)
+
+
+@bp.post("/c/<slug>/nights/<night_id>/cancel")
+def cancel(slug: str, night_id: str):
+    uid = _owner(slug)
+    try:
+        night = nights().cancel(slug, uid, night_id)
+    except CircleError as e:
+        return _refuse(e)
+    flash(f"Game night cancelled: {nights().when(night)}.")
+    return redirect(f"/c/{slug}#nights", 303)
+
+
+@bp.get("/c/<slug>/nights/<night_id>.ics")
+def ics(slug: str, night_id: str):
+    row, _, _ = _member_of(slug)
+    try:
+        night = nights().night(slug, night_id)
+    except CircleError as e:
+        return _refuse(e)
+    base = site_address(current_app.config.get("PUBLIC_URL")) or request.host_url.rstrip("/")
+    body = nights().ics(night, row.name, f"{base}/c/{slug}", request.host.split(":")[0] or "spades")
+    return Response(body, mimetype="text/calendar",
+                    headers={"Content-Disposition": f'attachment; filename="game-night-{night.id}.ics"'})
+
+
+@bp.post("/c/<slug>/nights/here")
+def here(slug: str):
+    """The page's poll: this person is on the circle's page now."""
+    _, _, uid = _member_of(slug)
+    code = nights().here(slug, uid)
+    if code is not None:
+        return Response("", 200, headers={"HX-Redirect": f"/g/{code}"})
+    return render_template("circles/night_poll.html", nights={"slug": slug, "poll": _poll_every(slug, uid)})
+
+
+@bp.route("/nights/off/<token>", methods=["GET", "POST"])
+@csrf_exempt  # the signed token is the proof; a mail program's one-click POST has no session
+def off(token: str):
+    """The stop link of the game nights' mails (no sign-in needed)."""
+    who = stopped_by(current_app.config["SECRET_KEY"], token[:400])
+    if who is None:
+        abort(400, description="This link is not valid: copy the whole link from the mail.")
+    row = circles().store.circle(who[0])
+    name = row.name if row is not None else "the circle"
+    if request.method == "GET":
+        return render_template("circles/night_off.html", done=False, token=token, circle=name)
+    nights().stop_mails(token[:400])
+    return render_template("circles/night_off.html", done=True, token=token, circle=name)
+
+
+def start(app: Flask) -> NightService:
+    """The game nights' service for this app, ticking every ``NIGHT_TICK_S`` in a thread
+    (stopped with the notices' worker when the app closes)."""
+    tables = app.extensions["spades.tables"]
+    cluster = tables.cluster
+    with app.app_context():
+        post = mailer()
+    svc = NightService(tables.store, app.extensions["spades.circles"], app.config["SECRET_KEY"], mailer=post,
+                       base_url=site_address(app.config.get("PUBLIC_URL")), push=app.extensions.get("spades.push"),
+                       lock=cluster.shared_lock("nights") if cluster is not None else None, clock=tables.now)
+    every = float(app.config.get("NIGHT_TICK_S", 0 if app.testing else 15))
+    if every > 0:
+        stop = app.extensions.setdefault("spades.notices.stop", threading.Event())
+
+        def run() -> None:
+            while not stop.wait(every):
+                try:
+                    svc.tick()
+                except Exception:  # the database busy, Redis away: the next tick tries again
+                    log.exception("game nights failed; trying again")
+        threading.Thread(target=run, name="game-nights", daemon=True).start()
+    return svc
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["spades.nights"] = start(app)
+    page_part(part)
+    app.register_blueprint(bp)
+
+
+__all__ = ["bp", "init_app", "nights", "part"]
