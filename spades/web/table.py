@@ -5,11 +5,12 @@ from a page, made from the command's declaration (``spades.tables.registry``): i
 becomes the command, ``TableService.handle`` runs it, and the answer is the one the
 declaration names. While a table page's socket is open, its moves (the commands answered
 with the table) come over that socket instead, on the same path (``spades.web.live``);
-these posts are what a page without script, or with its socket down, sends. At the table: from htmx the table's fragments, out of band; from plain
-forms without JavaScript a 303 back to the page, the refusal message carried in the
-session. Leave for good goes home; the page's closing notice (sent by
-``navigator.sendBeacon`` on ``pagehide``, which cannot set headers: the CSRF token comes
-as a form field) gets a 204. In the room: a 303 back to it, or the room with the refusal.
+these posts are what a page without script, or with its socket down, sends. At the
+table: from htmx the table's fragments, out of band; from plain forms without JavaScript
+a 303 back to the page, the refusal message carried in the session. Leave for good goes
+home; the page's closing notice (sent by ``navigator.sendBeacon`` on ``pagehide``, which
+cannot set headers: the CSRF token comes as a form field) gets a 204. In the room: a 303
+back to it, or the room with the refusal.
 Refusals, each with its class's status (``spades.tables.errors.status_of``, the same
 over the socket): illegal move 422, stale version 409 (also a race lost to another move),
 not your seat 403 (htmx), malformed input 400, unknown code 404, a move the database did
