@@ -27,8 +27,10 @@ def bid_json(value: int | None) -> int | str | None:
     return "nil" if value == 0 else value
 
 
-def seat_view(match: Match, seat: int | None) -> dict:
-    """What ``seat`` (0 to players-1, or None for a spectator) may see of the match, as JSON."""
+def seat_view(match: Match, seat: int | None, results: list[dict] | None = None) -> dict:
+    """What ``seat`` (0 to players-1, or None for a spectator) may see of the match, as JSON.
+    ``results``: the finished hands' ``result_json`` when the caller keeps them already
+    (they change once a hand; a table's snapshots share them)."""
     in_play = match.phase == PLAYING
     own = own_view(match, seat)
     return {
@@ -51,7 +53,7 @@ def seat_view(match: Match, seat: int | None) -> dict:
         "phase": match.phase,
         "can_look": own["can_look"],
         "version": match.version,
-        "results": [result_json(r) for r in match.results],
+        "results": [result_json(r) for r in match.results] if results is None else results,
         "finished": match.finished,
         "winner": match.winner,
         "sides": _sides_json(match),

@@ -26,7 +26,7 @@ from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..rules_config import UNTIMED, Rules, Shape
 from ..storage import TableRow, Waiting
-from ..views import own_view, seat_view
+from ..views import own_view, result_json, seat_view
 from .registry import offers
 from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
 
@@ -69,6 +69,16 @@ class TableState:
     last_said: dict[str, tuple[str, float]] = field(default_factory=dict)  # person: their last message, when
     waits: tuple = ()  # a turn-based table: whom it waits on, as last stored ((person, turn, deadline), ...)
     claim_checked: tuple[int, int, bool] = (0, -1, False)  # (match number, version, certain) of the last check
+    results_shown: tuple[int, list] = (-1, [])  # the match's finished hands as JSON, and how many (views share them)
+
+    def results_json(self) -> list:
+        """The finished hands of the match as its views show them, made once per hand
+        finished (or taken back: an undo at the end of a hand unscores it)."""
+        count, shown = self.results_shown
+        if count != len(self.match.results):
+            shown = [result_json(r) for r in self.match.results]
+            self.results_shown = (len(shown), shown)
+        return shown
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -298,7 +308,7 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
         deal_commitment=deal_commitment, next_commitment=next_commitment, chat=state.chat_mode(),
         chat_filter=bool(options.get("filter")),
         # the seat's view
-        seat=seat, view=seat_view(match, seat),
+        seat=seat, view=seat_view(match, seat, state.results_json()),
         autopilot=seat is not None and state.seat_clocks.get(seat, SeatClock()).autopilot,
         notice=state.notices.get(seat) if seat is not None else None,
         # what the seat's person is offered now
