@@ -187,7 +187,8 @@ def here(slug: str):
     code = nights().here(slug, uid)
     if code is not None:
         return Response("", 200, headers={"HX-Redirect": f"/g/{code}"})
-    return render_template("circles/night_poll.html", nights={"slug": slug, "poll": _poll_every(slug, uid)})
+    return render_template("circles/night_poll.html", nights={"slug": slug, "poll": _poll_every(slug, uid)},
+                           again=True)
 
 
 @bp.route("/nights/off/<token>", methods=["GET", "POST"])
