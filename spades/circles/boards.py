@@ -385,14 +385,27 @@ def tally(scores: Scores, seated: Seated) -> Standings:
 
 
 # -- reading a week's tables -------------------------------------------------------------------
+_SCORES: dict[tuple[str, int, int], dict[int, tuple[int, int]]] = {}  # (database, match, version): points
+_SCORES_KEPT = 4096
+
+
 def table_scores(store: Store, table: BoardTable, boards: int) -> dict[int, tuple[int, int]]:
     """A table's points on each board it has finished: hand k's points per direction,
     from its first match rebuilt from the stored moves (the hands after the boards, a
-    tie's extra hands, are left out)."""
+    tie's extra hands, are left out). Kept in memory by the match's version, so a page
+    replays only the tables that moved since it was last drawn."""
+    key = (store.path, table.match_id, table.version)
+    kept = _SCORES.get(key)
+    if kept is not None:
+        return kept
     rules = Rules.from_dict(table.rules)
     deals = FairDeals.stored(store.fair_deals(table.code, table.number), rules.shape)
     match = replay(table.rules, table.seed, ((seat, text) for _, seat, text in store.actions(table.match_id)), deals)
-    return {r.number: (r.score.teams[0].total, r.score.teams[1].total) for r in match.results if r.number <= boards}
+    scores = {r.number: (r.score.teams[0].total, r.score.teams[1].total) for r in match.results if r.number <= boards}
+    if len(_SCORES) >= _SCORES_KEPT:
+        _SCORES.clear()
+    _SCORES[key] = scores
+    return scores
 
 
 def seated_at(table: BoardTable) -> list[list[tuple[str, str]]]:

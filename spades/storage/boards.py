@@ -48,14 +48,15 @@ class BoardSeat:
 @dataclass(frozen=True, slots=True)
 class BoardTable:
     """A table of a week, its first match as stored (the boards are that match's hands:
-    its rules, seed and moves rebuild it) and its seats: as they were when the match
-    finished, else as they are now."""
+    its rules, seed and moves rebuild it; ``version`` counts its changes) and its seats:
+    as they were when the match finished, else as they are now."""
 
     code: str
     match_id: int
     number: int
     rules: dict
     seed: str
+    version: int
     finished: bool
     seats: tuple[BoardSeat, ...]
 
@@ -140,7 +141,7 @@ class BoardStore(StoreCore):
         out = []
         with self._reading() as db:
             matches = list(db.query(
-                "SELECT b.table_code, m.id, m.number, m.rules, m.seed, m.finished FROM board_tables b "
+                "SELECT b.table_code, m.id, m.number, m.rules, m.seed, m.version, m.finished FROM board_tables b "
                 "JOIN matches m ON m.table_code = b.table_code AND m.number = 1 "
                 "WHERE b.week = ? ORDER BY b.created, b.table_code", [week_id]))
             for m in matches:
@@ -150,7 +151,8 @@ class BoardStore(StoreCore):
                     seats = list(db.query("SELECT seat, kind, player_id, left_player_id, name FROM seats "
                                           "WHERE table_code = ? ORDER BY seat", [m["table_code"]]))
                 out.append(BoardTable(
-                    m["table_code"], m["id"], m["number"], json.loads(m["rules"]), m["seed"], bool(m["finished"]),
+                    m["table_code"], m["id"], m["number"], json.loads(m["rules"]), m["seed"], m["version"],
+                    bool(m["finished"]),
                     tuple(BoardSeat(s["seat"], s["player_id"] if s["kind"] == "human" else None,
                                     s["left_player_id"] or None, s["name"] or "") for s in seats)))
         return out
