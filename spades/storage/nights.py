@@ -44,7 +44,8 @@ class NightRow:
 
 @dataclass(frozen=True, slots=True)
 class NightTableRow:
-    """A table a night made at one of its occurrences, and the people seated at it."""
+    """A table a night made at one of its occurrences, and its seats' people in seat order
+    (an empty string for a bot's seat)."""
 
     night: str
     occurrence: int
@@ -56,6 +57,10 @@ class NightTableRow:
 def _night(r: dict[str, Any]) -> NightRow:
     return NightRow(r["id"], r["circle"], r["local"], r["zone"], r["starts"], bool(r["weekly"]), r["first"],
                     r["occurrence"], r["state"], r["created"], r["made_by"] or "")
+
+
+def _table(r: dict[str, Any]) -> NightTableRow:
+    return NightTableRow(r["night"], r["occurrence"], r["code"], tuple(json.loads(r["people"])), r["created"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +124,8 @@ class PutHere:
 
     def apply(self, db: Db) -> None:
         db.execute("INSERT INTO night_presence (circle, person, seen) VALUES (?, ?, ?) "
-                   "ON CONFLICT(circle, person) DO UPDATE SET seen = excluded.seen", [self.circle, self.person, self.at])
+                   "ON CONFLICT(circle, person) DO UPDATE SET seen = excluded.seen",
+                   [self.circle, self.person, self.at])
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +193,8 @@ class PutFixedPair:
     def apply(self, db: Db) -> None:
         for one, other in ((self.a, self.b), (self.b, self.a)):
             db.execute("INSERT INTO night_pairs (circle, person, partner) VALUES (?, ?, ?) "
-                       "ON CONFLICT(circle, person) DO UPDATE SET partner = excluded.partner", [self.circle, one, other])
+                       "ON CONFLICT(circle, person) DO UPDATE SET partner = excluded.partner",
+                       [self.circle, one, other])
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,16 +247,15 @@ class NightStore(StoreCore):
         """The tables a night made (at one occurrence when given), the oldest first."""
         which, args = ("AND occurrence = ? ", [night, occurrence]) if occurrence is not None else ("", [night])
         with self._reading() as db:
-            return [NightTableRow(r["night"], r["occurrence"], r["code"], tuple(json.loads(r["people"])), r["created"])
-                    for r in db.query(f"SELECT * FROM night_tables WHERE night = ? {which}ORDER BY created, code", args)]
+            rows = list(db.query(f"SELECT * FROM night_tables WHERE night = ? {which}ORDER BY created, code", args))
+        return [_table(r) for r in rows]
 
     def circle_night_tables(self, circle: str, since: float = 0.0) -> list[NightTableRow]:
         """The tables every night of the circle made after ``since``, the oldest first."""
         with self._reading() as db:
-            return [NightTableRow(r["night"], r["occurrence"], r["code"], tuple(json.loads(r["people"])), r["created"])
-                    for r in db.query(
-                        "SELECT t.* FROM night_tables t JOIN game_nights n ON n.id = t.night WHERE n.circle = ? "
-                        "AND t.created > ? ORDER BY t.created, t.code", [circle, since])]
+            rows = list(db.query("SELECT t.* FROM night_tables t JOIN game_nights n ON n.id = t.night "
+                                 "WHERE n.circle = ? AND t.created > ? ORDER BY t.created, t.code", [circle, since]))
+        return [_table(r) for r in rows]
 
     def night_sent(self, night: str, occurrence: int, kind: str) -> set[str]:
         """Whom a ``kind`` of message went to for an occurrence."""
