@@ -35,6 +35,7 @@ import logging
 import threading
 from datetime import UTC, date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request
 
@@ -175,7 +176,8 @@ def ics(slug: str, night_id: str):
     except CircleError as e:
         return _refuse(e)
     base = site_address(current_app.config.get("PUBLIC_URL")) or request.host_url.rstrip("/")
-    body = nights().ics(night, row.name, f"{base}/c/{slug}", request.host.split(":")[0] or "spades")
+    # the UID's host: the site's public address when it has one, so a night's UID is one
+    body = nights().ics(night, row.name, f"{base}/c/{slug}", urlsplit(base).hostname or "spades")
     return Response(body, mimetype="text/calendar",
                     headers={"Content-Disposition": f'attachment; filename="game-night-{night.id}.ics"'})
 
