@@ -45,7 +45,8 @@ def test_undo_a_card_and_then_the_bid_on_the_page(app, live_server, browser, ser
         expect(page.locator("#turn")).to_have_attribute("data-version", str(after["version"]), timeout=15000)
 
         page.get_by_role("button", name="Undo").click()
-        expect(page.locator("#status")).to_contain_text("Ann took back their last card and the bots' moves after it.", timeout=15000)
+        expect(page.locator("#status")).to_contain_text("Ann took back their last card and the bots' moves after it.",
+                                                        timeout=15000)
         expect(page.locator(f'#hand .card[data-card="{played}"]')).to_have_count(1)
         expect(page.locator("#hand .card")).to_have_count(13)
         back = service.snapshot(code, PID).view

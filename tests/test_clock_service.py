@@ -330,7 +330,7 @@ def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, p
     row = svc.store.db.execute("SELECT kind, player_id, left_player_id FROM seats WHERE table_code = ? AND seat = 2",
                                [code]).fetchone()
     assert row == ("bot", None, "ari")
-    assert told[-1].event.action == "left" and told[-1].event.seat == 2 and told[-1].presence[2] == "left"
+    assert told[-1].event.action == "leave" and told[-1].event.seat == 2 and told[-1].presence[2] == "left"
     assert svc.snapshot(code, ARI.id).seat is None  # a spectator now
     with pytest.raises(NotSeated):
         svc.act(code, ARI, "3", None)

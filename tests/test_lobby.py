@@ -229,7 +229,7 @@ def test_a_late_joiner_takes_a_bots_seat_on_the_other_team_and_then_the_table_is
     mine = b.get(f"/g/{code}/view.json").get_json()
     assert mine["seat"] == 1 and sorted(mine["hand"]) == bots_cards  # that seat's cards, at once
     assert [(s.kind, s.name) for s in service.seats(code)][1] == ("human", "Bo")
-    assert any(e.action == "joined" and e.seat == 1 for e in told)  # the table is told
+    assert any(e.action == "join" and e.seat == 1 for e in told)  # the table is told
     assert "Bo joined the table" in host.get(f"/g/{code}").get_data(as_text=True)
     late = app.test_client()  # three people now, as the table was made for: no seat for a fourth
     r = late.get(f"/j/{code}")

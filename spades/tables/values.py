@@ -86,8 +86,9 @@ class Event:
     """What the last accepted command was, for announcements: public information only."""
 
     seat: int | None
-    # "QS", "4", "nil", "blind_nil", "look", "deal", "ready", "left", "joined", "", or the wire
-    # name of a command that declares its own news line ("rematch", "take_over", "claim", "undo")
+    # a move's text ("QS", "4", "nil", "blind_nil", "look", "deal"), "", or the wire name of the
+    # command that declares its news line ("join", "leave", "continue", "take_over", "claim",
+    # "undo", "rematch": ``spades.tables.registry``)
     action: str
     trick_winner: int | None = None  # set when this card completed a trick
     hand_over: bool = False

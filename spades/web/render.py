@@ -326,33 +326,20 @@ def event_text(snap: Snapshot) -> str:
     if e.seat is None or not e.action:
         return ""
     who = _you_or(snap, e.seat)
-    people = _people_text(e, snap, who)  # told as it is even when the clock made the move
-    if people is not None:
-        return people
-    if e.by_clock:
-        return _timeout_text(e, snap, who)
-    news = news_of(e.action)  # a command that declares its own line (claim, undo, take over, rematch)
+    # a command that declares its own line, keyed by its wire name (join, leave, continue,
+    # take over, claim, undo, rematch: spades.tables.registry), told as it is
+    news = news_of(e.action)
     if news is not None:
         return news(e, who, snap)
+    if e.by_clock:
+        return _timeout_text(e, snap, who)
     return _table_text(e, snap, who) or _move_text(e, snap, who)
 
 
-def _people_text(e: Event, snap: Snapshot, who: str) -> str | None:
-    """Someone left or joined."""
-    if e.action == "left":
-        partner = snap.seat is not None and e.seat == table_shape(snap.view).partner(snap.seat)
-        return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
-    if e.action == "joined":
-        return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
-    return None
-
-
 def _table_text(e: Event, snap: Snapshot, who: str) -> str | None:
-    """A deal, Continue, or a look at the cards."""
+    """A deal, or a look at the cards."""
     if e.action == DEAL:
         return f"Hand {snap.view['hand_number']} is dealt."
-    if e.action == "ready":
-        return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
     if e.action == "look":
         return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
     return None

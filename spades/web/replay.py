@@ -246,7 +246,8 @@ def sheet(code: str):
         return _notice(code, 403, e.title, str(e), [])
     match = _match_param(shown, number is not None)
     return render_template(
-        "replay/record.html", code=code, shown=shown, takebacks=service().store.takebacks(code, shown.number), rows=replays.score_sheet(shown.results, shown.names),
+        "replay/record.html", code=code, shown=shown, takebacks=service().store.takebacks(code, shown.number),
+        rows=replays.score_sheet(shown.results, shown.names),
         teams=replays.team_names(shown.names, shown.sides), sides=shown.sides,
         outcome=replays.outcome(shown.names, shown.finished, shown.winner, shown.sides),
         replay_url=url_for("replay.replay", code=code, match=match) if shown.finished else None)

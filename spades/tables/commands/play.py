@@ -135,7 +135,11 @@ def move(state: TableState, who: Who, command: Move, now: float, settings: Setti
     return Decision(rows, seat=seat)
 
 
-@declare(Continue, "continue", senders=PERSON)
+def _continue_news(event: Event, who: str, snap: Snapshot) -> str:
+    return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
+
+
+@declare(Continue, "continue", senders=PERSON, news=_continue_news)
 def continue_(state: TableState, who: Who, command: Continue | DealNow, now: float, settings: Settings) -> Decision:
     """Continue marks the person ready, and deals once every person is; the host's Deal
     now deals at once. Raises NotSeated, NotHost, Stale, IllegalAction."""
@@ -155,7 +159,7 @@ def continue_(state: TableState, who: Who, command: Continue | DealNow, now: flo
         state.ready.add(seat)
         state.notices.pop(seat, None)
         if not state.everyone_ready():
-            state.event = Event(seat, "ready")
+            state.event = Event(seat, "continue")
             return Decision(end_hold(state, seat), seat=seat)  # everyone sees who is still reading
     return Decision(end_hold(state, seat) + deal(state, seat, now, settings), seat=seat)
 

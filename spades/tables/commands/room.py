@@ -23,7 +23,7 @@ from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, For
 from ..rooms import RoomState, check_joinable, room_shape
 from ..seating import check_emoji, clean_name, seat_plan
 from ..state import Settings, TableState, late_seat
-from ..values import BOT_EMOJI, BOT_PARTNER, Event, Player, Who, practice_bots
+from ..values import BOT_EMOJI, BOT_PARTNER, Event, Player, Snapshot, Who, practice_bots
 
 NO_PARTNERS = "Cutthroat: everyone plays alone, so there is no partner to pick."
 
@@ -105,7 +105,11 @@ def _in_room(state: RoomState, who: Who, host_only: bool) -> tuple[int, list]:
     return mine.number, members
 
 
-@declare(Join, "join", senders=PERSON, phase=ANY)
+def _join_news(event: Event, who: str, snap: Snapshot) -> str:
+    return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
+
+
+@declare(Join, "join", senders=PERSON, phase=ANY, news=_join_news)
 def join(state: RoomState | TableState, who: Who, command: Join, now: float, settings: Settings) -> Decision:
     """Join the room, or take a bot's seat at a table that has started. Raises BadPlayer,
     TableClosed, TableFull, Removed."""
@@ -126,7 +130,7 @@ def join(state: RoomState | TableState, who: Who, command: Join, now: float, set
     seats[seat] = dataclasses.replace(seats[seat], kind="human", player_id=who.id, name=name, emoji=emoji)
     state.row = dataclasses.replace(state.row, seats=tuple(seats))
     state.left.discard(seat)
-    state.event = Event(seat, "joined")
+    state.event = Event(seat, "join")
     rows: list[Op] = [TakeSeat(state.code, seat, who.id, name, emoji)]
     return Decision(rows + sync_clock(state, now, settings), seat=seat)
 

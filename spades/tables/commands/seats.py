@@ -67,7 +67,13 @@ def take_over(state: TableState, who: Who, command: TakeOver, now: float, settin
     return Decision(rows + sync_clock(state, now, settings), seat=seat)
 
 
-@declare(Leave, "leave", senders=PERSON, route="leave-table", answer=HOME_ANSWER)
+def _leave_news(event: Event, who: str, snap: Snapshot) -> str:
+    partner = snap.seat is not None and snap.seat != event.seat and any(
+        snap.seat in side and event.seat in side for side in snap.view.get("sides") or ())
+    return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
+
+
+@declare(Leave, "leave", senders=PERSON, route="leave-table", answer=HOME_ANSWER, news=_leave_news)
 def leave(state: TableState, who: Who, command: Leave, now: float, settings: Settings) -> Decision:
     """The person leaves for good: a bot plays their seat, and a leaving host passes the
     role on (the partner first, then round the table from the host's left)."""
@@ -87,7 +93,7 @@ def leave(state: TableState, who: Who, command: Leave, now: float, settings: Set
     state.left.add(seat)
     state.holds.pop(seat, None)
     state.ready.discard(seat)
-    state.event = Event(seat, "left")
+    state.event = Event(seat, "leave")
     rows += sync_clock(state, now, settings)
     return Decision(rows + deal_if_ready(state, now, settings), seat=None)
 
