@@ -221,6 +221,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from . import (
         analysis,
         auth,
+        boards,
         circles,
         errors,
         headers,
@@ -263,6 +264,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     rules.init_app(app)  # /rules: how to play, and the rules at a table
     tourney.init_app(app)
     circles.init_app(app)  # /c: circles, a friend group's home
+    boards.init_app(app)  # /c/<slug>/boards: a circle's weeks of duplicate boards
     nights.init_app(app)  # /c/<slug>/nights: a circle's game nights (after push: it sends notices)
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
