@@ -66,6 +66,7 @@ from ..tables.commands.room import Join, SetOptions
 from ..tables.errors import status_of
 from ..text import clean_text
 from .allowance import Budget, invitation_budgets, take
+from .boards import join_refusal
 from .codes import clean_code, join_limit
 from .identity import csrf_token, default_emoji, device, player_id
 from .limits import limiter, making, too_many
@@ -255,6 +256,9 @@ def join(code: str):
     pid = player_id(create=True)
     try:
         _joinable(code, pid)
+        refusal = join_refusal(code, pid)  # a table of boards: each person plays a week's boards once
+        if refusal:
+            return render_template("room/refused.html", message=refusal, code=code, full=False), 403
         service().handle(code, Player(pid), Join(values["name"], values["emoji"]))
     except BadPlayer as e:
         return _join_form(code, str(e), 400, values)
