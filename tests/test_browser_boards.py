@@ -1,0 +1,72 @@
+"""Duplicate boards in real Chromium: the circle's owner makes a week of 4 boards on the
+circle's page, starts a table of the week, plays its first board by clicking (bots in the
+other seats), and back on the circle's page sees that board's result at their table; the
+page with a week fits a phone (390 by 844) and a laptop (1280 by 800)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+from test_browser_circles import LAPTOP, PHONE, browser_of
+from test_browser_house import moved, my_turn_or_the_end
+from test_browser_widths import TOO_WIDE
+
+from spades.circles.boards import boards_of
+
+
+def test_the_owner_makes_a_week_plays_its_first_board_and_sees_its_result(app, live_server, browser, service):
+    circles = app.extensions["spades.circles"]
+    page = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
+    try:
+        uid = circles.store.user_by_email("ann@example.com").id  # the account the browser is signed in to
+        row = circles.create(uid, "Friday Spades")
+        page.goto(f"{live_server}/c/{row.slug}")
+        block = page.locator("#boards")
+        expect(block).to_contain_text("No week of boards yet")
+        block.locator("input[name=boards]").fill("4")
+        block.get_by_role("button", name="Make the week").click()
+        expect(block).to_contain_text("closes")
+        week = circles.store.board_weeks(row.slug)[0]
+        assert week.boards == 4
+        for b in boards_of(week):
+            expect(block.locator(f"#board-{b.number} .commitment")).to_have_text(b.commitment)
+        assert page.evaluate(TOO_WIDE) == [], page.evaluate(TOO_WIDE)
+
+        block.get_by_role("button", name="Play this week's boards").click()
+        page.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        code = page.url.rsplit("/", 1)[1]
+        assert service.store.board_week_of_table(code) == week.id
+        pid = uid
+        assert service.snapshot(code, pid).seat == 0
+        expect(page.locator("body.live")).to_have_count(1, timeout=15000)
+        for _ in range(16):  # a bid and thirteen cards of one's own
+            my_turn_or_the_end(page)
+            v = service.snapshot(code, pid).view
+            if v["phase"] not in ("bidding", "playing"):
+                break
+            expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
+            if v["phase"] == "bidding":
+                page.get_by_role("button", name="Bid", exact=True).click()  # the box holds the hint's bid
+            else:
+                page.locator("#hand .fan.playable .card.legal").first.click()
+            moved(page, v["version"])
+        v = service.snapshot(code, pid).view
+        assert v["phase"] == "hand_over" and len(v["results"]) == 1
+        ns, ew = (t["total"] for t in v["results"][0]["teams"])
+
+        page.goto(f"{live_server}/c/{row.slug}")
+        row1 = page.locator("#board-1 .board-scores tbody tr")
+        expect(row1).to_have_count(1)
+        expect(row1.locator("td").nth(1)).to_have_text(str(ns))
+        expect(row1.locator("td").nth(4)).to_have_text(str(ew))
+        expect(page.locator("#board-2 .board-scores")).to_have_count(0)  # not played yet
+        expect(page.locator("#boards")).to_contain_text("1 of 4 boards")
+        expect(page.locator("#boards .boards-people")).to_contain_text("Ann")
+        assert page.evaluate(TOO_WIDE) == [], page.evaluate(TOO_WIDE)
+        page.set_viewport_size(LAPTOP)
+        page.reload()
+        expect(page.locator("#board-1 .board-scores tbody tr")).to_have_count(1)
+        assert page.evaluate(TOO_WIDE) == [], page.evaluate(TOO_WIDE)
+    finally:
+        page.context.close()
