@@ -168,7 +168,10 @@ def week_context(slug: str, week: BoardWeekRow, uid: str) -> dict[str, Any]:
         "starts": when(week.starts), "ends": when(week.closed if week.closed is not None else week.ends),
         "early": week.closed is not None and week.closed < week.ends,
         "rules": PRESETS.get(_preset_of(week.rules), ("Standard", {}))[0],
-        "tables": listed, "mine": mine, "teams": [t for t in standings.teams if t.boards],
+        "tables": listed, "mine": mine,
+        "teams": [{"names": labels.get(t.table, ["", ""])[t.side], "direction": ("N-S", "E-W")[t.side],
+                   "boards": t.boards, "matchpoints": t.matchpoints, "top": t.top, "percent": t.percent}
+                  for t in standings.teams if t.boards],
         "people": list(standings.people), "closed": closed,
         "may_start": state == "open" and mine is None and uid not in sat,
         "reveal": f"/c/{slug}/boards/{week.id}/reveal.json" if closed else None,
