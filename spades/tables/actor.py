@@ -85,9 +85,10 @@ def load_state(store: Store, code: str, rooms: bool = False) -> State:
             match.apply(seat, parse_action(text, match.shape.tricks))
         if match.version != version:
             raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {version}")
-    if row.match.version < match.version:
-        raise RuntimeError(f"table {code}: replay reached version {match.version}, stored {row.match.version}")
-    match.version = row.match.version  # the last change may have been a takeback
+    # the last change may have been a takeback (the stored version is past the last move's);
+    # a move stored between reading the match and its moves (a reader outside the table's
+    # lock) leaves the replay ahead
+    match.version = max(match.version, row.match.version)
     state = TableState(code, row, row.match.id, row.match.number, row.match.seed, match, fair=fair)
     state.seat_clocks = {seat: SeatClock(*rec) for seat, rec in store.seat_clocks(row.match.id).items()}
     state.clock = store.clock(row.match.id)
