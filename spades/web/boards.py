@@ -62,13 +62,13 @@ from ..rules_config import FRIENDS_TEMPOS, PRESETS, TURN_BASED, preset_rules
 from ..storage import BoardTable, BoardWeekRow, SeatRow
 from ..tables import BOT_EMOJI, PRACTICE_BOTS, TOO_MANY_TURN_TABLES, BadAction, Refused
 from . import circles as circles_web
-from .circles import _member_of, circles
+from .circles import circles, member_of
 from .limits import making
 from .options import OPTION
 from .services import service
 
 bp = Blueprint("boards", __name__)
-bp.register_error_handler(404, circles_web._not_here)
+bp.register_error_handler(404, circles_web.not_here)
 
 RECORDS_SHUT = ("This table plays a circle's week of duplicate boards: its boards' records, replays and "
                 "analyses open when the week closes.")
@@ -210,7 +210,7 @@ def part(slug: str, uid: str) -> dict[str, Any]:
 
 # -- routes ----------------------------------------------------------------------------------------
 def _owner(slug: str) -> str:
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     if row.owner != uid:
         abort(403, description="Only the circle's owner may do that.")
     return uid
@@ -232,7 +232,7 @@ def _whole(text: str, low: int, high: int, what: str) -> int:
 
 @bp.get("/c/<slug>/boards")
 def boards_home(slug: str):
-    _member_of(slug)
+    member_of(slug)
     return redirect(f"/c/{slug}#boards", 303)
 
 
@@ -269,7 +269,7 @@ def make_week(slug: str):
 
 @bp.get("/c/<slug>/boards/<week_id>")
 def week_page(slug: str, week_id: str):
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     week = _week(slug, week_id)
     shown = {"slug": slug, "owner": row.owner == uid, "week": week_context(slug, week, uid), "earlier": [],
              "form": None, "tempos": [(v, _tempo_words().get(v, v)) for v in FRIENDS_TEMPOS], "standalone": True}
@@ -288,7 +288,7 @@ def close(slug: str, week_id: str):
 @bp.post("/c/<slug>/boards/<week_id>/table")
 def start_table(slug: str, week_id: str):
     """A table of the week for this member (seat 0; bots in the others): 303 to it."""
-    _, me, uid = _member_of(slug)
+    _, me, uid = member_of(slug)
     week = _week(slug, week_id)
     tempo = request.form.get("tempo", "normal")[:20]
     if tempo not in FRIENDS_TEMPOS:
@@ -318,7 +318,7 @@ def start_table(slug: str, week_id: str):
 
 @bp.get("/c/<slug>/boards/<week_id>/reveal.json")
 def reveal_json(slug: str, week_id: str):
-    _member_of(slug)
+    member_of(slug)
     week = _week(slug, week_id)
     shown = reveal(week, service().now())
     if shown is None:

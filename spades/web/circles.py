@@ -66,7 +66,7 @@ TABLE_DEFAULTS = {"humans": "4", **DEFAULT_VALUES}
 
 
 @bp.errorhandler(404)
-def _not_here(e: HTTPException):
+def not_here(e: HTTPException):
     """A 404 of a circle's address says what it is about (the site's own 404 page speaks of
     table codes): the same sentence whether the circle exists or not."""
     body = render_template("errors/error.html", status=404, title="Nothing here", message=e.description or NOT_HERE)
@@ -102,7 +102,7 @@ def _uid() -> str | None:
     return flask_session.get("uid") or None
 
 
-def _member_of(slug: str) -> tuple[CircleRow, CircleMemberRow, str]:
+def member_of(slug: str) -> tuple[CircleRow, CircleMemberRow, str]:
     """The circle and this person's membership, or 404 for anyone not in it now."""
     uid = _uid()
     row = circles().store.circle(slug) if len(slug) <= 40 else None
@@ -167,7 +167,7 @@ def create():
 # -- the circle's page ----------------------------------------------------------------------
 @bp.get("/c/<slug>")
 def page(slug: str):
-    row, me, uid = _member_of(slug)
+    row, me, uid = member_of(slug)
     svc = circles()
     current = svc.current_season(slug)
     seasons = svc.seasons(slug)
@@ -220,7 +220,7 @@ def _recent_line(r: CircleResultRow, uid: str) -> dict:
 # -- the invite link -------------------------------------------------------------------------
 @bp.post("/c/<slug>/invite/renew")
 def renew(slug: str):
-    row, me, uid = _member_of(slug)
+    row, me, uid = member_of(slug)
     if row.owner != uid:
         abort(403, description="Only the circle's owner may renew its invite link.")
     _invites_counted(uid)
@@ -263,7 +263,7 @@ def join(slug: str, token: str):
 # -- members ---------------------------------------------------------------------------------
 @bp.post("/c/<slug>/leave")
 def leave(slug: str):
-    _, _, uid = _member_of(slug)
+    _, _, uid = member_of(slug)
     try:
         circles().leave(slug, uid)
     except CircleError as e:
@@ -274,7 +274,7 @@ def leave(slug: str):
 
 @bp.post("/c/<slug>/remove")
 def remove(slug: str):
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     if row.owner != uid:
         abort(403, description="Only the circle's owner may remove a member.")
     by_handle = {handle(m.person): m for m in circles().members(slug) if m.state == "in"}
@@ -291,7 +291,7 @@ def remove(slug: str):
 
 @bp.post("/c/<slug>/season/next")
 def next_season(slug: str):
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     if row.owner != uid:
         abort(403, description="Only the circle's owner may close the season.")
     season = circles().next_season(slug, uid)
@@ -306,7 +306,7 @@ def _table_form(row: CircleRow, values: dict, message: str | None = None, status
 
 @bp.get("/c/<slug>/table")
 def table_form(slug: str):
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     name, emoji = service().known_player(uid)
     values = {**TABLE_DEFAULTS, "name": name, "emoji": emoji or default_emoji(EMOJIS)}
     return _table_form(row, values)
@@ -315,7 +315,7 @@ def table_form(slug: str):
 @bp.post("/c/<slug>/table")
 def start_table(slug: str):
     """A room for the circle with the options chosen; every member is invited. 303 to the room."""
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     form = request.form
     values = {**TABLE_DEFAULTS, **form.to_dict()}
     humans = form.get("humans", "")
@@ -369,4 +369,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-__all__ = ["PAGE_PARTS", "bp", "circles", "handle", "init_app", "invite_url", "page_part"]
+__all__ = ["PAGE_PARTS", "bp", "circles", "handle", "init_app", "invite_url", "member_of", "not_here", "page_part"]

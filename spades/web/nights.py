@@ -31,8 +31,6 @@ Imports: Flask, ``spades.circles`` and the web layer's circles, identity, notice
 
 from __future__ import annotations
 
-import logging
-import threading
 from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,15 +41,13 @@ from ..circles import CircleError
 from ..circles.nights import PUSH_S, REMIND_S, SEATED_S, NightService, stopped_by
 from ..storage import NightRow
 from . import circles as circles_web
-from .circles import NOT_HERE, _member_of, circles, page_part
+from .circles import NOT_HERE, circles, member_of, page_part
 from .identity import csrf_exempt
-from .notices import site_address
+from .notices import site_address, tick_every
 from .services import mailer
 
-log = logging.getLogger(__name__)
-
 bp = Blueprint("nights", __name__)
-bp.register_error_handler(404, circles_web._not_here)
+bp.register_error_handler(404, circles_web.not_here)
 
 POLL_S = 20  # the page says "here" this often while a night is near
 POLL_DAY_S = 300  # ... and this often while one is within a day
@@ -116,7 +112,7 @@ def part(slug: str, uid: str) -> dict[str, Any]:
 
 
 def _owner(slug: str) -> str:
-    row, _, uid = _member_of(slug)
+    row, _, uid = member_of(slug)
     if row.owner != uid:
         abort(403, description="Only the circle's owner may do that.")
     return uid
@@ -149,7 +145,7 @@ def pairing(slug: str):
 
 @bp.post("/c/<slug>/nights/<night_id>/answer")
 def answer(slug: str, night_id: str):
-    _, _, uid = _member_of(slug)
+    _, _, uid = member_of(slug)
     try:
         nights().answer(slug, uid, night_id, request.form.get("answer", ""))
     except CircleError as e:
@@ -170,7 +166,7 @@ def cancel(slug: str, night_id: str):
 
 @bp.get("/c/<slug>/nights/<night_id>.ics")
 def ics(slug: str, night_id: str):
-    row, _, _ = _member_of(slug)
+    row, _, _ = member_of(slug)
     try:
         night = nights().night(slug, night_id)
     except CircleError as e:
@@ -185,7 +181,7 @@ def ics(slug: str, night_id: str):
 @bp.post("/c/<slug>/nights/here")
 def here(slug: str):
     """The page's poll: this person is on the circle's page now."""
-    _, _, uid = _member_of(slug)
+    _, _, uid = member_of(slug)
     code = nights().here(slug, uid)
     if code is not None:
         return Response("", 200, headers={"HX-Redirect": f"/g/{code}"})
@@ -218,17 +214,7 @@ def start(app: Flask) -> NightService:
     svc = NightService(tables.store, app.extensions["spades.circles"], app.config["SECRET_KEY"], mailer=post,
                        base_url=site_address(app.config.get("PUBLIC_URL")), push=app.extensions.get("spades.push"),
                        lock=cluster.shared_lock("nights") if cluster is not None else None, clock=tables.now)
-    every = float(app.config.get("NIGHT_TICK_S", 0 if app.testing else 15))
-    if every > 0:
-        stop = app.extensions.setdefault("spades.notices.stop", threading.Event())
-
-        def run() -> None:
-            while not stop.wait(every):
-                try:
-                    svc.tick()
-                except Exception:  # the database busy, Redis away: the next tick tries again
-                    log.exception("game nights failed; trying again")
-        threading.Thread(target=run, name="game-nights", daemon=True).start()
+    tick_every(app, float(app.config.get("NIGHT_TICK_S", 0 if app.testing else 15)), "game nights", svc.tick)
     return svc
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -127,18 +128,25 @@ def start(app: Flask) -> Notices:
     notices = Notices(tables.store, post, app.config["SECRET_KEY"], base, push=app.extensions.get("spades.push"),
                       lock=cluster.shared_lock("notices") if cluster is not None else None, clock=tables.now,
                       away_s=float(app.config.get("NOTICE_AWAY_S", AWAY_S)))
-    every = float(app.config.get("NOTICE_TICK_S", 60))
-    if every > 0:
-        stop = app.extensions.setdefault("spades.notices.stop", threading.Event())
-
-        def run() -> None:
-            while not stop.wait(every):
-                try:
-                    notices.tick()
-                except Exception:  # the database busy, Redis away: the next tick tries again
-                    log.exception("turn notices failed; trying again")
-        threading.Thread(target=run, name="turn-notices", daemon=True).start()
+    tick_every(app, float(app.config.get("NOTICE_TICK_S", 60)), "turn notices", notices.tick)
     return notices
+
+
+def tick_every(app: Flask, every: float, what: str, tick: Callable[[], object]) -> None:
+    """Call ``tick`` every ``every`` seconds (0: never) in a thread of its own until the app
+    closes (``spades.notices.stop``); a failed tick is logged and the next one tries again
+    (the database busy, Redis away)."""
+    if every <= 0:
+        return
+    stop = app.extensions.setdefault("spades.notices.stop", threading.Event())
+
+    def run() -> None:
+        while not stop.wait(every):
+            try:
+                tick()
+            except Exception:
+                log.exception("%s failed; trying again", what)
+    threading.Thread(target=run, name=what.replace(" ", "-"), daemon=True).start()
 
 
 def init_app(app: Flask) -> None:
