@@ -46,7 +46,10 @@ class Server:
         self.log = tmp / f"{label}.log"
         self.env = {**os.environ, "SPADES_BIND": f"127.0.0.1:{self.port}",
                     "SPADES_DATABASE": str(tmp / f"{label}.db"), "SPADES_SECRET_KEY": secrets.token_hex(32),
-                    "SPADES_PLAY_DELAY": "0", "SPADES_LOG_LEVEL": "warning", **(extra_env or {})}
+                    "SPADES_PLAY_DELAY": "0", "SPADES_LOG_LEVEL": "warning",
+                    # the closed loop moves as fast as the server answers: at a few tables each
+                    # seat's socket sends more moves a second than a person's is allowed
+                    "SPADES_SOCKET_MOVES_PER_S": "10000", **(extra_env or {})}
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60.0) -> None:

@@ -67,6 +67,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   ``SPADES_SOCKETS_PER_ADDRESS``, for a venue behind one address): open WebSockets allowed;
   the next one is closed with a reason. ``SOCKET_QUEUE`` (64): changes waiting for one
   socket before it counts as stuck and is closed (its page reconnects).
+  ``SOCKET_MOVES_PER_S`` (20, bursts of twice that; env ``SPADES_SOCKET_MOVES_PER_S``):
+  moves one table socket may send a second (``spades.web.live``); past it they are refused.
   ``SOCK_SERVER_OPTIONS["max_message_size"]`` (4 KiB): the largest message a page may send.
 - ``MAX_REQUESTS_PER_ADDRESS`` (50; env ``SPADES_MAX_REQUESTS_PER_ADDRESS``): requests in
   progress from one client address (WebSockets not counted); the next is answered 429.
@@ -150,6 +152,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SOCKETS_PER_PERSON=8,
         SOCKETS_PER_ADDRESS=int(os.environ.get("SPADES_SOCKETS_PER_ADDRESS", "100")),
         SOCKET_QUEUE=64,
+        SOCKET_MOVES_PER_S=float(os.environ.get("SPADES_SOCKET_MOVES_PER_S", "20")),
         MAX_REQUESTS_PER_ADDRESS=int(os.environ.get("SPADES_MAX_REQUESTS_PER_ADDRESS", "50")),
         BODY_TIMEOUT_S=float(os.environ.get("SPADES_BODY_TIMEOUT_S", "5")),
         MAX_CONTENT_LENGTH=64 * 1024,
