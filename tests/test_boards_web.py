@@ -281,3 +281,113 @@ def test_a_table_of_boards_keeps_its_records_shut_until_the_week_closes(app, cir
     assert verify_record(shown) == {"ok": True, "hands": week.boards}
     assert [h["fairness"]["commitment"] for h in shown["hands"]] == [b.commitment for b in boards_of(week)]
     assert verify_record(bo.get(f"/g/{a}/record.json").get_json())["ok"]
+
+
+# -- friends at one table of the week ----------------------------------------------------------------
+def handle_of(app, person: str) -> str:
+    """How the circle's forms name a person (``spades.web.circles.handle``)."""
+    from spades.web.circles import handle
+    with app.app_context():
+        return handle(person)
+
+
+def play_boards(service, code: str, people: list[str], boards: int) -> None:
+    """Play a table's first ``boards`` boards: each person's first legal move on their
+    turn, every person's Continue after each hand; bots play the other seats."""
+    for _ in range(3000):
+        assert service.wait_idle()
+        for person in people:
+            snap = service.snapshot(code, person)
+            v = snap.view
+            if v["finished"] or len(v["results"]) >= boards and v["phase"] != "hand_over":
+                return
+            try:
+                if v["phase"] == "hand_over":
+                    if len(v["results"]) >= boards:
+                        return
+                    service.handle(code, Player(person), Continue(v["version"]))
+                elif v["to_act"] == snap.seat and v["legal"]:
+                    service.act(code, Player(person), str(v["legal"][0]), v["version"])
+            except Stale:
+                continue
+    raise AssertionError("the boards were not played")
+
+
+def start_with(client, slug: str, week_id: str, **chosen) -> str:
+    """A table of the week started by ``client`` with members chosen by handle: its code."""
+    r = post(client, f"/c/{slug}/boards/{week_id}/table", tempo="normal", **chosen)
+    assert r.status_code == 303, text(r.get_data(as_text=True))
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def test_a_member_seats_a_partner_from_the_circle_who_finds_it_as_his_table(app, circle):
+    slug, ann, bo, _ = circle
+    service = app.extensions["spades.tables"]
+    assert make_week(ann, slug).status_code == 303
+    week = the_week(app, slug)
+    bo_h = handle_of(app, bo.uid)
+    block = boards_section(ann.get(f"/c/{slug}").get_data(as_text=True))
+    assert f'<option value="{bo_h}">Bo</option>' in block and "Partner (across)" in block
+    assert bo.uid not in block  # people are named by handle, never by id
+
+    a = start_with(ann, slug, week.id, partner=bo_h)
+    assert service.snapshot(a, ann.uid).seat == 0 and service.snapshot(a, bo.uid).seat == 2
+    assert [bool(s.player_id) for s in service.store.board_tables(week.id)[0].seats] == [True, False, True, False]
+    # Bo is invited: his circle page links to it as his table, and it is on his Rejoin list
+    block = boards_section(bo.get(f"/c/{slug}").get_data(as_text=True))
+    assert "Back to your table of boards" in text(block) and "Play this week's boards" not in text(block)
+    assert f'<a href="/g/{a}">your table</a>' in block
+    assert f"/g/{a}" in bo.get("/games").get_data(as_text=True)
+    with service.store._reading() as db:
+        invited = [(r["person"], r["by_name"]) for r in db.query(
+            "SELECT person, by_name FROM invitations WHERE table_code = ?", [a])]
+    assert invited == [(bo.uid, "Ann")]
+
+
+def test_choosing_someone_who_played_the_week_is_refused_and_makes_nothing(app, circle):
+    slug, ann, bo, _ = circle
+    service = app.extensions["spades.tables"]
+    assert make_week(ann, slug).status_code == 303
+    week = the_week(app, slug)
+    bo_h = handle_of(app, bo.uid)
+    start_table(bo, slug, week.id)  # Bo plays the boards with bots
+    di = signed_in(app, "di@example.com", "Di", "🦉")
+    assert post(di, invite_link(ann, slug)).status_code == 303
+    block = boards_section(di.get(f"/c/{slug}").get_data(as_text=True))
+    assert "Play this week's boards" in text(block) and bo_h not in block  # not offered
+    for seat in ("partner", "left", "right"):
+        r = post(di, f"/c/{slug}/boards/{week.id}/table", tempo="normal", **{seat: bo_h})
+        assert r.status_code == 409, seat
+        assert "Everyone plays a week's boards once: Bo has played them already." in text(r.get_data(as_text=True))
+    assert len(service.store.board_tables(week.id)) == 1
+    assert service.snapshot(start_with(di, slug, week.id), di.uid).seat == 0  # Di alone still may
+
+
+def test_choosing_a_non_member_or_one_person_twice_is_a_400(app, circle):
+    slug, ann, bo, cy = circle
+    service = app.extensions["spades.tables"]
+    assert make_week(ann, slug).status_code == 303
+    week = the_week(app, slug)
+    bo_h = handle_of(app, bo.uid)
+    for chosen in ({"left": "madeuphandle"}, {"partner": handle_of(app, cy.uid)}, {"right": bo_h, "left": "x" * 99}):
+        r = post(ann, f"/c/{slug}/boards/{week.id}/table", tempo="normal", **chosen)
+        assert r.status_code == 400, chosen
+        assert "That person is not in the circle now" in text(r.get_data(as_text=True))
+    for chosen in ({"partner": bo_h, "right": bo_h}, {"partner": handle_of(app, ann.uid)}):
+        r = post(ann, f"/c/{slug}/boards/{week.id}/table", tempo="normal", **chosen)
+        assert r.status_code == 400 and "is chosen for two seats" in text(r.get_data(as_text=True)), chosen
+    assert service.store.board_tables(week.id) == []
+
+
+def test_the_standings_name_both_partners_of_a_table(app, circle):
+    slug, ann, bo, _ = circle
+    service = app.extensions["spades.tables"]
+    assert make_week(ann, slug).status_code == 303
+    week = the_week(app, slug)
+    a = start_with(ann, slug, week.id, partner=handle_of(app, bo.uid))
+    play_boards(service, a, [ann.uid, bo.uid], 1)
+    page = bo.get(f"/c/{slug}").get_data(as_text=True)
+    teams = text(re.search(r'<table class="standings boards-teams">.*?</table>', page, re.S).group(0))
+    people = re.search(r'<table class="standings boards-people">.*?</table>', page, re.S).group(0)
+    assert "N-S Ann & Bo" in teams
+    assert sorted(re.findall(r'<th scope="row" class="name">([^<]*)</th>', people)) == ["Ann", "Bo"]

@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..bots import DEFAULT_LEVEL, TABLE_LEVELS
@@ -215,14 +215,19 @@ def close_week(store: Store, week_id: str, now: float | None = None) -> bool:
 
 def start_board_table(service: TableService, week: BoardWeekRow, seats: list[SeatRow], *,
                       tempo: str = "normal", level: str = DEFAULT_LEVEL, options: dict | None = None,
-                      now: float | None = None) -> str:
+                      now: float | None = None, members: Collection[str] | None = None,
+                      by: str | None = None) -> str:
     """Open a table that plays the week's boards as its hands, live or turn-based
-    (``tempo``), with people and bots in ``seats``; returns its code. Each person plays a
-    week's boards once: someone who sat at another table of the week is refused, as is a
-    week that has not started or is closed. ``options``: more of the table's options (the
-    circle's). The table has no host: nobody may let watchers in (nobody watches a table
-    of boards) nor deal before every person pressed Continue. Raises BoardsError, and the
-    table service's BadAction for bad seats."""
+    (``tempo``), with people and bots in ``seats`` (one person with three bots, or a
+    member with partner and opponents chosen from the circle); returns its code. Each
+    person plays a week's boards once: someone who sat at another table of the week is
+    refused, as is a person in two seats, someone not in ``members`` (the circle's
+    members now, when given) and a week that has not started or is closed. ``by``: the
+    person starting it; every other person seated gets an invitation (the row the Rejoin
+    list and "Invite again" read, as a table for the circle invites its members).
+    ``options``: more of the table's options (the circle's). The table has no host: nobody
+    may let watchers in (nobody watches a table of boards) nor deal before every person
+    pressed Continue. Raises BoardsError, and the table service's BadAction for bad seats."""
     store = service.store
     now = service.now() if now is None else now
     state = week_state(week, now)
@@ -233,12 +238,10 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
         raise BoardsError(f"{tempo!r} is not a pace a table of friends may choose.")
     if level not in TABLE_LEVELS:
         raise BoardsError(f"{level!r} is not a level of the bots.")
+    refusal = seating_refusal(store, week, seats, members, by)
+    if refusal:
+        raise BoardsError(refusal)
     people = [s.player_id for s in seats if s.kind == "human" and s.player_id]
-    if not people:
-        raise BoardsError("A table of boards needs at least one person.")
-    played = store.board_week_players(week.id) & set(people)
-    if played:
-        raise BoardsError("Everyone plays a week's boards once: someone at this table has played them already.")
     try:
         rules = Rules.from_dict({**week.rules, "tempo": tempo})
     except RulesError as e:  # pragma: no cover - the week's rules were checked when it was made
@@ -247,7 +250,39 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
                      "rules": dataclasses.asdict(rules), "watch": False, "boards": week.id}
     code = service.create_seated(seats, rules, table_options, None, seed=week.seed)
     store.add_board_table(week.id, code, now)
+    invited = [p for p in people if p != by]
+    if by is not None and invited:
+        store.invite(invited, code, next((s.name for s in seats if s.player_id == by), "") or "Someone")
     return code
+
+
+def seating_refusal(store: Store, week: BoardWeekRow, seats: Sequence[SeatRow],
+                    members: Collection[str] | None = None, by: str | None = None) -> str | None:
+    """Why these people may not sit at a new table of the week, in a sentence naming
+    them as seated, or None: a table needs a person; each person takes one seat, is in
+    the circle now (``members``, when given) and has not played the week's boards.
+    ``by``: the person asking (the sentence calls them "you")."""
+    humans = [s for s in seats if s.kind == "human" and s.player_id]
+    if not humans:
+        return "A table of boards needs at least one person."
+    seen: set[str | None] = set()
+    for s in humans:
+        if s.player_id in seen:
+            return f"{s.name or 'Someone'} is chosen for two seats: each person takes one seat."
+        seen.add(s.player_id)
+    if members is not None:
+        out = [s for s in humans if s.player_id not in members]
+        if out:
+            return f"{out[0].name or 'Someone'} is not in the circle now: choose members of the circle."
+    played = store.board_week_players(week.id)
+    done = [s for s in humans if s.player_id in played]
+    if by is not None and any(s.player_id == by for s in done):
+        return "Everyone plays a week's boards once: you have played them already."
+    if done:
+        names = " and ".join(s.name or "Someone" for s in done)
+        return (f"Everyone plays a week's boards once: {names} {'has' if len(done) == 1 else 'have'} "
+                "played them already.")
+    return None
 
 
 # -- scoring --------------------------------------------------------------------------------

@@ -15,11 +15,14 @@ Routes, each 404 to anyone not in the circle now (the circles' own check and sen
 - ``GET /c/<slug>/boards/<week>``: one week's page (earlier weeks, their reveals);
 - ``POST /c/<slug>/boards/<week>/close`` (owner): close it now;
 - ``POST /c/<slug>/boards/<week>/table``: a table of the week for this member (``tempo``:
-  any a table of friends may have), the member in seat 0 and bots in the others, linked
-  to the circle (its match counts in the season). A seat someone left to a bot may be
+  any a table of friends may have), the member in seat 0, members who have not played the
+  week chosen by handle as partner (``partner``, seat 2) and opponents (``left``, seat 1;
+  ``right``, seat 3), each invited, and bots in the seats left empty; linked to the
+  circle (its match counts in the season). A handle of nobody in the circle now, or one
+  person chosen twice: 400. A seat someone left to a bot may be
   taken by another member with the table's join link (the page offers it), unless they
-  played the week's boards elsewhere. Someone who sat at another table of the week is
-  refused (409);
+  played the week's boards elsewhere. A table with someone who sat at another table of
+  the week is refused (409, naming them);
 - ``GET /c/<slug>/boards/<week>/reveal.json``: the week's secret and boards as a record
   that ``python -m spades verify`` checks, once the week is closed (403 before).
 
@@ -174,8 +177,16 @@ def week_context(slug: str, week: BoardWeekRow, uid: str) -> dict[str, Any]:
                   for t in standings.teams if t.boards],
         "people": list(standings.people), "closed": closed,
         "may_start": state == "open" and mine is None and uid not in sat,
+        "choices": _choices(slug, uid, sat) if state == "open" and mine is None and uid not in sat else [],
         "reveal": f"/c/{slug}/boards/{week.id}/reveal.json" if closed else None,
     }
+
+
+def _choices(slug: str, uid: str, sat: set[str]) -> list[tuple[str, str]]:
+    """The members this member may seat at their table of the week, as (handle, name):
+    those in the circle now who have not played the week's boards, by name."""
+    members = [m for m in circles().members(slug) if m.state == "in" and m.person != uid and m.person not in sat]
+    return sorted(((circles_web.handle(m.person), m.name or "Someone") for m in members), key=lambda c: c[1].lower())
 
 
 def _preset_of(rules: dict) -> str:
@@ -285,14 +296,40 @@ def close(slug: str, week_id: str):
     return redirect(f"/c/{slug}#boards", 303)
 
 
+SEATS_CHOSEN = {2: "partner", 1: "left", 3: "right"}  # the form's field of each seat a member may fill
+
+
+def _chosen(slug: str, uid: str) -> dict[int, tuple[str, str, str]]:
+    """The members the form seats with this member, by seat: (person, name, emoji), each
+    named by the circles' handle (never an id); an empty choice is a bot. A handle of no
+    member now: 400; someone chosen twice (or the member themselves): 400."""
+    members = {circles_web.handle(m.person): m for m in circles().members(slug) if m.state == "in"}
+    chosen: dict[int, tuple[str, str, str]] = {}
+    for seat, field in SEATS_CHOSEN.items():
+        picked = request.form.get(field, "")[:40]
+        if not picked:
+            continue
+        m = members.get(picked)
+        if m is None:
+            abort(400, description="That person is not in the circle now. Reload the page and choose again.")
+        if m.person == uid or m.person in (p for p, _, _ in chosen.values()):
+            abort(400, description=f"{m.name or 'Someone'} is chosen for two seats: each person takes one seat.")
+        name, emoji = service().known_player(m.person)
+        chosen[seat] = (m.person, name or m.name or "Someone", emoji or m.emoji)
+    return chosen
+
+
 @bp.post("/c/<slug>/boards/<week_id>/table")
 def start_table(slug: str, week_id: str):
-    """A table of the week for this member (seat 0; bots in the others): 303 to it."""
+    """A table of the week for this member (seat 0), with the members chosen as partner
+    (``partner``, seat 2) and opponents (``left``, seat 1; ``right``, seat 3), each by
+    handle, and bots in the seats left empty: 303 to it. The members chosen are invited."""
     _, me, uid = member_of(slug)
     week = _week(slug, week_id)
     tempo = request.form.get("tempo", "normal")[:20]
     if tempo not in FRIENDS_TEMPOS:
         abort(400, description="Choose a pace for the table: live or turn-based.")
+    chosen = _chosen(slug, uid)
     if tempo in TURN_BASED and service().at_turn_limit(uid):
         abort(409, description=TOO_MANY_TURN_TABLES)
     refusal = making("friends", uid)
@@ -300,11 +337,13 @@ def start_table(slug: str, week_id: str):
         return refusal.message, 429, refusal.headers
     name, emoji = service().known_player(uid)
     seats = [SeatRow(0, "human", uid, name or me.name or "Someone", emoji or me.emoji)] + [
-        SeatRow(s, "bot", None, PRACTICE_BOTS[s], BOT_EMOJI) for s in (1, 2, 3)]
+        SeatRow(s, "human", *chosen[s]) if s in chosen else SeatRow(s, "bot", None, PRACTICE_BOTS[s], BOT_EMOJI)
+        for s in (1, 2, 3)]
     season = circles().current_season(slug).number
+    members = {m.person for m in circles().members(slug) if m.state == "in"}
     try:
-        code = start_board_table(service(), week, seats, tempo=tempo,
-                                 options={"circle": slug, "season": season}, now=service().now())
+        code = start_board_table(service(), week, seats, tempo=tempo, options={"circle": slug, "season": season},
+                                 now=service().now(), members=members, by=uid)
     except BoardsError as e:
         abort(409, description=str(e))
     except (BadAction, Refused) as e:
