@@ -1,7 +1,9 @@
 """Duplicate boards in real Chromium: the circle's owner makes a week of 4 boards on the
 circle's page, starts a table of the week, plays its first board by clicking (bots in the
 other seats), and back on the circle's page sees that board's result at their table; the
-page with a week fits a phone (390 by 844) and a laptop (1280 by 800)."""
+page with a week fits a phone (390 by 844) and a laptop (1280 by 800). A member chooses
+another as partner in the block's form: both are seated, and the partner's circle page
+leads him to the table."""
 
 from __future__ import annotations
 
@@ -70,3 +72,42 @@ def test_the_owner_makes_a_week_plays_its_first_board_and_sees_its_result(app, l
         assert page.evaluate(TOO_WIDE) == [], page.evaluate(TOO_WIDE)
     finally:
         page.context.close()
+
+
+def test_a_member_chooses_a_partner_in_the_form_and_the_partner_finds_the_table(app, live_server, browser, service):
+    circles = app.extensions["spades.circles"]
+    ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
+    bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)
+    try:
+        ann_id = circles.store.user_by_email("ann@example.com").id
+        bo_id = circles.store.user_by_email("bo@example.com").id
+        row = circles.create(ann_id, "Friday Spades")
+        circles.join(row.slug, circles.invite_token(row.slug), bo_id)
+        ann.goto(f"{live_server}/c/{row.slug}")
+        block = ann.locator("#boards")
+        block.locator("input[name=boards]").fill("4")
+        block.get_by_role("button", name="Make the week").click()
+        expect(block).to_contain_text("closes")
+        block.get_by_label("Partner (across)").select_option(label="Bo")
+        expect(block.get_by_label("Opponent on your left")).to_have_value("")  # a bot unless chosen
+        assert page_fits(ann)
+        block.get_by_role("button", name="Play this week's boards").click()
+        ann.wait_for_url(re.compile(r"/g/[A-Z2-9]{6}$"))
+        code = ann.url.rsplit("/", 1)[1]
+        assert service.snapshot(code, ann_id).seat == 0 and service.snapshot(code, bo_id).seat == 2
+
+        bo.goto(f"{live_server}/c/{row.slug}")
+        expect(bo.locator("#boards")).not_to_contain_text("Play this week's boards")
+        bo.locator("#boards").get_by_role("link", name="Back to your table of boards").click()
+        bo.wait_for_url(f"{live_server}/g/{code}")
+        expect(bo.locator("body.live")).to_have_count(1, timeout=15000)
+    finally:
+        ann.context.close()
+        bo.context.close()
+
+
+def page_fits(page) -> bool:
+    """Whether nothing on the page is wider than the window (the form's selects too)."""
+    too_wide = page.evaluate(TOO_WIDE)
+    assert too_wide == [], too_wide
+    return True
