@@ -379,6 +379,17 @@ def test_choosing_a_non_member_or_one_person_twice_is_a_400(app, circle):
     assert service.store.board_tables(week.id) == []
 
 
+def test_a_member_who_blocked_the_starter_cannot_be_seated_at_their_table(app, circle):
+    slug, ann, bo, _ = circle
+    service = app.extensions["spades.tables"]
+    assert make_week(ann, slug).status_code == 303
+    week = the_week(app, slug)
+    service.store.set_block(bo.uid, ann.uid, True)  # Bo blocked Ann
+    r = post(ann, f"/c/{slug}/boards/{week.id}/table", tempo="normal", partner=handle_of(app, bo.uid))
+    assert r.status_code == 409 and "cannot be seated at your table" in text(r.get_data(as_text=True))
+    assert service.store.board_tables(week.id) == []
+
+
 def test_the_standings_name_both_partners_of_a_table(app, circle):
     slug, ann, bo, _ = circle
     service = app.extensions["spades.tables"]

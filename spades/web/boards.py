@@ -302,7 +302,8 @@ SEATS_CHOSEN = {2: "partner", 1: "left", 3: "right"}  # the form's field of each
 def _chosen(slug: str, uid: str) -> dict[int, tuple[str, str, str]]:
     """The members the form seats with this member, by seat: (person, name, emoji), each
     named by the circles' handle (never an id); an empty choice is a bot. A handle of no
-    member now: 400; someone chosen twice (or the member themselves): 400."""
+    member now: 400; someone chosen twice (or the member themselves): 400; someone who
+    blocked this member, or whom they blocked: 409."""
     members = {circles_web.handle(m.person): m for m in circles().members(slug) if m.state == "in"}
     chosen: dict[int, tuple[str, str, str]] = {}
     for seat, field in SEATS_CHOSEN.items():
@@ -314,6 +315,8 @@ def _chosen(slug: str, uid: str) -> dict[int, tuple[str, str, str]]:
             abort(400, description="That person is not in the circle now. Reload the page and choose again.")
         if m.person == uid or m.person in (p for p, _, _ in chosen.values()):
             abort(400, description=f"{m.name or 'Someone'} is chosen for two seats: each person takes one seat.")
+        if service().store.blocks_between([uid, m.person]):  # as a blocked person cannot join the blocker's room
+            abort(409, description=f"{m.name or 'Someone'} cannot be seated at your table. Choose someone else.")
         name, emoji = service().known_player(m.person)
         chosen[seat] = (m.person, name or m.name or "Someone", emoji or m.emoji)
     return chosen
