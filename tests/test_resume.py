@@ -14,7 +14,7 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, load_state
 from spades.tables.commands.talk import Say
-from spades.web.hub import Connection
+from spades.web.hub import BEHIND, Connection
 
 FRAGMENT = re.compile(r'<(\w+) id="([\w-]+)"[^>]*hx-swap-oob="[^"]*">.*?</\1>(?=<\w+ id="[\w-]+"[^>]*hx-swap-oob|$)',
                       re.S)
@@ -143,6 +143,24 @@ def test_a_socket_that_fell_behind_sends_one_frame_of_the_newest_change_and_ever
     (frame,) = frames(hub, slow)
     assert 0 < len(frame) < len("".join(whole.values())) / 2
     assert unstamped(apply(page, frame)) == unstamped(apply(whole, frames(hub, fresh)[0]))
+
+
+def test_a_socket_a_few_changes_behind_sends_each_in_turn_and_one_far_behind_skips(app, service):
+    """A page whose socket's loop was busy for a moment (running the move it sent, while
+    the bots answered) sends each change waiting, so that the page sees every card played
+    (a trick completed, then the next lead: the trick's flight to its winner); one with
+    ``BEHIND`` changes waiting or more sends one frame of the newest."""
+    hub = app.extensions["spades.hub"]
+    code = "RESUM5"
+    table(service, code)
+    conn = Connection(code, PLAYERS[0], "127.0.0.1", "t")
+    assert hub.open(conn) is None
+    frames(hub, conn)  # the table as it is
+    rng = random.Random(11)
+    moves(service, code, BEHIND - 1, rng)
+    assert len(frames(hub, conn)) == BEHIND - 1
+    moves(service, code, BEHIND + 2, rng)
+    assert len(frames(hub, conn)) == 1
 
 
 def test_a_movers_page_redrawn_by_its_answer_is_told_its_next_turn_by_its_socket(app, service):

@@ -11,9 +11,11 @@ fragment drawn from the same as in the table's latest drawing is reused, and a s
 own part whose snapshot shows nothing new is not worked out again: a card redraws its
 player's and the next player's, ``spades.web.render.private_key``); a connection
 is sent a *frame*: the fragments that differ from what it sent before (all of them at
-first). A connection that fell behind skips to the newest change of its queue, so it
-sends one frame, not one per change missed. Each connection puts its own CSRF token in
-at the last step.
+first). A connection that fell behind (``BEHIND`` changes waiting) skips to the newest
+change of its queue, so it sends one frame, not one per change missed; a few changes
+waiting (the bots' answers queued while its loop ran the move its page sent) go each in
+turn, so the page sees every card played. Each connection puts its own CSRF token in at
+the last step.
 
 The hub remembers the last ``HISTORY`` changes of a table with sockets here (their
 number and the public fragments each changed): a socket back from a drop names the last
@@ -83,6 +85,7 @@ ALWAYS = "turn"  # the fragment in every frame: whose turn, and the table's vers
 ANNOUNCE = "announce"  # the screen readers' line: told of each change a frame covers, not diffed
 TOLD_AT_ONCE = 8  # the most moves one frame's screen readers' line tells (a socket far behind)
 HISTORY = 64  # changes remembered per table with sockets here, for a socket back from a drop
+BEHIND = 4  # a socket with this many changes waiting or more (the one it takes included) skips to the newest
 _NOTHING = object()  # a connection holds nothing taken from its queue
 
 
@@ -273,14 +276,18 @@ class Connection:
         self.queue = queue.Queue(maxsize=self.queue_size)
 
     def take(self, timeout: float) -> Any:
-        """The next thing to send (raises ``queue.Empty`` after ``timeout``). A table's
-        change with newer ones of the same table right behind it is skipped for the
-        newest: a socket that fell behind sends one frame of what changed since it last
-        sent, not every change in turn."""
+        """The next thing to send (raises ``queue.Empty`` after ``timeout``). A socket that
+        fell behind (``BEHIND`` changes waiting or more) skips a table's change with newer
+        ones of the same table right behind it for the newest: it sends one frame of what
+        changed since it last sent, not every change in turn. A few changes waiting are sent
+        each in turn, so that a page sees every card played (its own move, run in its
+        socket's loop, lets the bots' answers queue behind it)."""
         item, self._held = self._held, _NOTHING
         if item is _NOTHING:
             item = self.queue.get(timeout=timeout)
         self.passed = []
+        if 1 + self.queue.qsize() < BEHIND:
+            return item
         while _is_table_change(item):
             try:
                 later = self.queue.get_nowait()
