@@ -40,9 +40,16 @@ def as_ann(app):
 
 
 def box(page: Page, selector: str) -> dict:
-    b = page.locator(selector).first.bounding_box()
-    assert b is not None, selector
-    return b
+    """Where the first element ``selector`` names is drawn. A frame from the socket may
+    swap its fragment (a seat's presence, say) between finding it and measuring it: the
+    element measured is then gone, so it is found again."""
+    for _ in range(10):
+        found = page.locator(selector).first
+        found.wait_for(state="visible")
+        b = found.bounding_box()
+        if b is not None:
+            return b
+    raise AssertionError(f"{selector} is never drawn")
 
 
 @pytest.mark.parametrize("width,height", SIZES)
