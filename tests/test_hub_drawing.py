@@ -6,11 +6,11 @@ deal."""
 
 from __future__ import annotations
 
-import queue
 import random
 import re
 
 import pytest
+from test_resume import frames
 
 from spades import bots
 from spades.rules_config import Rules, preset_rules
@@ -31,17 +31,6 @@ def seated(service, players: int) -> tuple[str, list[str]]:
     code = service.create_seated([SeatRow(s, "human", people[s], f"D{s}") for s in range(players)], rules,
                                  {"kind": "friends", "level": "easy", "humans": players}, host=people[0])
     return code, people
-
-
-def frames(hub, conn: Connection) -> list[str]:
-    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.live.pump``)."""
-    out = []
-    while True:
-        try:
-            item = conn.take(0)
-        except queue.Empty:
-            return out
-        out.append(hub.render(item, conn))
 
 
 def apply(page: dict[str, str], frame: str) -> dict[str, str]:
