@@ -333,15 +333,11 @@ def test_a_member_seats_a_partner_from_the_circle_who_finds_it_as_his_table(app,
     a = start_with(ann, slug, week.id, partner=bo_h)
     assert service.snapshot(a, ann.uid).seat == 0 and service.snapshot(a, bo.uid).seat == 2
     assert [bool(s.player_id) for s in service.store.board_tables(week.id)[0].seats] == [True, False, True, False]
-    # Bo is invited: his circle page links to it as his table, and it is on his Rejoin list
+    # Bo is seated: his circle page links to it as his table, and it is on his Rejoin list
     block = boards_section(bo.get(f"/c/{slug}").get_data(as_text=True))
     assert "Back to your table of boards" in text(block) and "Play this week's boards" not in text(block)
     assert f'<a href="/g/{a}">your table</a>' in block
     assert f"/g/{a}" in bo.get("/games").get_data(as_text=True)
-    with service.store._reading() as db:
-        invited = [(r["person"], r["by_name"]) for r in db.query(
-            "SELECT person, by_name FROM invitations WHERE table_code = ?", [a])]
-    assert invited == [(bo.uid, "Ann")]
 
 
 def test_choosing_someone_who_played_the_week_is_refused_and_makes_nothing(app, circle):

@@ -223,11 +223,11 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
     person plays a week's boards once: someone who sat at another table of the week is
     refused, as is a person in two seats, someone not in ``members`` (the circle's
     members now, when given) and a week that has not started or is closed. ``by``: the
-    person starting it; every other person seated gets an invitation (the row the Rejoin
-    list and "Invite again" read, as a table for the circle invites its members).
-    ``options``: more of the table's options (the circle's). The table has no host: nobody
-    may let watchers in (nobody watches a table of boards) nor deal before every person
-    pressed Continue. Raises BoardsError, and the table service's BadAction for bad seats."""
+    person starting it (a refusal calls them "you"); everyone seated finds the table on
+    their Rejoin list by their seat. ``options``: more of the table's options (the
+    circle's). The table has no host: nobody may let watchers in (nobody watches a table
+    of boards) nor deal before every person pressed Continue. Raises BoardsError, and the
+    table service's BadAction for bad seats."""
     store = service.store
     now = service.now() if now is None else now
     state = week_state(week, now)
@@ -250,9 +250,6 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
                      "rules": dataclasses.asdict(rules), "watch": False, "boards": week.id}
     code = service.create_seated(seats, rules, table_options, None, seed=week.seed)
     store.add_board_table(week.id, code, now)
-    invited = [p for p in people if p != by]
-    if by is not None and invited:
-        store.invite(invited, code, next((s.name for s in seats if s.player_id == by), "") or "Someone")
     return code
 
 

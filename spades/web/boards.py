@@ -17,7 +17,7 @@ Routes, each 404 to anyone not in the circle now (the circles' own check and sen
 - ``POST /c/<slug>/boards/<week>/table``: a table of the week for this member (``tempo``:
   any a table of friends may have), the member in seat 0, members who have not played the
   week chosen by handle as partner (``partner``, seat 2) and opponents (``left``, seat 1;
-  ``right``, seat 3), each invited, and bots in the seats left empty; linked to the
+  ``right``, seat 3), each seated at once, and bots in the seats left empty; linked to the
   circle (its match counts in the season). A handle of nobody in the circle now, or one
   person chosen twice: 400. A seat someone left to a bot may be
   taken by another member with the table's join link (the page offers it), unless they
@@ -326,7 +326,8 @@ def _chosen(slug: str, uid: str) -> dict[int, tuple[str, str, str]]:
 def start_table(slug: str, week_id: str):
     """A table of the week for this member (seat 0), with the members chosen as partner
     (``partner``, seat 2) and opponents (``left``, seat 1; ``right``, seat 3), each by
-    handle, and bots in the seats left empty: 303 to it. The members chosen are invited."""
+    handle, and bots in the seats left empty: 303 to it. The members chosen are seated at
+    once (the table is on their Rejoin list)."""
     _, me, uid = member_of(slug)
     week = _week(slug, week_id)
     tempo = request.form.get("tempo", "normal")[:20]
