@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 from test_browser_circles import LAPTOP, PHONE, browser_of
-from test_browser_house import moved, my_turn_or_the_end
+from test_browser_house import play_a_hand
 from test_browser_widths import TOO_WIDE
 
 from spades.circles.boards import boards_of
@@ -42,18 +42,7 @@ def test_the_owner_makes_a_week_plays_its_first_board_and_sees_its_result(app, l
         pid = uid
         assert service.snapshot(code, pid).seat == 0
         expect(page.locator("body.live")).to_have_count(1, timeout=15000)
-        for _ in range(16):  # a bid and thirteen cards of one's own
-            my_turn_or_the_end(page)
-            v = service.snapshot(code, pid).view
-            if v["phase"] not in ("bidding", "playing"):
-                break
-            expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
-            if v["phase"] == "bidding":
-                page.get_by_role("button", name="Bid", exact=True).click()  # the box holds the hint's bid
-            else:
-                page.locator("#hand .fan.playable .card.legal").first.click()
-            moved(page, v["version"])
-        v = service.snapshot(code, pid).view
+        v = play_a_hand(page, service, code, pid)
         assert v["phase"] == "hand_over" and len(v["results"]) == 1
         ns, ew = (t["total"] for t in v["results"][0]["teams"])
 

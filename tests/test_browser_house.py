@@ -62,6 +62,23 @@ def my_turn_or_the_end(page: Page) -> None:
                            " || document.querySelector('#panel #result > *')", timeout=15000)
 
 
+def play_a_hand(page: Page, service, code: str, pid: str) -> dict:
+    """Seat 0's page plays its hand by clicking (a bid, then the first playable card each
+    turn) until the hand is over; the seat's view then."""
+    for _ in range(18):  # a bid and at most 17 cards of one's own
+        my_turn_or_the_end(page)
+        v = service.snapshot(code, pid).view
+        if v["phase"] not in ("bidding", "playing"):
+            break
+        expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
+        if v["phase"] == "bidding":
+            page.get_by_role("button", name="Bid", exact=True).click()  # the box holds the hint's bid
+        else:
+            page.locator("#hand .fan.playable .card.legal").first.click()
+        moved(page, v["version"])
+    return service.snapshot(code, pid).view
+
+
 def seat_of(page: Page) -> int:
     """The page's own seat, from the side it draws the table from (#told.from-N)."""
     return int(re.search(r"\bfrom-(\d)\b", page.locator("#told").get_attribute("class")).group(1))
@@ -347,18 +364,7 @@ def test_a_preset_picked_on_the_home_page_plays_a_whole_practice_hand(app, live_
         expect(page.locator("body.live")).to_have_count(1, timeout=15000)
         expect(page.locator("#felt .plate")).to_have_count(players)
         expect(page.locator(".table-info")).to_contain_text(label)  # the rules line (in the Menu on a phone)
-        for _ in range(18):  # a bid and at most 17 cards of one's own
-            my_turn_or_the_end(page)
-            v = service.snapshot(code, pid).view
-            if v["phase"] not in ("bidding", "playing"):
-                break
-            expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
-            if v["phase"] == "bidding":
-                page.get_by_role("button", name="Bid", exact=True).click()  # the box holds the hint's bid
-            else:
-                page.locator("#hand .fan.playable .card.legal").first.click()
-            moved(page, v["version"])
-        v = service.snapshot(code, pid).view
+        v = play_a_hand(page, service, code, pid)
         assert v["phase"] == "hand_over" and len(v["results"]) == 1 and sum(v["taken"]) == 52 // players
         expect(page.locator(OPEN_PANEL)).to_be_visible(timeout=15000)
         sides = len(v["sides"])
