@@ -17,6 +17,22 @@ from conftest import two_friends
 from playwright.sync_api import expect
 
 
+def refuse(client: socket.socket) -> None:
+    """Close a connection just accepted with a reset: refused."""
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    client.close()
+
+
+def shut(conns: set[socket.socket]) -> None:
+    """Reset every connection of ``conns`` and forget them."""
+    for s in conns:
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+    conns.clear()
+
+
 class Relay:
     """A TCP relay from a loopback port to the site that can be cut and restored."""
 
@@ -37,8 +53,7 @@ class Relay:
             except OSError:
                 return
             if self.cut:
-                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-                client.close()  # refused: a reset
+                refuse(client)
                 continue
             server = socket.create_connection(self.upstream)
             with self.lock:
@@ -62,12 +77,7 @@ class Relay:
         """Reset every connection and refuse new ones, until ``restore``."""
         self.cut = True
         with self.lock:
-            for s in self.open:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-            self.open.clear()
+            shut(self.open)
 
     def restore(self) -> None:
         self.cut = False

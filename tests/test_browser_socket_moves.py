@@ -12,7 +12,7 @@ import threading
 
 from playwright.sync_api import Page, expect
 from test_browser_house import PHONE, my_turn_or_the_end, signed_in
-from test_browser_resume import Relay
+from test_browser_resume import Relay, refuse, shut
 from test_browser_watch import SHOWN
 
 from spades.rules_config import Rules
@@ -145,8 +145,7 @@ class SocketRelay(Relay):
             return
         is_ws = b"/ws" in head.split(b"\r\n", 1)[0]
         if is_ws and self.sockets_cut:
-            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-            client.close()
+            refuse(client)
             return
         server = socket.create_connection(self.upstream)
         with self.lock:
@@ -159,12 +158,7 @@ class SocketRelay(Relay):
     def cut_sockets(self) -> None:
         self.sockets_cut = True
         with self.lock:
-            for s in self.ws_conns:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-            self.ws_conns.clear()
+            shut(self.ws_conns)
 
 
 def test_with_the_socket_cut_the_moves_are_posted_and_go_back_to_the_socket(app, live_server, browser, service):
