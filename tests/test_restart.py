@@ -91,17 +91,24 @@ def wait_for_turn(browser: Browser, base: str, code: str, after: int, timeout: f
     raise AssertionError("the bots did not carry on")
 
 
+def practice_and_bid(browser: Browser, base: str) -> tuple[str, dict]:
+    """A practice match started from the home page's form, and its person's bid of 3: the
+    table's code and the view the bid was made on."""
+    browser.get(base + "/")
+    browser.post(base + "/practice", level="easy", speed="fast", end="target-500", bag_penalty="on")
+    code = browser.url.rsplit("/", 1)[1]
+    v = wait_for_turn(browser, base, code, -1)
+    browser.post(f"{base}/g/{code}/act", action="bid", bid="3", version=v["version"])
+    return code, v
+
+
 def test_sigkill_mid_hand_and_the_match_resumes_at_the_same_card(tmp_path):
     db = tmp_path / "restart.db"
     port = free_port()
     server = Server(db, port)
     browser = Browser()
     try:
-        browser.get(server.url + "/")
-        browser.post(server.url + "/practice", level="easy", speed="fast", end="target-500", bag_penalty="on")
-        code = browser.url.rsplit("/", 1)[1]
-        v = wait_for_turn(browser, server.url, code, -1)
-        browser.post(f"{server.url}/g/{code}/act", action="bid", bid="3", version=v["version"])
+        code, v = practice_and_bid(browser, server.url)
         while True:  # play until two tricks are done, then on until a bot is to move after our card
             v = wait_for_turn(browser, server.url, code, v["version"])
             browser.post(f"{server.url}/g/{code}/act", action=v["legal"][0], version=v["version"])
