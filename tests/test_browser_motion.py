@@ -88,13 +88,15 @@ def log(page: Page) -> list[dict]:
 
 
 def settled(page: Page) -> dict:
-    """Where everything is once nothing moves, with the pointer off the hand (a card under
-    the pointer is raised on purpose: that is hover, not motion left behind)."""
+    """Where everything is once nothing moves, with the pointer off the hand and the focus
+    out of it (a card under the pointer or with the focus is raised on purpose: that is hover
+    or the turn's first card given the focus, not motion left behind)."""
     page.mouse.move(1, 1)
+    page.evaluate("() => { const a = document.activeElement; if (a && a.closest('#hand')) a.blur(); }")
     # the card that was under the pointer starts its way back down only once the page has
     # seen the pointer leave (a frame later, on a loaded machine): wait for that, then for
     # the transitions it starts to end
-    page.wait_for_function("() => !document.querySelector('#hand .card:hover')", timeout=10000)
+    page.wait_for_function("() => !document.querySelector('#hand .card:hover, #hand .card:focus')", timeout=10000)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.wait_for_function(STILL, timeout=10000)
     return page.evaluate(PLACES)
