@@ -15,16 +15,15 @@ from spades.circles.boards import (
     board_records_open,
     boards_of,
     close_week,
-    matchpoints,
     new_week,
     reveal,
     seat_refusal,
     start_board_table,
     table_records_open,
-    tally,
     week_secret,
     week_standings,
 )
+from spades.duplicate import matchpoints, tally
 from spades.fairness import FairDeals, hand_seed, verify_record
 from spades.rules_config import Rules
 from spades.storage import SeatRow

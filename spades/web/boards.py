@@ -46,11 +46,9 @@ from flask import Blueprint, Flask, Response, abort, flash, redirect, render_tem
 
 from ..circles import CircleError
 from ..circles.boards import (
-    DIRECTIONS,
     MAX_BOARDS,
     MIN_BOARDS,
     BoardsError,
-    Standings,
     boards_of,
     close_week,
     new_week,
@@ -61,6 +59,7 @@ from ..circles.boards import (
     week_standings,
     week_state,
 )
+from ..duplicate import DIRECTIONS, Standings
 from ..rules_config import FRIENDS_TEMPOS, PRESETS, TURN_BASED, preset_rules
 from ..storage import BoardTable, BoardWeekRow, SeatRow
 from ..tables import BOT_EMOJI, PRACTICE_BOTS, TOO_MANY_TURN_TABLES, BadAction, Refused
