@@ -19,7 +19,8 @@ from spades.cards import Card
 from spades.circles.boards import boards_of, week_secret
 from spades.fairness import FairDeals, hand_seed, verify_record
 from spades.tables import Continue, Leave, Player, Stale
-from spades.web.boards import NOT_REVEALED, RECORDS_SHUT
+from spades.web.boards import NOT_REVEALED
+from spades.web.secrecy import BOARDS_SHUT
 
 NOT_HERE = "There is no circle at this address."
 UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
@@ -226,7 +227,7 @@ def test_a_table_of_boards_keeps_its_records_shut_until_the_week_closes(app, cir
     r = ann.get(f"/g/{a}/record.json")
     assert r.status_code == 200 and len(r.get_json()["hands"]) == 1
     r = bo.get(f"/g/{a}/record.json")
-    assert r.status_code == 403 and RECORDS_SHUT in text(r.get_data(as_text=True))
+    assert r.status_code == 403 and BOARDS_SHUT in text(r.get_data(as_text=True))
 
     play_through(service, a, ann.uid)
     assert service.snapshot(a, ann.uid).view["finished"]

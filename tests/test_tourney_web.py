@@ -293,3 +293,42 @@ def test_a_team_with_a_bye_is_told_so_on_the_tourney_page(app, client):
     assert "Your match: a bye in round 1" in page and "goes through to the next round" in page
     cy_page = cy.get(f"/t/{code}").get_data(as_text=True)  # Cy has a match to play, not a bye
     assert "Your match: round 1" in cy_page and "Your match: a bye" not in cy_page
+
+
+def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(app, client, service):
+    from test_tourney_duplicate import play_to_the_end
+
+    from spades.web.secrecy import ROUND_SHUT
+
+    code = new_tourney(client, format="swiss", rounds="1", duplicate="on")
+    tourneys = app.extensions["spades.tourneys"]
+    people = []
+    for i in range(4):
+        token = tourneys.register_team(code, f"d{i}a", f"A{i}", "🐼")
+        tourneys.join_team(code, token, f"d{i}b", f"B{i}", "🐨")
+        people += [f"d{i}a", f"d{i}b"]
+    assert post(client, f"/t/{code}/start").status_code == 303
+    for pid in people:
+        tourneys.ready(code, pid)
+    a, b = (tv.table for tv in tourneys.view(code, None).rounds[0].tables)
+    assert a and b
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Swiss, 1 rounds, duplicate deals" in " ".join(page.split())
+    assert f"/g/{a}/watch" not in page and client.get(f"/g/{a}").status_code == 403  # nobody watches
+
+    play_to_the_end(service, a)
+    service.wait_idle(10)
+    tourneys.wait_idle(10)
+    r = client.get(f"/g/{a}/replay")
+    assert r.status_code == 403 and ROUND_SHUT in " ".join(r.get_data(as_text=True).split())
+    assert client.get(f"/g/{a}/analysis").status_code == 403
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f"/g/{a}/replay" not in page and "once every table has finished" in page and "Matchpoints" not in page
+
+    play_to_the_end(service, b)
+    service.wait_idle(10)
+    tourneys.wait_idle(10)
+    assert client.get(f"/g/{a}/replay").status_code == 200
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f"/g/{a}/replay" in page and f"/g/{b}/replay" in page
+    assert "Matchpoints" in page and page.count("North-South") == 2 and page.count("East-West") == 2

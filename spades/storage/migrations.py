@@ -460,6 +460,13 @@ def m021_game_nights(s: Schema) -> None:
     s.create_table("night_mail_off", {"circle": str, "person": str, "at": float}, pk=("circle", "person"))
 
 
+@migration
+def m022_tourney_duplicate(s: Schema) -> None:
+    """``tourneys.duplicate``: every table of a round is dealt the same hands, compared as
+    duplicate (``spades.tourney.duplicate``)."""
+    s.add_column("tourneys", "duplicate", int, not_null_default=0)
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

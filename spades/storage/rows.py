@@ -145,6 +145,7 @@ class TourneyRow:
     seed: str = ""
     engine: dict | None = None
     note: str = ""
+    duplicate: bool = False  # every table of a round is dealt the same hands
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,14 +19,15 @@ from .core import StoreCore
 from .rows import TourneyData, TourneyMatchRow, TourneyPlayerRow, TourneyRow, TourneySummary, TourneyTeamRow
 
 _TOURNEY_FIELDS = {"name", "format", "rounds", "team_limit", "start_at", "checkin_s", "listed", "bot_fill",
-                   "director", "status", "created", "started", "finished", "seed", "engine", "note"}
+                   "director", "status", "created", "started", "finished", "seed", "engine", "note", "duplicate"}
 
 
 def _tourney(r: dict[str, Any]) -> TourneyRow:
     return TourneyRow(r["code"], r["name"], r["format"], r["rounds"], r["team_limit"], r["start_at"],
                       r["checkin_s"] or 0.0, bool(r["listed"]), bool(r["bot_fill"]), r["director"], r["status"],
                       r["created"], r["started"], r["finished"], r["seed"] or "",
-                      json.loads(r["engine"]) if r["engine"] else None, r["note"] or "")
+                      json.loads(r["engine"]) if r["engine"] else None, r["note"] or "",
+                      bool(r["duplicate"]))
 
 
 def move_registrations(db: Db, old_id: str, new_id: str) -> None:
@@ -52,11 +53,11 @@ class NewTourney:
         r = self.row
         db.execute(
             "INSERT INTO tourneys (code, name, format, rounds, team_limit, start_at, checkin_s, listed, bot_fill, "
-            "director, status, created, started, finished, seed, engine, note) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "director, status, created, started, finished, seed, engine, note, duplicate) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [r.code, r.name, r.format, r.rounds, r.team_limit, r.start_at, r.checkin_s, int(r.listed),
              int(r.bot_fill), r.director, r.status, r.created, r.started, r.finished, r.seed,
-             None if r.engine is None else json.dumps(r.engine), r.note])
+             None if r.engine is None else json.dumps(r.engine), r.note, int(r.duplicate)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +239,13 @@ class TourneyStore(StoreCore):
                 "SELECT tm.table_code FROM tourney_matches tm JOIN matches m ON m.table_code = tm.table_code "
                 "AND m.number = 1 WHERE tm.tourney_code = ? AND tm.hands IS NULL AND m.finished = 1 "
                 "ORDER BY tm.round, tm.slot", [code])]
+
+    def tourney_round_of_table(self, table_code: str) -> tuple[str, int] | None:
+        """The tourney and round whose pairing table ``table_code`` plays, or None."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT tourney_code, round FROM tourney_matches WHERE table_code = ? LIMIT 1",
+                                 [table_code]))
+        return (rows[0]["tourney_code"], int(rows[0]["round"])) if rows else None
 
     def tourney_table(self, code: str, round_number: int, slot: int) -> str | None:
         """The table made for that pairing, found by its options (a table made just before

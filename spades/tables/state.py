@@ -148,11 +148,17 @@ class TableState:
         if contribution and self.fair is not None:
             self.offers.setdefault(seat, contribution)
 
+    def shares_deals(self) -> bool:
+        """Whether other tables play this table's very hands: a circle's week of duplicate
+        boards (options ``boards``, ``spades.circles.boards``) or a round of a duplicate
+        tourney (options ``duplicate``, ``spades.tourney.duplicate``)."""
+        return bool(self.row.options.get("boards") or self.row.options.get("duplicate"))
+
     def contributions(self) -> tuple[str, ...]:
-        """The contributions for the next deal, in seat order; none at a table of duplicate
-        boards (options ``boards``): its hands are the week's boards, committed before the
-        week began and dealt the same at every table (``spades.circles.boards``)."""
-        if self.offers_for != (self.match_number, self.match.hand_number) or self.row.options.get("boards"):
+        """The contributions for the next deal, in seat order; none at a table that shares
+        its deals with others (``shares_deals``): its hands were fixed before it began and
+        are dealt the same at every table."""
+        if self.offers_for != (self.match_number, self.match.hand_number) or self.shares_deals():
             return ()
         return tuple(self.offers[s] for s in sorted(self.offers))
 
@@ -304,7 +310,8 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
         play_speed=match.rules.play_speed, tempo=match.rules.tempo, event=state.event, seq=state.seq, now=now,
         names=tuple(s.name for s in seats), kinds=tuple(s.kind for s in seats), emojis=tuple(s.emoji for s in seats),
         host_seat=host, ready=tuple(sorted(ready)), presence=presence(state), clock=clock, shared=state.shared(),
-        watchers=state.watchers(), watchable=state.watchable(), tourney=options.get("tourney"),
+        watchers=state.watchers(), watchable=state.watchable(), watch_fixed=state.shares_deals(),
+        tourney=options.get("tourney"),
         deal_commitment=deal_commitment, next_commitment=next_commitment, chat=state.chat_mode(),
         chat_filter=bool(options.get("filter")),
         # the seat's view

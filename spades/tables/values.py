@@ -125,6 +125,7 @@ class Snapshot:
     notice: Event | None = None  # what the table did for this seat, kept until its person acts or puts it away
     watchers: int = 0  # people connected to the table without a seat
     watchable: bool = True  # people without a seat may watch (the host may turn it off)
+    watch_fixed: bool = False  # nobody may watch, whoever asks: other tables play the same deals
     tourney: str | None = None  # the code of the tourney this table plays a match of
     # the SHA-256 commitment of this hand's deal (``spades.fairness``), shown from before its
     # first bid; "" for a match dealt from its seed (from before fair deals)

@@ -64,8 +64,10 @@ BOT_TEAM_NAMES = ("Rex", "Bea", "Kit", "Max", "Ivy", "Zed", "Lou", "Ada", "Ned",
 
 # -- the director ----------------------------------------------------------------------------
 def new_tourney(director_id: str, name: str, format: str, rounds: int | None, team_limit: int,
-                start_at: float | None, checkin_s: float, listed: bool, bot_fill: bool, now: float) -> TourneyRow:
-    """The row of a new tourney (no code and no seed yet). Raises BadEntry."""
+                start_at: float | None, checkin_s: float, listed: bool, bot_fill: bool, now: float,
+                duplicate: bool = False) -> TourneyRow:
+    """The row of a new tourney (no code and no seed yet); ``duplicate``: every table of a
+    round is dealt the same hands (``spades.tourney.duplicate``). Raises BadEntry."""
     if not director_id:
         raise BadEntry("Open the site in a browser first: a tourney needs a director.")
     name = clean_text(str(name or ""))
@@ -88,7 +90,8 @@ def new_tourney(director_id: str, name: str, format: str, rounds: int | None, te
     if not isinstance(checkin_s, (int, float)) or not 0 <= checkin_s <= 24 * 3600:
         raise BadEntry("The check-in window is 0 to 24 hours.")
     return TourneyRow("", name, format, rounds, team_limit, None if start_at is None else float(start_at),
-                      float(checkin_s), bool(listed), bool(bot_fill), director_id, "registering", now)
+                      float(checkin_s), bool(listed), bool(bot_fill), director_id, "registering", now,
+                      duplicate=bool(duplicate))
 
 
 def commit_new(store: Store, row: TourneyRow, with_rows: Callable[[TourneyRow], list[Op]] | None = None) -> str:

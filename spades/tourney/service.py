@@ -33,6 +33,7 @@ from ..storage import Op, Store, TourneyRow
 from ..tables import TableService
 from . import commands
 from .commands import FORMATS, MAX_ROUNDS, MAX_TEAMS
+from .duplicate import Compared, compare, round_over
 from .errors import (
     AlreadyRegistered,
     BadEntry,
@@ -44,7 +45,7 @@ from .errors import (
     TourneyNotFound,
     TourneyOver,
 )
-from .state import find
+from .state import Tourney, find
 from .transitions import BOT_NAME, Transitions
 from .views import (
     Listing,
@@ -103,6 +104,7 @@ class TourneyService:
         # the cluster's, so one process at a time changes tourneys)
         self._lock = tables.cluster.shared_lock("tourneys") if tables.cluster is not None else threading.RLock()
         self._machine = Transitions(store, tables, self.ready_window_s, self.rules_override)
+        self._rounds_compared: dict[tuple[str, int], tuple[Compared, ...]] = {}  # (code, round): compared
         self._worker = Worker(store, tables.bus, self._lock, self._machine, clock)
 
     # -- life cycle ------------------------------------------------------------------------
@@ -138,17 +140,20 @@ class TourneyService:
     def create(self, director_id: str, name: str, *, format: str = "knockout", rounds: int | None = None,
                team_limit: int = 16, start_at: float | None = None, checkin_s: float | None = None,
                listed: bool = True, bot_fill: bool = False, player: tuple[str, str] | None = None,
-               solo: bool = False) -> str:
+               solo: bool = False, duplicate: bool = False) -> str:
         """A new tourney directed by its creator; returns its code. ``rounds``: Swiss only.
         ``start_at`` (epoch seconds): it starts by itself then, people checking in during
         the ``checkin_s`` before; None: the director presses Start. ``player``: the
         creator's name and emoji when they play in it too: they are registered with it,
         in the same transaction, alone when ``solo``, otherwise as a team (its link is in
-        their view's ``token``). Raises BadEntry."""
+        their view's ``token``). ``duplicate``: every table of a round is dealt the same
+        hands, and the round's teams are compared as duplicate once it is over
+        (``spades.tourney.duplicate``). Raises BadEntry."""
         entered = commands.entry(director_id, *player) if player is not None else None
         now = self.clock()
         row = commands.new_tourney(director_id, name, format, rounds, team_limit, start_at,
-                                   self.checkin_s if checkin_s is None else checkin_s, listed, bot_fill, now)
+                                   self.checkin_s if checkin_s is None else checkin_s, listed, bot_fill, now,
+                                   duplicate)
         row = replace(row, seed=self.new_seed())
 
         def creator(new: TourneyRow) -> list[Op]:
@@ -264,7 +269,20 @@ class TourneyService:
         """The tourney as this person (None: anyone) sees it. Raises TourneyNotFound."""
         with self._lock:
             t = find(self.store, code)
-        return build_view(t, player_id, live_scores(self.tables, t), self.ready_window_s)
+        return build_view(t, player_id, live_scores(self.tables, t), self.ready_window_s, self._compared(t))
+
+    def _compared(self, t: Tourney) -> dict[int, tuple[Compared, ...]]:
+        """A duplicate tourney's rounds over, their teams compared (``spades.tourney.duplicate``);
+        kept once worked out, as a round over never changes."""
+        if not t.row.duplicate or t.status not in ("running", "finished"):
+            return {}
+        out = {}
+        for number in sorted({p.round for p in t.pairings()}):
+            key = (t.code, number)
+            if key not in self._rounds_compared and round_over(t, number):
+                self._rounds_compared[key] = compare(t, number, lambda p: self._machine.pairing_points(t, p))
+            out[number] = self._rounds_compared.get(key, ())
+        return out
 
     def listing(self, offset: int = 0, limit: int = LIST_PAGE) -> Listing:
         """A page of the publicly listed tourneys: ``limit`` from the ``offset``-th, upcoming

@@ -34,6 +34,7 @@ from ..rules_config import Rules, RulesError
 from ..stats import replay
 from ..storage import (
     DropTourneyPlayer,
+    MatchInfo,
     Op,
     PutTourney,
     PutTourneyMatch,
@@ -47,6 +48,7 @@ from ..storage import (
 )
 from ..tables import BOT_EMOJI, TableService, bot_seed
 from ..views import seat_view
+from .duplicate import hand_points, round_deals, round_seed
 from .knockout import knockout_bracket, record_result
 from .model import Pairing, Result, Team, TeamId, TourneyError
 from .seeding import pair_solos, seed_teams
@@ -64,9 +66,9 @@ def table_seed(tourney_seed: str, round_number: int, slot: int) -> str:
     return hashlib.sha256(f"{tourney_seed}/{round_number}/{slot}".encode()).hexdigest()[:16]
 
 
-def play_bots(rules: Rules, seed: str) -> Match:
+def play_bots(rules: Rules, seed: str, deals: FairDeals | None = None) -> Match:
     """A match of four Normal bots, played out at once (two bot teams: no person at the table)."""
-    match = Match(rules, seed)
+    match = Match(rules, seed, deals=deals)
     for seat in match.turns():
         action = bots.choose(seat_view(match, seat), LEVEL, bot_seed(seed, 1, match.version, seat))
         match.apply(seat, parse_action(action))
@@ -229,15 +231,34 @@ class Transitions:
             self.store.commit([PutTourneyMatch(t.code, replace(m, winner=_winner_id(r), score=r.score, hands=r.hands,
                                                                walkover=r.is_walkover, done=m.done or now))])
             return
-        info, _ = found
-        match = replay(info.rules, info.seed, ((seat, text) for _, seat, text in self.store.actions(info.id)),
-                       FairDeals.stored(self.store.fair_deals(table, info.number)))
-        self._record(t, p, m, _played(t, m, match), now)
+        self._record(t, p, m, _played(t, m, self._table_match(table, found[0])), now)
+
+    def _table_match(self, table: str, info: MatchInfo) -> Match:
+        """A table's finished match, rebuilt from its stored moves and deals."""
+        return replay(info.rules, info.seed, ((seat, text) for _, seat, text in self.store.actions(info.id)),
+                      FairDeals.stored(self.store.fair_deals(table, info.number)))
 
     def _bots_play(self, t: Tourney, p: Pairing, m: TourneyMatchRow, now: float) -> None:
         """Two bot teams: nobody would sit at their table, so the engine plays it out now."""
-        match = play_bots(self.rules(p.target), table_seed(t.row.seed, p.round, p.slot))
-        self._record(t, p, m, _played(t, m, match), now, note="played by bots, without a table")
+        self._record(t, p, m, _played(t, m, self._bots_match(t, p)), now, note="played by bots, without a table")
+
+    def _bots_match(self, t: Tourney, p: Pairing) -> Match:
+        """Two bot teams' match, as the engine plays it (on the round's deals in a duplicate tourney)."""
+        rules = self.rules(p.target)
+        if t.row.duplicate:
+            seed = round_seed(t.row.seed, p.round)
+            return play_bots(rules, seed, round_deals(rules, seed))
+        return play_bots(rules, table_seed(t.row.seed, p.round, p.slot))
+
+    def pairing_points(self, t: Tourney, p: Pairing) -> dict[int, tuple[int, int]]:
+        """A played pairing's points hand by hand, per direction (team A North-South): its
+        table's first match rebuilt from the stored moves, or the bot teams' match played
+        again (``spades.tourney.duplicate``)."""
+        m = t.matches.get(p.key)
+        if m is not None and m.table_code:
+            found = self.store.finished_match(m.table_code, 1)
+            return {} if found is None else hand_points(self._table_match(m.table_code, found[0]))
+        return hand_points(self._bots_match(t, p))
 
     # -- tables ------------------------------------------------------------------------------
     def rules(self, target: int) -> Rules:
@@ -264,9 +285,12 @@ class Transitions:
             people = [s for s in sorted(seats, key=lambda s: s.seat) if s.kind == "human"]
             options = {"kind": "tourney", "level": LEVEL, "tourney": t.code, "round": p.round, "slot": p.slot,
                        "humans": len(people)}
+            seed = table_seed(t.row.seed, p.round, p.slot)
+            if t.row.duplicate:  # the round's deals at every table; nobody watches until it is over
+                options.update(duplicate=True, watch=False)
+                seed = round_seed(t.row.seed, p.round)
             code = self.tables.create_seated(seats, self.rules(p.target), options,
-                                             host=people[0].player_id if people else None,
-                                             seed=table_seed(t.row.seed, p.round, p.slot))
+                                             host=people[0].player_id if people else None, seed=seed)
         self.store.commit([PutTourneyMatch(t.code, replace(m, table_code=code))])
 
     # -- the start -----------------------------------------------------------------------------

@@ -8,12 +8,13 @@ listing's read) and ``spades.tables`` (a running table's score, read from its sn
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..storage import Store, TourneyMatchRow
 from ..tables import Refused, TableService
+from .duplicate import Compared, round_over
 from .knockout import knockout_ranks
 from .model import Pairing, Round, rank_label
 from .state import Tourney
@@ -117,10 +118,15 @@ class TableView:
 
 @dataclass(frozen=True, slots=True)
 class RoundView:
+    """A round: its pairings and byes; ``over`` once every pairing has its result and, in a
+    duplicate tourney, ``compared``: its teams compared as duplicate (``spades.tourney.duplicate``)."""
+
     number: int
     target: int
     tables: tuple[TableView, ...]
     byes: tuple[int, ...]
+    over: bool = False
+    compared: tuple[Compared, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The engine's round JSON: ``{"number", "target", "tables", "byes"}`` (known tables only)."""
@@ -191,6 +197,7 @@ class TourneyView:
     ranks: tuple[RankView, ...]  # knockout: the teams out and the winner; Swiss: the standings' ranks
     standings: tuple[StandingView, ...]  # Swiss only
     walkovers: tuple[WalkoverView, ...]
+    duplicate: bool = False  # every table of a round is dealt the same hands
 
     def rounds_json(self) -> list[dict[str, Any]]:
         """The rounds as the engine's JSON (a round with no known table and no bye left out)."""
@@ -254,9 +261,9 @@ def listing(store: Store, offset: int = 0, limit: int = 20) -> Listing:
 
 
 def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int]],
-               ready_window_s: float) -> TourneyView:
+               ready_window_s: float, compared: Mapping[int, tuple[Compared, ...]] | None = None) -> TourneyView:
     """The tourney as this person (None: anyone) sees it; ``live``: the running scores
-    (``live_scores``)."""
+    (``live_scores``); ``compared``: a duplicate tourney's rounds over, compared, by number."""
     me = t.player(player_id)
     my_team = me.team_id if me is not None else None
     current = _current_matches(t)
@@ -274,7 +281,8 @@ def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int
                              t.team_ready(other, m), m.table_code)
     engine_rounds: Sequence[Round] = t.bracket.rounds() if t.bracket is not None else t.swiss
     rounds = tuple(RoundView(r.number, r.target, tuple(_table_view(t, p, live) for p in r.pairings),
-                             tuple(r.byes))  # type: ignore[arg-type]
+                             tuple(r.byes), round_over(t, r.number),  # type: ignore[arg-type]
+                             (compared or {}).get(r.number, ()))
                    for r in engine_rounds)
     ranks, standings = _ranks(t)
     my_bye = None
@@ -288,7 +296,7 @@ def build_view(t: Tourney, player_id: str | None, live: dict[str, tuple[int, int
         round_count, ready_window_s, t.row.created, t.row.started, t.row.finished, t.row.note, teams,
         my_team, team_row.token if team_row is not None else None,
         me is not None and me.checked_in is not None, my_match, my_bye, rounds, ranks, standings,
-        _walkovers(t))
+        _walkovers(t), t.row.duplicate)
 
 
 def _current_matches(t: Tourney) -> dict[int, TourneyMatchRow]:

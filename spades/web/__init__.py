@@ -241,6 +241,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         render,
         replay,
         rules,
+        secrecy,
         table,
         talk,
         tourney,
@@ -268,6 +269,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     tourney.init_app(app)
     circles.init_app(app)  # /c: circles, a friend group's home
     boards.init_app(app)  # /c/<slug>/boards: a circle's weeks of duplicate boards
+    secrecy.init_app(app)  # records shut while other tables play the same deals
     nights.init_app(app)  # /c/<slug>/nights: a circle's game nights (after push: it sends notices)
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask

@@ -26,11 +26,9 @@ Routes, each 404 to anyone not in the circle now (the circles' own check and sen
 - ``GET /c/<slug>/boards/<week>/reveal.json``: the week's secret and boards as a record
   that ``python -m spades verify`` checks, once the week is closed (403 before).
 
-Secrecy (the rest of the site calls these): ``records_shut(code)`` says whether a table's
-records, replays and analyses are shut (a table of a week still open), ``RECORDS_SHUT`` the
-sentence of their 403; ``join_refusal(code, person)`` why a person may not take a seat
-at a table of boards (``spades.web.lobby``'s join). The template global
-``records_open(code)`` lets a list of matches leave out the links of a shut table.
+Secrecy: ``join_refusal(code, person)`` says why a person may not take a seat at a table
+of boards (``spades.web.lobby``'s join); whether a table's records are shut while its week
+is open is ``spades.web.secrecy``'s.
 
 Imports: Flask, ``spades.circles``, ``spades.rules_config``, ``spades.tables`` and the web
 layer's circles, limits, options and services.
@@ -55,7 +53,6 @@ from ..circles.boards import (
     reveal,
     seat_refusal,
     start_board_table,
-    table_records_open,
     week_standings,
     week_state,
 )
@@ -72,27 +69,13 @@ from .services import service
 bp = Blueprint("boards", __name__)
 bp.register_error_handler(404, circles_web.not_here)
 
-RECORDS_SHUT = ("This table plays a circle's week of duplicate boards: its boards' records, replays and "
-                "analyses open when the week closes.")
 NOT_REVEALED = "The week's boards and their secret are revealed when the week closes."
 PRESETS_WITH_PARTNERS = tuple(k for k in ("standard", "jj", "jjdd") if k in PRESETS)
 DAYS = 7  # a week's length unless the owner says otherwise
 EARLIER = 12  # earlier weeks listed on the page
 
 
-# -- secrecy, for the rest of the site ---------------------------------------------------------
-def records_shut(code: str) -> bool:
-    """Whether table ``code``'s records, replays and analyses are shut: it plays a week of
-    boards that is not closed yet (``table_records_open``)."""
-    return not table_records_open(service().store, code.upper(), service().now())
-
-
-def records_open(code: str) -> bool:
-    """The template global: whether a list of matches may link to table ``code``'s replay
-    and record (not while it plays a week of boards still open)."""
-    return not records_shut(code)
-
-
+# -- seats, for the rest of the site ---------------------------------------------------------------
 def join_refusal(code: str, person: str | None) -> str | None:
     """Why ``person`` may not take a seat at table ``code`` (a table of boards: each person
     plays a week's boards once), or None."""
@@ -371,8 +354,7 @@ def reveal_json(slug: str, week_id: str):
 
 def init_app(app: Flask) -> None:
     circles_web.page_part(part)
-    app.add_template_global(records_open, "records_open")
     app.register_blueprint(bp)
 
 
-__all__ = ["RECORDS_SHUT", "bp", "init_app", "join_refusal", "part", "records_open", "records_shut"]
+__all__ = ["bp", "init_app", "join_refusal", "part"]

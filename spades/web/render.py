@@ -395,7 +395,7 @@ def you_of(snap: Snapshot, csrf: str) -> You:
     return You(seat=me, csrf=csrf, version=v["version"], watching=me is None,
                host=me is not None and snap.host_seat == me, my_turn=_my_turn(snap),
                can_leave=snap.shared and me is not None and not v["finished"],
-               watch_switch=me is not None and snap.host_seat == me and not _solo(snap),
+               watch_switch=me is not None and snap.host_seat == me and not _solo(snap) and not snap.watch_fixed,
                side=_side_classes(table_shape(v), me),
                between=v["phase"] in ("hand_over", "match_over") and bool(v["results"]), finished=v["finished"])
 

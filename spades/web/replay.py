@@ -41,9 +41,9 @@ from ..rules_config import STANDARD_SHAPE, Rules, Shape, record_rules
 from ..stats import replay as rebuild
 from ..tables import NO_TABLE, Snapshot, TableNotFound
 from ..views import result_json
-from .boards import RECORDS_SHUT, records_shut
 from .codes import normalize_code, unknown_codes_limit
 from .identity import player_id
+from .secrecy import records_shut
 from .services import service
 
 bp = Blueprint("replay", __name__)
@@ -116,8 +116,9 @@ def shown_match(code: str, number: int | None, running_ok: bool) -> Shown:
         abort(404, description="This table was closed before its game started. Start a new game.")
     if status == "waiting":
         raise Refused(NOT_STARTED)
-    if records_shut(code):  # a table of duplicate boards, its week still open
-        raise Refused(RECORDS_SHUT)
+    shut = records_shut(code)  # other tables still play the same deals
+    if shut:
+        raise Refused(shut)
     pid = player_id()
     try:
         snap = service().snapshot(code, pid)

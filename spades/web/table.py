@@ -47,12 +47,12 @@ from ..tables import (
 )
 from ..tables.errors import status_of
 from ..tables.registry import BEACON_ANSWER, CHAT_ANSWER, HOME_ANSWER, ROOM, ROOM_ANSWER
-from .boards import RECORDS_SHUT, records_shut
 from .codes import normalize_code, unknown_codes_limit
 from .identity import csrf_token, player_id
 from .limits import hit
 from .lobby import room_page, room_refusal
 from .render import render_fragments, table_context
+from .secrecy import records_shut
 from .services import hub, service
 from .talk import chat_answer, talk_of
 
@@ -222,11 +222,12 @@ def record(code: str):
     code = normalize_code(code)
     try:
         rec = service().record(code, player_id())
-        snap = service().snapshot(code, player_id()) if records_shut(code) else None
+        shut = records_shut(code)
+        snap = service().snapshot(code, player_id()) if shut else None
     except TableNotFound:
         abort(404, description=NO_TABLE)
-    if snap is not None and (snap.seat is None or snap.view["finished"]):
-        abort(403, description=RECORDS_SHUT)  # a table of boards: only a seat's own part until the week's end
+    if shut and snap is not None and (snap.seat is None or snap.view["finished"]):
+        abort(403, description=shut)  # deals other tables still play: only a seat's own part until then
     return Response(json.dumps(rec, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="spades-{code}.json"'})
 

@@ -57,7 +57,7 @@ NO_TOURNEY = "There is no tourney with that code. Check it, or create one."
 LISTED_NEEDS_SIGN_IN = ("Sign in to list a tourney on the tourneys page, or untick \"Listed\" to make it "
                         "by link only.")
 NEW_DEFAULTS = {"format": "knockout", "rounds": "3", "team_limit": "8", "start": "director", "checkin": "10",
-                "listed": "on", "bot_fill": "", "play": "team"}
+                "listed": "on", "bot_fill": "", "duplicate": "", "play": "team"}
 # whether the creator plays in their tourney: as a team (they get the link to send), alone,
 # or not at all; a form that does not say (an older page) registers nobody
 PLAY = {"team": "team", "solo": "solo", "no": None, "": None}
@@ -135,7 +135,7 @@ def create():
     director signed in (403 otherwise); each person and each client address may make
     ``TOURNEYS_PER_PERSON`` and ``TOURNEYS_PER_ADDRESS`` (429 past either)."""
     form = request.form
-    values = {**NEW_DEFAULTS, "listed": "", "bot_fill": "", **form.to_dict()}
+    values = {**NEW_DEFAULTS, "listed": "", "bot_fill": "", "duplicate": "", **form.to_dict()}
 
     def refuse(message: str, status: int = 400, headers: dict | None = None):
         return render_template("tourney/new.html", values=values, emojis=EMOJIS, message=message,
@@ -181,7 +181,7 @@ def create():
                                  team_limit=numbers["team_limit"], start_at=start_at,
                                  checkin_s=numbers["checkin"] * 60 if "checkin" in numbers else None,
                                  listed=listed, bot_fill=form.get("bot_fill") == "on", player=player,
-                                 solo=PLAY[play] == "solo")
+                                 solo=PLAY[play] == "solo", duplicate=form.get("duplicate") == "on")
     except (BadPlayer, TourneyError) as e:
         return refuse(str(e))
     return redirect(f"/t/{code}", 303)

@@ -89,12 +89,14 @@ def rematch(state: TableState, who: Who, command: Rematch, now: float, settings:
 
 @declare(SetWatching, "set_watching", senders=PERSON, route="watching", form=_watching_form)
 def set_watching(state: TableState, who: Who, command: SetWatching, now: float, settings: Settings) -> Decision:
-    """The host lets people without a seat watch, or stops them (their pages are closed).
-    Raises NotSeated, NotHost."""
+    """The host lets people without a seat watch, or stops them (their pages are closed);
+    never at a table whose deals other tables play. Raises NotSeated, NotHost, IllegalAction."""
     seat = person_seat(state, who)
     assert isinstance(who, Player)
     if state.row.host != who.id:
         raise NotHost("Only the host decides who may watch.")
+    if command.on and state.shares_deals():
+        raise IllegalAction("Nobody watches this table: other tables play the same deals.")
     if state.watchable() == command.on:
         return Decision(publish=False, seat=seat)
     options = {**state.row.options, "watch": command.on}

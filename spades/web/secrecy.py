@@ -1,0 +1,48 @@
+"""Records, replays and analyses shut while other tables still play the same deals: a
+table of a circle's week of duplicate boards until the week closes
+(``spades.circles.boards``), a table of a duplicate tourney's round until every pairing of
+the round has its result (``spades.tourney.duplicate``).
+
+``records_shut(code)`` is the sentence of the refusal (403), or None; the replay, record,
+analysis and sheet routes call it. The template global ``records_open(code)`` lets a
+list of matches leave out the links of a shut table.
+
+Imports: Flask, ``spades.circles.boards``, ``spades.tourney.duplicate`` and the web
+layer's services.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from ..circles.boards import table_records_open
+from ..tourney.duplicate import records_open as round_records_open
+from .services import service
+
+BOARDS_SHUT = ("This table plays a circle's week of duplicate boards: its boards' records, replays and "
+               "analyses open when the week closes.")
+ROUND_SHUT = ("This table plays a tourney round on duplicate deals: its records, replays and analyses "
+              "open when every table of the round has finished.")
+
+
+def records_shut(code: str) -> str | None:
+    """Why table ``code``'s records, replays and analyses are shut now, or None."""
+    store, code = service().store, code.upper()
+    if not table_records_open(store, code, service().now()):
+        return BOARDS_SHUT
+    if not round_records_open(store, code):
+        return ROUND_SHUT
+    return None
+
+
+def records_open(code: str) -> bool:
+    """The template global: whether a list of matches may link to table ``code``'s replay
+    and record."""
+    return records_shut(code) is None
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_global(records_open, "records_open")
+
+
+__all__ = ["BOARDS_SHUT", "ROUND_SHUT", "init_app", "records_open", "records_shut"]
