@@ -309,8 +309,8 @@ def start_table(slug: str, week_id: str):
     """A table of the week for this member (seat 0), with the members chosen as partner
     (``partner``, seat 2) and opponents (``left``, seat 1; ``right``, seat 3), each by
     handle, and bots in the seats left empty: 303 to it. The members chosen are seated at
-    once (the table is on their Rejoin list)."""
-    _, me, uid = member_of(slug)
+    once (the table is on their Rejoin list) and told by a push notice."""
+    row, me, uid = member_of(slug)
     week = _week(slug, week_id)
     tempo = request.form.get("tempo", "normal")[:20]
     if tempo not in FRIENDS_TEMPOS:
@@ -338,6 +338,8 @@ def start_table(slug: str, week_id: str):
         circles().link_table(slug, code, uid)
     except CircleError as e:  # pragma: no cover - the member was checked a moment ago
         abort(e.status, description=str(e))
+    circles_web.tell([person for person, _, _ in chosen.values()], code, f"Boards in {row.name}",
+                     f"{seats[0].name} seated you at a table of this week's boards: play it.")
     return redirect(f"/g/{code}", 303)
 
 

@@ -37,7 +37,7 @@ import hashlib
 import hmac
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
@@ -342,13 +342,14 @@ def start_table(slug: str):
     except Refused as e:
         return _table_form(row, values, str(e), 400)
     flask_session["name"] = name
-    _tell(started.invited, started.code, row.name, name)
+    tell(started.invited, started.code, f"A table for {row.name}", f"{name} started a table: join it.")
     return redirect(f"/g/{started.code}", 303)
 
 
-def _tell(people: tuple[str, ...], code: str, circle: str, by: str) -> None:
-    """A push notice of the new table to each invited member's browsers that allow them,
-    from a thread of its own (each push service may take seconds)."""
+def tell(people: Sequence[str], code: str, title: str, body: str) -> None:
+    """A push notice of table ``code`` to each of these members' browsers that allow them
+    (not to one who blocked the person asking), from a thread of its own (each push
+    service may take seconds)."""
     if not people:
         return
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -359,7 +360,7 @@ def _tell(people: tuple[str, ...], code: str, circle: str, by: str) -> None:
             if person in blocked:
                 continue  # a member who blocked the starter is not called to their table
             try:
-                notify(app, person, f"A table for {circle}", f"{by} started a table: join it.", f"/g/{code}")
+                notify(app, person, title, body, f"/g/{code}")
             except Exception:  # one browser must not stop the others
                 log.exception("circle notice to %s failed", person)
     threading.Thread(target=run, name="circle-notices", daemon=True).start()
