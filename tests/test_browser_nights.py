@@ -102,7 +102,10 @@ def test_the_circle_page_with_a_night_fits_a_phone_and_a_laptop(app, live_server
     soon = datetime.now(ZoneInfo("America/Argentina/Buenos_Aires")) + timedelta(days=2)
     night = nights.schedule(row.slug, made[0].uid, soon.strftime("%Y-%m-%d"), soon.strftime("%H:%M"),
                             "America/Argentina/Buenos_Aires", True)
-    nights.schedule(row.slug, made[0].uid, soon.strftime("%Y-%m-%d"), "23:59", "Pacific/Auckland", False)
+    # a later one-off night elsewhere: 23:59 in Auckland the day after is after Buenos Aires's
+    # night whatever the time of day now (the same date could come first, by the clock)
+    later = soon + timedelta(days=1)
+    nights.schedule(row.slug, made[0].uid, later.strftime("%Y-%m-%d"), "23:59", "Pacific/Auckland", False)
     for client, answer in zip(made, ("yes", "maybe", "no", "yes"), strict=False):
         nights.answer(row.slug, client.uid, night.id, answer)
     for viewport in (PHONE, LAPTOP):
