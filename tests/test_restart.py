@@ -30,8 +30,8 @@ DELAY = "2.0"  # seconds between bot moves: long enough, even on a loaded machin
 
 
 class Server:
-    def __init__(self, db: Path, port: int) -> None:
-        env = {**os.environ, "SPADES_DATABASE": str(db), "SPADES_PLAY_DELAY": DELAY,
+    def __init__(self, db: Path, port: int, delay: str = DELAY) -> None:
+        env = {**os.environ, "SPADES_DATABASE": str(db), "SPADES_PLAY_DELAY": delay,
                "SPADES_SECRET_KEY": "restart-test-secret"}
         # The server's log goes to a file: a pipe nobody reads fills up and blocks the server.
         self.log = db.with_name(f"server-{port}-{time.monotonic_ns()}.log")

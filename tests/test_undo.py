@@ -158,7 +158,9 @@ def test_no_undo_at_a_table_with_two_people(client, service):
 def test_a_server_killed_right_after_an_undo_resumes_at_the_undone_position(tmp_path):
     db = tmp_path / "undo.db"
     port = free_port()
-    server = Server(db, port)
+    # the bots may be quick: an undo is made, and the server killed, on the person's turn,
+    # when no bot is to move
+    server = Server(db, port, delay="0.2")
     browser = Browser()
     try:
         code, v = practice_and_bid(browser, server.url)
@@ -178,7 +180,7 @@ def test_a_server_killed_right_after_an_undo_resumes_at_the_undone_position(tmp_
         stored, takebacks = conn.execute("SELECT version, takebacks FROM matches").fetchone()
     assert (stored, takebacks) == (undone["version"], 1)
 
-    server = Server(db, port)
+    server = Server(db, port, delay="0.2")
     try:
         after = browser.view(server.url, code)
         for key in (*KEYS, "version"):
