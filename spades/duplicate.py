@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["DIRECTIONS", "PersonStanding", "Scores", "Seated", "Standings", "TeamStanding", "matchpoints", "tally"]
+__all__ = ["DIRECTIONS", "PersonStanding", "Scores", "Seated", "Standings", "TeamStanding", "matchpoints", "share",
+           "tally"]
 
 DIRECTIONS = ("North-South", "East-West")  # side 0 (seats 0 and 2), side 1 (seats 1 and 3)
 
@@ -53,6 +54,15 @@ def matchpoints(scores: Scores) -> dict[str, dict[int, tuple[int, int]]]:
     return out
 
 
+def share(matchpoints: int, top: int) -> float:
+    """Matchpoints as a share of the top, in percent (0 when nothing was compared).
+
+    >>> share(5, 6), share(0, 0)
+    (83.33333333333333, 0.0)
+    """
+    return 100.0 * matchpoints / top if top else 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class TeamStanding:
     """A team's week: the people in one direction's seats at one table (names as seated),
@@ -70,7 +80,7 @@ class TeamStanding:
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.matchpoints / self.top if self.top else 0.0
+        return share(self.matchpoints, self.top)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +95,7 @@ class PersonStanding:
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.matchpoints / self.top if self.top else 0.0
+        return share(self.matchpoints, self.top)
 
 
 @dataclass(frozen=True, slots=True)

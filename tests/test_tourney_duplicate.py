@@ -10,12 +10,12 @@ import itertools
 
 import pytest
 from conftest import FakeClock
-from test_tourney_service import DIRECTOR, INSTANT, everyone, ready_all, register_teams, settle
+from test_tourney_service import DIRECTOR, INSTANT, everyone, play_table, ready_all, register_teams, settle
 
 from spades.rules import IllegalAction
 from spades.rules_config import Rules
 from spades.storage import Store
-from spades.tables import Continue, Player, Refused, SetWatching, TableService
+from spades.tables import Player, SetWatching, TableService
 from spades.tourney import TourneyService
 from spades.tourney.duplicate import records_open, round_deals, round_seed
 from spades.tourney.transitions import play_bots
@@ -50,29 +50,6 @@ def round_one(tables: TableService, tourneys: TourneyService, duplicate: bool) -
     return code, people, codes
 
 
-def play_to_the_end(tables: TableService, code: str, contribution: str = "") -> None:
-    """The people play their first legal card and press Continue (offering
-    ``contribution`` for the next deal) until the match is over."""
-    for _ in range(500):
-        tables.wait_idle(10)
-        view = tables.snapshot(code, None).view
-        if view["finished"]:
-            return
-        seats = tables.seats(code)
-        try:
-            if view["phase"] == "hand_over":
-                for s in seats:
-                    if s.kind == "human":
-                        tables.handle(code, Player(s.player_id), Continue(view["version"], contribution))
-            elif seats[view["to_act"]].kind == "human":
-                pid = seats[view["to_act"]].player_id
-                mine = tables.snapshot(code, pid).view
-                tables.act(code, Player(pid), mine["legal"][0], mine["version"])
-        except Refused:
-            continue  # dealt already, or a bot moved first: look again
-    raise AssertionError(f"table {code} did not finish")
-
-
 def deals(tables: TableService, code: str) -> list[list[list[str]]]:
     return [[sorted(cards) for cards in hand["deal"]] for hand in tables.record(code, None)["hands"]]
 
@@ -98,13 +75,13 @@ def test_every_table_of_a_round_plays_the_same_hands_and_the_teams_are_compared(
         tables.handle(a, Player(host), SetWatching(True))
 
     # table A finishes first, its people offering contributions with Continue: not taken
-    play_to_the_end(tables, a, CONTRIBUTION)
+    play_table(tables, a, CONTRIBUTION)
     settle(tables, tourneys)
     assert not records_open(tables.store, a) and not records_open(tables.store, b)
     view = tourneys.view(code, None)
     assert not view.rounds[0].over and view.rounds[0].compared == ()
 
-    play_to_the_end(tables, b)
+    play_table(tables, b)
     settle(tables, tourneys)
     assert records_open(tables.store, a) and records_open(tables.store, b) and records_open(tables.store, "NOPE00")
     assert deals(tables, a) == deals(tables, b) and len(deals(tables, a)) == 2
@@ -142,7 +119,7 @@ def test_two_bot_teams_play_the_round_s_deals_too_and_are_compared(svc):
     settle(tables, tourneys)
     table = next(tv for tv in tourneys.view(code, None).rounds[0].tables if tv.table)
     assert not tourneys.view(code, None).rounds[0].over
-    play_to_the_end(tables, table.table)
+    play_table(tables, table.table)
     settle(tables, tourneys)
 
     rules = Rules.from_dict(tables.record(table.table, None)["rules"])
@@ -170,5 +147,5 @@ def test_without_the_option_each_table_has_its_own_hands_and_may_be_watched(svc)
     hands = [tables.snapshot(t, tables.seats(t)[0].player_id).view["hand"] for t in (a, b)]
     assert hands[0] != hands[1]
     assert tables.snapshot(a, None).watchable and not tables.snapshot(a, None).watch_fixed
-    play_to_the_end(tables, a)
+    play_table(tables, a)
     assert records_open(tables.store, a)

@@ -18,7 +18,7 @@ import pytest
 from conftest import FakeClock
 
 from spades.storage import Store
-from spades.tables import EMOJIS, Player, Refused, TableService
+from spades.tables import EMOJIS, Continue, Player, Refused, TableService
 from spades.tourney import (
     AlreadyRegistered,
     BadEntry,
@@ -82,9 +82,9 @@ def settle(tables: TableService, tourneys: TourneyService) -> None:
         assert tourneys.wait_idle(10)
 
 
-def play_table(tables: TableService, code: str) -> None:
-    """The people at the table play their first legal card and press Continue until the
-    match is over; the bots move on their own."""
+def play_table(tables: TableService, code: str, contribution: str = "") -> None:
+    """The people at the table play their first legal card and press Continue (offering
+    ``contribution`` for the next deal) until the match is over; the bots move on their own."""
     end = time.monotonic() + 20
     while time.monotonic() < end:
         tables.wait_idle(10)
@@ -96,7 +96,7 @@ def play_table(tables: TableService, code: str) -> None:
             if view["phase"] == "hand_over":
                 for s in seats:
                     if s.kind == "human":
-                        tables.act(code, Player(s.player_id), "deal", view["version"])
+                        tables.handle(code, Player(s.player_id), Continue(view["version"], contribution))
             elif seats[view["to_act"]].kind == "human":
                 pid = seats[view["to_act"]].player_id
                 mine = tables.snapshot(code, pid).view

@@ -296,7 +296,7 @@ def test_a_team_with_a_bye_is_told_so_on_the_tourney_page(app, client):
 
 
 def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(app, client, service):
-    from test_tourney_duplicate import play_to_the_end
+    from test_tourney_service import play_table
 
     from spades.web.secrecy import ROUND_SHUT
 
@@ -316,7 +316,7 @@ def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(
     assert "Swiss, 1 rounds, duplicate deals" in " ".join(page.split())
     assert f"/g/{a}/watch" not in page and client.get(f"/g/{a}").status_code == 403  # nobody watches
 
-    play_to_the_end(service, a)
+    play_table(service, a)
     service.wait_idle(10)
     tourneys.wait_idle(10)
     r = client.get(f"/g/{a}/replay")
@@ -325,7 +325,7 @@ def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert f"/g/{a}/replay" not in page and "once every table has finished" in page and "Matchpoints" not in page
 
-    play_to_the_end(service, b)
+    play_table(service, b)
     service.wait_idle(10)
     tourneys.wait_idle(10)
     assert client.get(f"/g/{a}/replay").status_code == 200

@@ -32,7 +32,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..duplicate import DIRECTIONS, tally
+from ..duplicate import DIRECTIONS, share, tally
 from ..fairness import FairDeals, secret_from
 from ..rules import Match
 from ..rules_config import Rules
@@ -90,7 +90,7 @@ class Compared:
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.matchpoints / self.top if self.top else 0.0
+        return share(self.matchpoints, self.top)
 
 
 Points = Callable[[Pairing], Mapping[int, tuple[int, int]]]  # a played pairing's points, hand by hand
