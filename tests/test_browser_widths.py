@@ -37,7 +37,7 @@ TOO_WIDE = """() => {
 @pytest.fixture
 def app_config():
     pool = cf.ThreadPoolExecutor(1)
-    yield {"ANALYSIS_POOL": pool, "ANALYSIS_BUDGET": 0.004}
+    yield {"ANALYSIS_POOL": pool, "ANALYSIS_BUDGET": 0.004, "TOURNEY_RULES_OVERRIDE": {"end": "hands", "hands": 1}}
     pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -66,6 +66,26 @@ def playing(service, code: str, pid: str) -> None:
     raise AssertionError("never seat 0's turn to play")
 
 
+def duplicate_round_over(tourneys, service) -> str:
+    """A Swiss tourney on duplicate deals, its one round played and compared, its teams
+    with long names: its code."""
+    from test_tourney_service import play_table
+
+    code = tourneys.create("director", "Widths duplicate", format="swiss", rounds=1, team_limit=4, duplicate=True)
+    for i in range(4):
+        token = tourneys.register_team(code, f"w{i}a", f"Alexandra{i}", "🦊")
+        tourneys.join_team(code, token, f"w{i}b", f"Bartholomew{i}", "🐼")
+    tourneys.start(code, "director")
+    for i in range(4):
+        for pid in (f"w{i}a", f"w{i}b"):
+            tourneys.ready(code, pid)
+    for tv in tourneys.view(code, None).rounds[0].tables:
+        play_table(service, tv.table)
+    assert service.wait_idle() and tourneys.wait_idle(10)
+    assert tourneys.view(code, None).rounds[0].compared
+    return code
+
+
 def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_config):
     tourneys = app.extensions["spades.tourneys"]
     finished = finished_practice(service, hands=1, pid=ANN)
@@ -78,6 +98,7 @@ def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_c
     playing(service, table3, ANN)
     tourney = tourneys.create(ANN, "Widths cup")
     tourneys.register_team(tourney, ANN, "Ann", "🦊")
+    compared = duplicate_round_over(tourneys, service)
     client = app.test_client()
     with client.session_transaction() as session:
         session["pid"] = ANN
@@ -90,6 +111,7 @@ def test_no_page_is_wider_than_a_phone(app, live_server, browser, service, app_c
         for what, path in (("home", "/"), ("new table", "/new"), ("rules", "/rules"), ("fair deals", "/fairness"),
                            ("sign in", "/signin"), ("profile", "/me"), ("games", "/games"), ("turns", "/turns"),
                            ("tourneys", "/t"), ("new tourney", "/t/new"), ("tourney", f"/t/{tourney}"),
+                           ("tourney, a duplicate round compared", f"/t/{compared}"),
                            ("replay", f"/g/{finished}/replay"),
                            ("replay, a trick", f"/g/{finished}/replay?hand=1&trick=6&card=3"),
                            ("record", f"/g/{finished}/record"), ("not found", "/g/ZZZZZZ/replay"),

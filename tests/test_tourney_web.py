@@ -313,7 +313,7 @@ def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(
     a, b = (tv.table for tv in tourneys.view(code, None).rounds[0].tables)
     assert a and b
     page = client.get(f"/t/{code}").get_data(as_text=True)
-    assert "Swiss, 1 rounds, duplicate deals" in " ".join(page.split())
+    assert "Swiss, 1 round, duplicate deals" in " ".join(page.split())
     assert f"/g/{a}/watch" not in page and client.get(f"/g/{a}").status_code == 403  # nobody watches
 
     play_table(service, a)
