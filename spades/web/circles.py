@@ -370,4 +370,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-__all__ = ["PAGE_PARTS", "bp", "circles", "handle", "init_app", "invite_url", "member_of", "not_here", "page_part"]
+__all__ = ["PAGE_PARTS", "bp", "circles", "handle", "init_app", "invite_url", "member_of", "not_here", "page_part",
+           "tell"]
