@@ -342,6 +342,25 @@ def test_a_table_for_the_circle_invites_every_member_and_its_result_counts(app, 
     assert f'href="/g/{played}/replay?match=1"' in page
 
 
+def test_a_table_for_the_circle_links_back_to_it_for_its_members_only(app, circle, service):
+    slug, ann, bo, cy = circle
+    rules = Rules(end="hands", hands=1, tempo="off", play_speed="fast")
+    seats = [SeatRow(0, "human", ann.uid, "Ann", "🦊"), SeatRow(1, "human", cy.uid, "Cy", "🐯"),
+             SeatRow(2, "human", bo.uid, "Bo", "🐼"), SeatRow(3, "bot", None, "Kit", "🤖")]
+    code = service.create_seated(seats, rules, {"kind": "friends", "level": "easy", "circle": slug}, host=ann.uid)
+    link = f'href="/c/{slug}"'
+    for member in (ann, bo):
+        page = member.get(f"/g/{code}").get_data(as_text=True)
+        assert link in page and CIRCLE in page
+    # Cy sits at the table but is not in the circle: nothing of it shows, nor to a watcher
+    for outsider in (cy, app.test_client()):
+        page = outsider.get(f"/g/{code}").get_data(as_text=True)
+        assert slug not in page and CIRCLE not in page
+    circles = app.extensions["spades.circles"]
+    circles.leave(slug, bo.uid)
+    assert slug not in bo.get(f"/g/{code}").get_data(as_text=True)  # once out of it, no more
+
+
 # -- limits ---------------------------------------------------------------------------------------
 def test_circles_a_person_may_make(app):
     ann = signed_in(app, "ann@example.com", "Ann")

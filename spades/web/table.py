@@ -28,10 +28,22 @@ import json
 import math
 from collections.abc import Callable
 
-from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request, session
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+)
 from flask.typing import ResponseReturnValue
 
 from ..rules import IllegalAction
+from ..storage import CircleRow
 from ..tables import (
     NO_TABLE,
     WATCHING_OFF,
@@ -85,7 +97,8 @@ def _hint_for(snap: Snapshot) -> object:
 @bp.get("/g/<code>")
 @unknown_codes_limit
 def page(code: str):
-    """The table: a seat's view for its person, the public view for anyone else (watching)."""
+    """The table: a seat's view for its person, the public view for anyone else (watching);
+    a table for a circle links back to it for the circle's members."""
     code = normalize_code(code)
     player_id(create=True)  # a visitor gets an identity too, so the live updates can reach them
     try:
@@ -102,7 +115,18 @@ def page(code: str):
     messages: list[str] = get_flashed_messages()  # type: ignore[assignment]  # Flask's type covers with_categories
     ctx = table_context(snap, csrf_token(), message=messages[-1] if messages else None, hint=_hint_for(snap))
     return render_template("table/table.html", oob=False, marked=True, talk=talk_of(snap, player_id(), csrf_token()),
-                           **ctx)
+                           circle=_circle_of(code), **ctx)
+
+
+def _circle_of(code: str) -> CircleRow | None:
+    """The circle a table is for (a table for the circle, a game night's, a table of its
+    boards), to link back to it: only for someone in the circle now, as a circle's address
+    is shown to nobody else."""
+    slug, uid = service().store.table_options(code).get("circle"), session.get("uid")
+    if not slug or not uid:
+        return None
+    circles = current_app.extensions["spades.circles"]
+    return circles.store.circle(slug) if circles.member(slug, uid) is not None else None
 
 
 @bp.get("/g/<code>/watch")
