@@ -15,6 +15,7 @@ import pytest
 from conftest import csrf_of, open_ws, start_practice
 from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
+from test_talk_live import person
 
 from spades.rules_config import Rules
 from spades.storage import SeatRow
@@ -23,15 +24,6 @@ PEOPLE = ("p-hana", "p-kit", "p-ann", "p-rex")
 EVE = "p-eve"
 HX = {"HX-Request": "true"}
 MESSAGE = re.compile(r'<p class="message" role="alert"([^>]*)>([^<]*)</p>')
-
-
-def person(app, pid: str):
-    """A browser whose player id is ``pid``."""
-    client = app.test_client()
-    csrf_of(client)
-    with client.session_transaction() as s:
-        s["pid"] = pid
-    return client
 
 
 @pytest.fixture
