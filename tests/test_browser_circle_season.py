@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from test_browser_circles import LAPTOP, PHONE, browser_of
+from test_browser_circles import LAPTOP, PHONE, browser_of, make_and_join
 
 from spades.tables import Player
 
@@ -42,13 +42,7 @@ def test_a_season_of_a_circle_from_its_making_to_the_next(app, live_server, brow
     ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
     bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)
     try:
-        ann.goto(f"{live_server}/c/new")
-        ann.get_by_label("Name of the circle").fill("Tuesday Spades")
-        ann.get_by_role("button", name="Create the circle").click()
-        expect(ann.get_by_role("heading", name="Tuesday Spades", level=1)).to_be_visible()
-        slug = ann.url.rsplit("/", 1)[1]
-        bo.goto(ann.locator("a[rel=invite]").get_attribute("href"))
-        bo.get_by_role("button", name="Join").click()
+        slug = make_and_join(ann, bo, live_server, "Tuesday Spades")
         expect(bo.locator("#members")).to_contain_text("Ann")
 
         # a table for the circle: two people, bots in the other seats, a match of five hands

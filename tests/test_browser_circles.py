@@ -25,6 +25,19 @@ def browser_of(app, browser: Browser, live_server: str, email: str, name: str, e
     return context.new_page()
 
 
+def make_and_join(owner: Page, member: Page, live_server: str, name: str) -> str:
+    """``owner`` makes a circle on its form and ``member`` joins it by the invite link the
+    owner's page shows: the circle's slug."""
+    owner.goto(f"{live_server}/c/new")
+    owner.get_by_label("Name of the circle").fill(name)
+    owner.get_by_role("button", name="Create the circle").click()
+    expect(owner.get_by_role("heading", name=name, level=1)).to_be_visible()
+    member.goto(owner.locator("a[rel=invite]").get_attribute("href"))
+    member.get_by_role("button", name="Join").click()
+    expect(member.get_by_role("heading", name=name, level=1)).to_be_visible()
+    return owner.url.rsplit("/", 1)[1]
+
+
 def test_make_a_circle_invite_by_link_and_both_see_each_other(app, live_server, browser):
     ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
     bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_circles import LAPTOP, PHONE, browser_of
+from test_browser_circles import LAPTOP, PHONE, browser_of, make_and_join
 from test_browser_widths import TOO_WIDE
 from test_circles import signed_in
 
@@ -43,14 +43,7 @@ def test_both_answer_yes_and_land_at_the_same_table_with_bots(app, live_server, 
     ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
     bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)
     try:
-        ann.goto(f"{live_server}/c/new")
-        ann.get_by_label("Name of the circle").fill("Friday Spades")
-        ann.get_by_role("button", name="Create the circle").click()
-        expect(ann.get_by_role("heading", name="Friday Spades", level=1)).to_be_visible()
-        link = ann.locator("a[rel=invite]").get_attribute("href")
-        bo.goto(link)
-        bo.get_by_role("button", name="Join").click()
-        expect(bo.get_by_role("heading", name="Friday Spades", level=1)).to_be_visible()
+        make_and_join(ann, bo, live_server, "Friday Spades")
 
         ann.reload()
         soon = datetime.now(ZoneInfo(ZONE)) + timedelta(hours=3)
