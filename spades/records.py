@@ -11,6 +11,12 @@ A match whose rules use a house rule (``Rules.house``) is written as ``spades-ma
 every other match as ``spades-match/1``, exactly as before. Both are read. In a /1 record
 the house keys are extra keys, and ignored as any other: a /1 record is a standard match.
 
+A match in which moves were taken back (undo, at a practice table) says so at the top
+level: ``"takebacks": N``, how many times its person took a move back (the ``hands`` hold
+only the line finally played). A match without takebacks has no such key, so its record
+is what it always was. ``replay`` and ``verify`` ignore the key, as RECORD.md lets them
+ignore every extra key.
+
 Imports: the rest of the core only.
 """
 
@@ -26,6 +32,7 @@ from .views import bid_json
 
 FORMAT = FORMAT_1  # a standard match's format; FORMAT_2 is the house rules' (RECORD.md)
 FORMATS = (FORMAT_1, FORMAT_2)
+TAKEBACKS = "takebacks"  # the record's extra key: how many times moves were taken back
 _COUNT_WORDS = {3: "three", 4: "four"}
 
 
@@ -49,12 +56,13 @@ class IllegalStep(ValueError):
                 "seat": self.seat, "card": self.card, "reason": self.reason}
 
 
-def to_record(match: Match, seat: int | None = None) -> dict:
+def to_record(match: Match, seat: int | None = None, takebacks: int = 0) -> dict:
     """The match as a RECORD.md document. With ``seat``, only what that seat has seen:
     other seats' ``deal`` lists hold just the cards they have played so far (in the hand
     in progress; finished hands have shown every card), and so does the seat's own until
     it may see its cards (a blind nil bidder who has not looked). Finished hands of a
-    fairly dealt match carry their ``fairness``."""
+    fairly dealt match carry their ``fairness``; ``takebacks`` (moves taken back in the
+    match) adds ``"takebacks"`` when there were any."""
     hands = []
     fair = match.deals if isinstance(match.deals, FairDeals) else None
     for r in match.results:
@@ -69,7 +77,21 @@ def to_record(match: Match, seat: int | None = None) -> dict:
             deal = [cards if s == seat and match.looked[seat] else [c for c in cards if c in played]
                     for s, cards in enumerate(deal)]
         hands.append(_hand_json(match.rules, match.dealer, deal, match.bids, match.blind, match.plays))
-    return {"format": record_format(match.rules), "rules": match.rules.to_dict(), "hands": hands}
+    return with_takebacks({"format": record_format(match.rules), "rules": match.rules.to_dict(), "hands": hands},
+                          takebacks)
+
+
+def with_takebacks(record: dict, takebacks: int) -> dict:
+    """The record saying that moves were taken back ``takebacks`` times (``"takebacks"``,
+    before the hands, where a reader sees it first); the record itself when none were.
+
+    >>> with_takebacks({"format": FORMAT, "rules": {}, "hands": []}, 2)
+    {'format': 'spades-match/1', 'rules': {}, 'takebacks': 2, 'hands': []}
+    """
+    if not takebacks:
+        return record
+    head = {k: v for k, v in record.items() if k != "hands"}
+    return {**head, TAKEBACKS: takebacks, "hands": record["hands"]}
 
 
 def record_format(rules: Rules) -> str:

@@ -35,7 +35,7 @@ from ..bots import TABLE_LEVELS as LEVELS
 from ..bots.worker import BotQueue
 from ..clocks import SeatClock
 from ..fairness import FairDeals, clean_contribution, secret_from
-from ..records import to_record
+from ..records import to_record, with_takebacks
 from ..rules_config import TURN_BASED, Rules
 from ..storage import CreateRoom, Duplicate, PutDealSecret, RoomRow, SeatRow, Store
 from ..views import seat_view
@@ -496,14 +496,17 @@ class TableService:
 
     def record(self, code: str, player_id: str | None) -> dict:
         """The match record (RECORD.md): complete once finished; while running only what
-        this player's seat has seen. Raises TableNotFound."""
-        def read(state: TableState) -> dict:
+        this player's seat has seen; with ``takebacks`` if moves were taken back. Raises
+        TableNotFound."""
+        def read(state: TableState) -> tuple[int, dict]:
             if state.match.finished:
-                return to_record(state.match)
+                return state.match_number, to_record(state.match)
             seat = state.seat_of(player_id)
             # -1 is no seat: every seat's deal then lists only the cards already played
-            return to_record(state.match, -1 if seat is None else seat)
-        return self._read(code, read)  # type: ignore[return-value]
+            return state.match_number, to_record(state.match, -1 if seat is None else seat)
+        found: tuple[int, dict] = self._read(code, read)  # type: ignore[assignment]
+        number, record = found
+        return with_takebacks(record, self.store.takebacks(code.upper(), number))
 
     def hint(self, code: str, player_id: str) -> int | str | None:
         """The bid the Hard bot would make for this player's seat by its count (the bid

@@ -21,7 +21,8 @@ replay of a match still being played 403, with nothing of it shown (its cards ar
 until it ends); a ``hand``, ``trick`` or ``match`` that is not a number, or one the match
 does not have, 400 with the steps it has (never clamped: a link that names a step shows
 that step or says it does not exist). The score sheet of a running match shows the
-hands finished so far, which every seat has seen.
+hands finished so far, which every seat has seen. A match with takebacks (undo at a
+practice table) says so on both pages, as its record does (``"takebacks"``).
 
 Imports: Flask, ``spades.tables``, ``spades.storage`` (reads), ``spades.stats`` and the core.
 """
@@ -36,7 +37,7 @@ from flask import Blueprint, Flask, abort, render_template, request, url_for
 from .. import replays
 from ..cards import Card
 from ..fairness import FairDeals
-from ..records import to_record
+from ..records import TAKEBACKS, to_record
 from ..rules_config import STANDARD_SHAPE, Rules, Shape, record_rules
 from ..stats import replay as rebuild
 from ..tables import NO_TABLE, Snapshot, TableNotFound
@@ -162,7 +163,7 @@ def _earlier(code: str, number: int | None) -> Shown | None:
     match = rebuild(m.rules, m.seed, ((seat, text) for _, seat, text in store.actions(m.id)),
                     FairDeals.stored(store.fair_deals(code, m.number), Rules.from_dict(m.rules).shape))
     return Shown(m.number, names, [result_json(r) for r in match.results], match.finished, match.winner,
-                 to_record(match), False, match.shape.sides)
+                 to_record(match, takebacks=m.takebacks), False, match.shape.sides)
 
 
 def held_in_order(frame: replays.Frame, shape: Shape) -> replays.Frame:
@@ -231,7 +232,7 @@ def replay(code: str):
         hands=[(h.number, link((h.number, 0))) for h in game.hands],
         tricks_in_hand=len(game.hands[frame.hand - 1].tricks),
         outcome=replays.outcome(shown.names, game.finished, game.winner, game.sides) if after is None else "",
-        record_url=url_for("replay.sheet", code=code, match=match))
+        takebacks=shown.record.get(TAKEBACKS, 0), record_url=url_for("replay.sheet", code=code, match=match))
 
 
 @bp.get("/g/<code>/record")
