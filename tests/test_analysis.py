@@ -15,6 +15,7 @@ from spades.bots.analysis import INACCURACY, MISTAKE, PARTS, SETTLE_MIN, analyse
 from spades.bots.search import CARD_TIE, Tally
 from spades.cards import Card
 from spades.records import replay_report, to_record
+from spades.replays import bid_words
 from spades.rules import Match, Rules, parse_action
 from spades.tables import Player, Stale
 from spades.views import seat_view
@@ -141,6 +142,14 @@ def test_the_analysis_of_a_finished_match_through_the_json_route(app, client, se
     assert f'<span class="card-name" data-card="{tenth}">{shown}</span>' in listed
     # the words a casual player may not know are said in plain words where they are used
     assert "<dfn>Expected</dfn>" in page and "is a choice that loses 5 points or more on average" in page
+    # a better bid is said as a bid: "Better: bid 3", "(better bid nil)"
+    missed = [(i, s) for i, s in enumerate(steps) if s["kind"] == "bid" and verdict(s["cost"]) != "best"]
+    assert missed  # Ann bids 13 (play_out's last legal bid)
+    for i, s in missed:
+        best = bid_words(s["best"])
+        at = other.get(f"/g/{code}/analysis?hand=1&step={i}").get_data(as_text=True)
+        assert f'Better: <strong class="step-best">bid {best}</strong>' in at
+        assert f"(better bid {best})" in at
     late = other.get(f"/g/{code}/analysis?hand=1&step=40").get_data(as_text=True)
     assert "<dfn>Double dummy</dfn> means as if all four hands were face up" in late
     assert other.get(f"/g/{code}/analysis?hand=2").status_code == 400
