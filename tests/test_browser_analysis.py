@@ -1,18 +1,28 @@
 """The analysis in real Chromium: refused with no card shown while the match runs; once it
 is over, the page shows its progress until its socket says the analysis is done and opens
 it, then steps through the hand with Next, every step marked, double-dummy figures from
-seven tricks left."""
+seven tricks left; every step link is a target of 24 px at least (WCAG 2.2's target size,
+by axe's rule)."""
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import threading
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 from test_analysis import ANN, as_player, play_out
 
 from spades.rules import Rules
+
+AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    """The site's script policy would refuse axe's script, injected by the test."""
+    return {**browser_context_args, "bypass_csp": True}
 
 
 @pytest.fixture
@@ -54,3 +64,7 @@ def test_the_analysis_page_in_a_browser(live_server, page: Page, app, app_config
     expect(analysis).to_have_attribute("data-step", "40")
     expect(page.locator(".dd-table td")).not_to_have_count(0)
     expect(page.locator(".losses tbody tr")).to_have_count(4)
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("() => axe.run('.step-list', {runOnly: {type: 'rule', values: ['target-size']}})"
+                          ".then(r => r.violations.flatMap(v => v.nodes.map(n => n.target.join(' '))))")
+    assert found == []
