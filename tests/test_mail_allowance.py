@@ -75,7 +75,7 @@ def test_one_network_gets_21_codes_an_hour_then_is_told_so(app, smtp, clock):
 
 
 def test_invitations_and_sign_in_codes_do_not_spend_each_others_share(app, smtp, clock):
-    app.config.update(MAIL_HOURLY_CAP=50)  # invitations 10, codes 25 (2 a network), reserve 15
+    app.config.update(MAIL_HOURLY_CAP=50)  # invitations 10, reminders 5, codes 20 (2 a network), reserve 15
     hosts = [browser(app, "192.0.2.60"), browser(app, "192.0.2.61")]
     tables = [new_table(h) for h in hosts]
     r = post(hosts[0], tables[0], "invite", emails=" ".join(f"i{n}@example.com" for n in range(10)))
@@ -84,7 +84,7 @@ def test_invitations_and_sign_in_codes_do_not_spend_each_others_share(app, smtp,
     assert r.status_code == 503 and SITE_FULL in r.get_data(as_text=True)
     assert len(smtp.messages) == 10
     statuses = spray(app, [f"203.0.{n}.9" for n in range(40)], asks=2)  # 80 asks from 40 networks
-    assert statuses.count(303) == 25 + 15 and len(smtp.messages) == 10 + 40 <= 50
+    assert statuses.count(303) == 20 + 15 and len(smtp.messages) == 10 + 35 <= 50
     r = Asker(app, "192.0.2.77").ask("late@example.org")  # both sign-in shares spent now
     assert r.status_code == 503 and error_of(r).startswith(SITE_FULL)
     clock.now += HOUR
@@ -101,19 +101,20 @@ def test_a_spent_share_is_logged_once_an_hour_and_shown_to_who_runs_the_site(app
         sign_in(client, smtp, email)  # two codes from the codes' share
     caplog.set_level(logging.WARNING, logger="spades.web.allowance")
     statuses = spray(app, [f"203.0.{n}.9" for n in range(30)], asks=3)  # 90 asks from 30 networks
-    assert statuses.count(303) == 23 + 15  # the rest of the codes' share and the reserve (one a network)
+    assert statuses.count(303) == 18 + 15  # the rest of the codes' share and the reserve (one a network)
     warnings = [rec.getMessage() for rec in caplog.records if rec.name == "spades.web.allowance"]
     assert len(warnings) == 2, warnings
     assert warnings[0].startswith("mail: the sign-in codes' share is spent: codes to new browsers come from the "
                                   "reserve, one per network until ")
-    assert "(25 of 25 sent this hour, cap 50)" in warnings[0]
+    assert "(20 of 20 sent this hour, cap 50)" in warnings[0]
     assert warnings[1].startswith("mail: the reserve for sign-in codes is spent") and "(15 of 15 sent" in warnings[1]
     sign_in(boss, smtp, "boss@example.com")  # where it signed in before: outside the cap
     page = boss.get("/admin/mail").get_data(as_text=True)
-    for what, sent, of in (("Invitations", 0, 10), ("Sign-in codes to new browsers", 25, 25),
-                           ("The reserve for sign-in codes", 15, 15), ("All of these", 40, 50),
+    for what, sent, of in (("Invitations", 0, 10), ("Game-night reminders", 0, 5),
+                           ("Sign-in codes to new browsers", 20, 20),
+                           ("The reserve for sign-in codes", 15, 15), ("All of these", 35, 50),
                            ("Codes to browsers that signed in before (not capped)", 1, ""),
-                           ("Sign-in codes refused for want of mail", 90 - 38, "")):
+                           ("Sign-in codes refused for want of mail", 90 - 33, "")):
         assert f'<th scope="row">{what}</th><td>{sent}</td><td>{of}</td>' in page, what
     assert "From 08:00 UTC to 09:00 UTC" in page
     r = stranger.get("/admin/mail")

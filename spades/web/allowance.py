@@ -7,9 +7,11 @@ across processes). Sign-in is the site's front door, so the cap is split into sh
 nothing a stranger does can pour into one another (``MailShares``; figures for 500):
 
 - invitations: a fifth (100), besides each person's and client address's own limits;
-- sign-in codes to browsers new to the address: half (250), of which one network (an IPv4
-  /24, an IPv6 /64; ``spades.web.limits.network``) takes at most a 25th of the cap (20) and
-  one recipient domain a fifth (100);
+- game nights' reminders: a tenth (50), besides each member's one a day per circle
+  (``spades.circles.nights``); a reminder refused waits for a later hour;
+- sign-in codes to browsers new to the address: two fifths (200), of which one network (an
+  IPv4 /24, an IPv6 /64; ``spades.web.limits.network``) takes at most a 25th of the cap
+  (20) and one recipient domain a fifth (100);
 - the reserve, the rest (150): sign-in codes only, once the share above (or its network's
   or domain's part of it) is spent, one code an hour per network (IPv4 /24, IPv6 /48, so a
   block of addresses counts once) and a third of the reserve (50) per recipient domain.
@@ -23,7 +25,8 @@ own asks limit it. A refused ask says why and when the hour ends (429 when the n
 had its part, 503 when the site or the domain had). Each share that refuses is logged
 once an hour, and ``/admin/mail`` shows the hour's figures to the accounts in
 ``ADMIN_EMAILS``. ``take`` is how any mail route spends its share
-(``invitation_budgets`` for invitations, ``take_code`` for sign-in codes).
+(``invitation_budgets`` for invitations, ``reminder_budgets`` for game nights' reminders,
+``take_code`` for sign-in codes).
 
 Imports: Flask, limits, ``spades.web.limits`` and ``spades.web.services``.
 """
@@ -72,8 +75,10 @@ class MailShares:
     """How the hourly cap on mail is split (the module docstring says why).
 
     >>> s = MailShares(500)
-    >>> s.invites, s.codes, s.reserve, s.codes_per_network, s.codes_per_domain, s.reserve_per_domain
-    (100, 250, 150, 20, 100, 50)
+    >>> s.invites, s.reminders, s.codes, s.reserve, s.codes_per_network, s.codes_per_domain, s.reserve_per_domain
+    (100, 50, 200, 150, 20, 100, 50)
+    >>> [sum((s.invites, s.reminders, s.codes, s.reserve)) == s.cap for s in map(MailShares, (0, 1, 30, 49, 500))]
+    [True, True, True, True, True]
     """
 
     cap: int
@@ -84,12 +89,16 @@ class MailShares:
         return self.cap // 5
 
     @property
+    def reminders(self) -> int:
+        return self.cap // 10
+
+    @property
     def codes(self) -> int:
-        return self.cap // 2
+        return self.cap * 2 // 5
 
     @property
     def reserve(self) -> int:
-        return self.cap - self.invites - self.codes
+        return self.cap - self.invites - self.reminders - self.codes
 
     @property
     def codes_per_network(self) -> int:
@@ -122,6 +131,12 @@ def _mail(name: str, size: int, who: str, note: str = "") -> Budget:
 def invitation_budgets() -> list[Budget]:
     """The invitations' share of this hour's mail."""
     return [_mail("invites", mail_shares().invites, "site", "the invitations' share is spent: invitations wait")]
+
+
+def reminder_budgets() -> list[Budget]:
+    """The game nights' reminders' share of this hour's mail."""
+    return [_mail("reminders", mail_shares().reminders, "site",
+                  "the game nights' reminders' share is spent: reminders wait for the next hour")]
 
 
 def code_budgets(email: str) -> tuple[list[Budget], list[Budget]]:
@@ -204,7 +219,8 @@ class MailFigure:
 def mail_figures() -> list[MailFigure]:
     """This hour's mail, share by share, for the people who run the site."""
     shares = mail_shares()
-    lines = [("Invitations", "invites", shares.invites), ("Sign-in codes to new browsers", "codes", shares.codes),
+    lines = [("Invitations", "invites", shares.invites), ("Game-night reminders", "reminders", shares.reminders),
+             ("Sign-in codes to new browsers", "codes", shares.codes),
              ("The reserve for sign-in codes", "reserve", shares.reserve)]
     figures = [MailFigure(what, _sent(_mail(name, size, "site")), size) for what, name, size in lines]
     figures.append(MailFigure("All of these", sum(f.sent for f in figures), shares.cap))
