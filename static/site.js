@@ -2,14 +2,16 @@
 (function () {
   "use strict";
 
-  // − / + beside the bid box
+  // − / + beside the bid box, within the bids this seat may make (its min and max: whiz,
+  // mirror, suicide and a minimum bid leave fewer)
   document.addEventListener("click", function (e) {
     var step = e.target.closest("[data-step]");
     if (!step) return;
     var input = document.getElementById("bid-value");
     if (!input) return;
-    var v = parseInt(input.value || "3", 10) + parseInt(step.dataset.step, 10);
-    input.value = Math.max(1, Math.min(parseInt(input.max || "13", 10), v));
+    var low = parseInt(input.min || "1", 10), high = parseInt(input.max || "13", 10), v = parseInt(input.value, 10);
+    v = (isNaN(v) ? low : v) + parseInt(step.dataset.step, 10);
+    input.value = Math.max(low, Math.min(high, v));
   });
 
   // A dimmed card tapped on this seat's turn: the page says why at once, in the news line,
@@ -148,8 +150,8 @@
     // once per turn; again only if the focus fell to the page (its element was replaced)
     if (turnFocused === stamp && document.activeElement && document.activeElement !== document.body) return;
     turnFocused = stamp;
-    var target = document.getElementById("bid-value") || document.querySelector("#hand .fan.playable .card.legal") ||
-      document.querySelector("#hand .choice button");
+    var target = document.getElementById("bid-value") || document.querySelector("#hand .bidbox button[value=nil]") ||
+      document.querySelector("#hand .fan.playable .card.legal") || document.querySelector("#hand .choice button");
     if (target) target.focus({ preventScroll: true });
   }
   document.addEventListener("htmx:wsAfterMessage", focusTurn);

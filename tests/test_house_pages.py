@@ -20,7 +20,7 @@ import pytest
 
 from spades import bots, replays
 from spades.records import from_record
-from spades.rules import Match
+from spades.rules import NIL, Bid, Match
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Event, Player, Snapshot, load_state
@@ -231,6 +231,84 @@ def test_a_three_seat_bid_box_goes_to_17(app):
         page = soup(render_fragments(snap_of(match, match.to_act), "token"))
     box = page.one(id="bid-value")
     assert box["max"] == "17" and box["aria-label"] == "Your bid, 1 to 17"
+
+
+def bid_box(app, match: Match) -> tuple[Node, list[str]]:
+    """The bid box the seat to bid is shown, and what its buttons send (``bid``, ``nil``)."""
+    with app.test_request_context():
+        page = soup(render_fragments(snap_of(match, match.to_act, ("A", "B", "C", "D")[:match.shape.players]),
+                                     "token"))
+    box = page.one("form", cls="bidbox")
+    return box, [b["value"] for b in box.all("button") if b.has("value")]
+
+
+def number_of(box: Node) -> tuple[str, str, str] | None:
+    """The bid box's number: its value, least and most (None: no number to bid)."""
+    number = box.one("input", id="bid-value")
+    return None if number is None else (number["value"], number["min"], number["max"])
+
+
+def trumps_of(match: Match, seat: int) -> int:
+    return len(set(match.cards(seat)) & set(match.shape.trumps))
+
+
+def bid_until(match: Match, done, bid=lambda match, seat: None) -> Match:
+    """Bid until ``done(match, seat)`` holds for the seat to bid: each seat bids what
+    ``bid`` says (a Bid; None: its first legal number, or nil)."""
+    while match.phase == "bidding" and not done(match, match.to_act):
+        seat = match.to_act
+        legal = match.legal_actions(seat)
+        match.apply(seat, bid(match, seat) or next((a for a in legal if str(a).isdigit()), legal[0]))
+    assert match.phase == "bidding"
+    return match
+
+
+@pytest.mark.parametrize("variant,held", [("whiz", "some"), ("whiz", "none"), ("mirror", "some"), ("mirror", "none")])
+def test_the_bid_box_of_whiz_and_mirror_offers_the_trumps_held_or_nil(app, variant, held):
+    for seed in range(50):  # the same deals on every run: the first seat to bid holding trumps, or none
+        match = Match(Rules(bidding_variant=variant), seed)
+        if match.phase == "bidding" and any((trumps_of(match, s) > 0) == (held == "some") for s in range(4)):
+            break
+    bid_until(match, lambda m, s: (trumps_of(m, s) > 0) == (held == "some"))
+    trumps = trumps_of(match, match.to_act)
+    box, sent = bid_box(app, match)
+    if held == "some":  # the box starts at the only number, with nothing to step through
+        assert number_of(box) == (str(trumps),) * 3
+        assert box.one("button", cls="step") is None and "bid" in sent
+    else:
+        assert number_of(box) is None and "bid" not in sent
+    assert ("nil" in sent) == (variant == "whiz" or held == "none")
+
+
+def test_the_bid_box_of_suicide_holds_each_partner_to_the_teams_one_nil(app):
+    rules = Rules(bidding_variant="suicide")
+    match = Match(rules, 1)
+    first = match.to_act
+    partner = rules.shape.partner(first)
+    box, sent = bid_box(app, match)  # the team's first bidder: nil, or 4 up
+    assert number_of(box) == ("4", "4", "13") and {"bid", "nil"} <= set(sent)
+    match.apply(first, NIL)
+    bid_until(match, lambda m, s: s == partner)
+    box, sent = bid_box(app, match)  # the partner of a nil: 4 up, no nil
+    assert number_of(box) == ("4", "4", "13") and "nil" not in sent
+
+    match = Match(rules, 1)
+    match.apply(first, Bid(5))
+    bid_until(match, lambda m, s: s == partner)
+    box, sent = bid_box(app, match)  # the partner of a number: nil alone
+    assert number_of(box) is None and sent == ["nil"]
+
+
+def test_the_bid_box_of_a_minimum_bid_starts_the_teams_second_bidder_where_the_team_reaches_it(app):
+    rules = Rules(min_bid=5)
+    match = Match(rules, 1)
+    first = match.to_act
+    box, sent = bid_box(app, match)  # the team's first bidder: any bid
+    assert number_of(box) == ("3", "1", "13") and {"bid", "nil"} <= set(sent)
+    match.apply(first, Bid(1))
+    bid_until(match, lambda m, s: s == rules.shape.partner(first))
+    box, sent = bid_box(app, match)  # 1 + 4 reaches 5; nil leaves the team without a minimum
+    assert number_of(box) == ("4", "4", "13") and {"bid", "nil"} <= set(sent)
 
 
 # -- jokers ------------------------------------------------------------------------------

@@ -302,7 +302,10 @@ class Hand:
     offered: tuple[str, ...] = ()
     legal_suits: str = ""  # their turn to play: the suits they may play ("HD"; a legal play is a whole suit)
     trumps: frozenset[str] = frozenset()  # trumps not printed as spades (jokers, the jjdd 2D): played as spades
-    max_bid: int = 13  # the highest bid: the tricks in a hand (17 with three players)
+    # their turn to bid: the numbers they may bid and whether nil is one of them (whiz,
+    # mirror, suicide and a minimum bid leave fewer: the bid box offers only those)
+    bids: tuple[int, ...] = ()
+    nil_allowed: bool = True
 
 
 @dataclass(frozen=True, slots=True)

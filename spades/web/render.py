@@ -469,15 +469,29 @@ def hand_of(snap: Snapshot, hint: object) -> Hand:
     legal = {str(a) for a in v["legal"]}
     my_turn = _my_turn(snap)
     trick = v["trick"]["cards"] if v["trick"] else []
+    bidding = my_turn and v["phase"] == "bidding" and v["hand"] is not None
+    numbers = tuple(sorted(a for a in v["legal"] if type(a) is int)) if bidding else ()
     return Hand(
         cards=tuple(card(t, t in legal) for t in (v["hand"] or ())),
         choose_blind=snap.seat is not None and v["can_look"], blind_now=my_turn and "blind_nil" in legal,
-        bidding=my_turn and v["phase"] == "bidding" and v["hand"] is not None,
-        playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
+        bidding=bidding, playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
         refusal=card_refusal(shape.suit_of[Card.parse(trick[0])] if trick else None),
-        bid_value=hint if isinstance(hint, int | float) and hint > 0 else SUGGESTED_BID,
+        bid_value=_bid_value(hint, numbers),
         hint=_hint_words(v["hand"], hint, shape), hinted=_hinted(hint), offered=buttons(snap.offers),
-        legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, v["hand"]), max_bid=shape.tricks)
+        legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, v["hand"]), bids=numbers,
+        nil_allowed=not bidding or "nil" in legal)
+
+
+def _bid_value(hint: object, numbers: tuple[int, ...]) -> int | float:
+    """The bid box's number: the hint's when it may be bid, else the usual bid brought
+    within the numbers this seat may bid (the only one, under whiz or mirror).
+
+    >>> _bid_value(None, tuple(range(1, 14))), _bid_value(None, (5,)), _bid_value(6, (4, 5, 6)), _bid_value(2, (4, 5))
+    (3, 5, 6, 4)
+    """
+    if isinstance(hint, int | float) and hint > 0 and (not numbers or hint in numbers):
+        return hint
+    return min(max(SUGGESTED_BID, numbers[0]), numbers[-1]) if numbers else SUGGESTED_BID
 
 
 def _legal_suits(shape: Shape, legal: set[str]) -> str:
@@ -667,7 +681,7 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
                   hand.playing and (hand.legal_suits, hand.refusal, hand.strict), page.code)),
         "hand": ("table/_hand.html", {"you": you, "hand": hand, "page": page, "marked": False},
                  (tuple(c.text for c in hand.cards), hand.choose_blind, hand.blind_now, hand.bidding, hand.bid_value,
-                  hand.hint, hand.hinted, hand.offered, you.csrf, page.code)),
+                  hand.bids, hand.nil_allowed, hand.hint, hand.hinted, hand.offered, you.csrf, page.code)),
         "next": ("table/_next.html", {"you": you, "rematch": private.rematch, "next_hand": private.next_hand,
                                       "page": page},
                  (you.finished, you.between, you.csrf, private.rematch, private.next_hand, page.code)),
