@@ -88,6 +88,31 @@
     if (e.detail && e.detail.target && e.detail.target.id === "hand") restoreFocus();
   });
 
+  // Undo at a practice table: a match with a takeback is not rated. The first Undo of a
+  // match says so (the form's data-unrated) and takes nothing back; pressed again, it does.
+  // Once a takeback is asked for, this tab knows for the rest of that match (the match is
+  // its stamp's: render.STAMP_MATCH stamps a match).
+  var STAMP_MATCH = 100000, warnedFor = null;
+  function undoKey(form) {
+    return "undo-told:" + window.location.pathname + ":" + Math.floor(parseInt(form.dataset.v, 10) / STAMP_MATCH);
+  }
+  function undoTold(key) { try { return sessionStorage.getItem(key) === "1"; } catch (e) { return warnedFor === key; } }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("form.undo[data-unrated] button[name=undo]");
+    if (!button) return;
+    var form = button.form, key = undoKey(form);
+    if (undoTold(key)) return;
+    if (warnedFor === key) {  // the second press: the takeback goes
+      try { sessionStorage.setItem(key, "1"); } catch (err) { /* private mode: this page remembers */ }
+      return;
+    }
+    e.preventDefault();
+    warnedFor = key;
+    var said = form.querySelector(".muted");
+    said.textContent = form.dataset.unrated;
+    said.setAttribute("role", "alert");
+  }, true);
+
   // Never let an older picture of the table replace a newer one: the answer to a POST can
   // arrive after a WebSocket push of a later move. Each fragment carries its stamp (match,
   // version); an update older than what is shown is skipped.
