@@ -51,7 +51,17 @@ from ..records import record_format
 from ..rules import Match
 from ..rules_config import FRIENDS_TEMPOS, Rules, RulesError
 from ..stats import replay
-from ..storage import BoardTable, BoardWeekRow, Duplicate, SeatRow, Store
+from ..storage import (
+    AddBoardTable,
+    BoardPlayed,
+    BoardTable,
+    BoardWeekRow,
+    ClaimBoardSeats,
+    Conflict,
+    Duplicate,
+    SeatRow,
+    Store,
+)
 from ..tables import TableService
 
 MIN_BOARDS, MAX_BOARDS = 4, 12
@@ -61,6 +71,13 @@ MAX_WEEK_S = 31 * 24 * 3600.0
 
 class BoardsError(ValueError):
     """A week or a table of boards that cannot be: ``str(error)`` says why in a sentence."""
+
+
+class WeekBusy(BoardsError):
+    """The circle has a week of boards open or about to start already."""
+
+
+WEEK_BUSY = "A week of boards is open or about to start: close it before making another."
 
 
 # -- the week's deals ---------------------------------------------------------------------
@@ -152,16 +169,24 @@ def table_records_open(store: Store, code: str, now: float | None = None) -> boo
     return week is None or board_records_open(week, now)
 
 
-def seat_refusal(store: Store, code: str, person: str) -> str | None:
+def seat_refusal(store: Store, code: str, person: str, members: Collection[str] | None = None) -> str | None:
     """Why ``person`` may not take a seat at table ``code`` (a bot's, at a table of
-    boards), or None: each person plays a week's boards at one table only."""
+    boards), or None for any other table: its seats are for the members of its circle
+    (``members``, when given: the circle's members now), and each person plays a week's
+    boards at one table only, whoever sits in their old seat since."""
     week_id = store.board_week_of_table(code)
     if week_id is None:
         return None
-    sat = {s.player_id for t in store.board_tables(week_id) if t.code == code for s in t.seats}
-    if person not in sat and person in store.board_week_players(week_id):
+    if members is not None and person not in members:
+        return NOT_A_MEMBER
+    played = store.board_week_players(week_id).get(person)
+    if played is not None and played != code:
         return "Everyone plays a week's boards once: you have played them at another table."
     return None
+
+
+NOT_A_MEMBER = ("This table plays a circle's week of duplicate boards: its seats are for the circle's members. "
+                "Ask a member for the circle's invite link, and sign in to join it.")
 
 
 def reveal(week: BoardWeekRow, now: float | None = None) -> dict | None:
@@ -184,7 +209,9 @@ def new_week(store: Store, circle: str, by: str, boards: int, rules: Rules, star
              now: float | None = None) -> BoardWeekRow:
     """Make a circle's week of boards, its deals committed now, before it starts (the
     caller checks that ``by`` may: the circle's owner). ``draw``: the seed source (the
-    table service's ``new_seed``; random when None). Raises BoardsError."""
+    table service's ``new_seed``; random when None). One week at a time: a circle with a
+    week open or to come gets none (checked in the week's own transaction, so two
+    requests at once make one). Raises WeekBusy for that, BoardsError for the rest."""
     now = time.time() if now is None else now
     ends = starts + WEEK_S if ends is None else ends
     if starts < now - 60:
@@ -197,10 +224,12 @@ def new_week(store: Store, circle: str, by: str, boards: int, rules: Rules, star
         row = BoardWeekRow(secrets.token_urlsafe(8), circle, boards, dataclasses.asdict(rules), seed, starts, ends,
                            None, now, by)
         try:
-            store.new_board_week(row)
+            store.new_board_week(row, now)
             return row
         except Duplicate:
             continue  # the id is taken: draw another
+        except Conflict:
+            raise WeekBusy(WEEK_BUSY) from None
     raise RuntimeError("no free week id")  # pragma: no cover
 
 
@@ -245,9 +274,14 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
         raise BoardsError(str(e)) from None
     table_options = {**(options or {}), "kind": "friends", "level": level, "humans": len(people),
                      "rules": dataclasses.asdict(rules), "watch": False, "boards": week.id}
-    code = service.create_seated(seats, rules, table_options, None, seed=week.seed)
-    store.add_board_table(week.id, code, now)
-    return code
+    try:
+        # the people's claims on the week and the week's record of the table are stored
+        # with the table, in one transaction: two tables started at once for one person
+        # cannot both be made
+        return service.create_seated(seats, rules, table_options, None, seed=week.seed, also=lambda code: [
+            ClaimBoardSeats(week.id, code, tuple(people), now), AddBoardTable(week.id, code, now)])
+    except BoardPlayed as e:
+        raise BoardsError(_played([s for s in seats if s.player_id in e.people], by)) from None
 
 
 def seating_refusal(store: Store, week: BoardWeekRow, seats: Sequence[SeatRow],
@@ -270,13 +304,15 @@ def seating_refusal(store: Store, week: BoardWeekRow, seats: Sequence[SeatRow],
             return f"{out[0].name or 'Someone'} is not in the circle now: choose members of the circle."
     played = store.board_week_players(week.id)
     done = [s for s in humans if s.player_id in played]
+    return _played(done, by) if done else None
+
+
+def _played(done: Sequence[SeatRow], by: str | None) -> str:
+    """The refusal of a table whose people ``done`` played the week already."""
     if by is not None and any(s.player_id == by for s in done):
         return "Everyone plays a week's boards once: you have played them already."
-    if done:
-        names = " and ".join(s.name or "Someone" for s in done)
-        return (f"Everyone plays a week's boards once: {names} {'has' if len(done) == 1 else 'have'} "
-                "played them already.")
-    return None
+    names = " and ".join(s.name or "Someone" for s in done)
+    return f"Everyone plays a week's boards once: {names} {'has' if len(done) == 1 else 'have'} played them already."
 
 
 # -- reading a week's tables -------------------------------------------------------------------

@@ -49,6 +49,7 @@ from ..storage import (
     CircleMemberRow,
     CircleResultRow,
     CircleRow,
+    CirclesOwned,
     CircleTableRow,
     Duplicate,
     FinishedMatch,
@@ -63,6 +64,7 @@ from ..storage import (
     PutSeason,
     SeasonRow,
     Store,
+    WithinCircles,
 )
 from ..tables import TableService
 from ..text import clean_text
@@ -192,22 +194,24 @@ class CircleService:
         if len(name) > NAME_MAX:
             raise BadCircleName(f"A circle's name has at most {NAME_MAX} characters.")
         now = self.clock()
-        if self.store.circles_owned(owner) >= IN_ALL:
-            raise TooManyCircles(f"You have made {IN_ALL} circles, the most one person may.")
-        if self.store.circles_owned(owner, since=now - 86400) >= PER_DAY:
-            raise TooManyCircles(f"You have made {PER_DAY} circles today, the most one person may in a day. "
-                                 "Try again tomorrow.")
+        within = WithinCircles(owner, now - 86400, PER_DAY, IN_ALL)  # counted in the circle's transaction
         base = slug_of(name)
         for attempt in range(20):
             slug = base if attempt == 0 and base not in RESERVED else \
                 f"{base[:SLUG_MAX - 5]}-{''.join(secrets.choice(_SUFFIX) for _ in range(4))}"
             row = CircleRow(slug, name, owner, now, secrets.token_urlsafe(8), now)
             try:
-                self.store.commit([NewCircle(row), PutCircleMember(slug, CircleMemberRow(owner, "owner", "in", now)),
+                self.store.commit([within, NewCircle(row),
+                                   PutCircleMember(slug, CircleMemberRow(owner, "owner", "in", now)),
                                    PutSeason(slug, SeasonRow(1, now, add_month(now)))])
                 return row
             except Duplicate:
                 continue  # the address is taken: another suffix
+            except CirclesOwned as e:
+                if e.day:
+                    raise TooManyCircles(f"You have made {PER_DAY} circles today, the most one person may in a "
+                                         "day. Try again tomorrow.") from None
+                raise TooManyCircles(f"You have made {IN_ALL} circles, the most one person may.") from None
         raise RuntimeError("no free circle address")  # pragma: no cover
 
     def circle(self, slug: str) -> CircleRow:

@@ -65,12 +65,22 @@ is given (so after gevent has patched the standard library). No Flask, no core.
 from __future__ import annotations
 
 from .analyses import AnalysisStore
-from .base import Conflict, Db, Duplicate, Op
-from .boards import BoardSeat, BoardStore, BoardTable, BoardWeekRow, NewBoardWeek
+from .base import Conflict, Db, Duplicate, Op, lock
+from .boards import (
+    AddBoardTable,
+    BoardPlayed,
+    BoardSeat,
+    BoardStore,
+    BoardTable,
+    BoardWeekRow,
+    ClaimBoardSeats,
+    NewBoardWeek,
+)
 from .circles import (
     CircleMemberRow,
     CircleResultRow,
     CircleRow,
+    CirclesOwned,
     CircleStore,
     CircleTableRow,
     FinishedMatch,
@@ -82,6 +92,7 @@ from .circles import (
     PutCircleResult,
     PutSeason,
     SeasonRow,
+    WithinCircles,
 )
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
@@ -163,6 +174,7 @@ class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkSt
 
 __all__ = [
     "MIGRATIONS", "MIGRATION_SET", "ClearHold", "Conflict", "CreateRoom", "Db", "DropTourneyPlayer", "Duplicate",
+    "lock",
     "FireHold", "JoinRoom", "LeaveSeat", "RenameSeat", "LoginCodeRow", "MatchInfo", "MatchRow", "MemberRow",
     "Migration",
     "NewMatch", "NewTourney", "Op", "PlayerGame", "PlayerMatch", "PutClock", "PutDealSecret", "PutHand", "PutHold",
@@ -176,9 +188,10 @@ __all__ = [
     "PutAway", "PutTurns", "TurnRow", "Waiting",  # turn-based tables
     "PushSubscriptionRow",  # push
     "CircleMemberRow", "CircleResultRow", "CircleRow", "CircleTableRow", "FinishedMatch", "LinkCircleTable",
-    "NewCircle", "NewSeason", "PutCircleMember", "PutCircleNonce", "PutCircleResult", "PutSeason",
-    "SeasonRow",  # circles
-    "BoardSeat", "BoardTable", "BoardWeekRow", "NewBoardWeek",  # duplicate boards
+    "CirclesOwned", "NewCircle", "NewSeason", "PutCircleMember", "PutCircleNonce", "PutCircleResult", "PutSeason",
+    "SeasonRow", "WithinCircles",  # circles
+    "AddBoardTable", "BoardPlayed", "BoardSeat", "BoardTable", "BoardWeekRow", "ClaimBoardSeats",
+    "NewBoardWeek",  # duplicate boards
     "AddNightTable", "ClaimNightSend", "DropNightSend", "MoveNight", "NewNight", "NightRow", "NightStore",
     "NightTableRow", "PutFixedPair", "PutHere", "PutNightAnswer", "PutNightMailOff", "PutPairing",  # game nights
 ]

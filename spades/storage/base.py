@@ -30,6 +30,17 @@ class Op(Protocol):
     def apply(self, db: Db) -> None: ...
 
 
+def lock(db: Db, key: str) -> None:
+    """Hold ``key``'s lock until the transaction of ``db`` ends, so that a check and the
+    write it allows (a count against a limit, "none open yet") run one at a time for that
+    key across processes and machines. PostgreSQL: an advisory transaction lock
+    (``PgDb.advisory_lock``); SQLite needs none: a write transaction holds the database's
+    write lock from its start (``BEGIN IMMEDIATE``), so writers already take turns."""
+    take = getattr(db, "advisory_lock", None)
+    if take is not None:
+        take(key)
+
+
 class Conflict(Exception):
     """A write that lost a race: the stored version is not the one expected."""
 

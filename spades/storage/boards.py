@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Db
+from .base import Conflict, Db, lock
 from .core import StoreCore
 
 
@@ -80,12 +80,80 @@ class NewBoardWeek:
                     r.made_by])
 
 
+class BoardPlayed(Conflict):
+    """People who played the week's boards at another table already (``people``: their ids,
+    in the order asked): the change that would seat them is not made."""
+
+    def __init__(self, people: tuple[str, ...]) -> None:
+        super().__init__(f"played the week at another table: {', '.join(people)}")
+        self.people = people
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimBoardSeats:
+    """``people`` play week ``week``'s boards at table ``code``: one row per person and
+    week, kept for good (leaving the seat, someone else taking it or a sign-in moving it
+    does not free the person for another table of the week). Raises BoardPlayed, naming
+    those who played the week at another table; a person back at their own table is fine.
+    The key makes it hold with any number of writers at once: the second of two
+    transactions seating one person at two tables meets the first's row."""
+
+    week: str
+    code: str
+    people: tuple[str, ...]
+    at: float
+
+    def apply(self, db: Db) -> None:
+        for person in self.people:
+            db.execute("INSERT INTO board_players (week, person, table_code, at) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", [self.week, person, self.code, self.at])
+        marks = ", ".join("?" for _ in self.people)
+        elsewhere = {r["person"] for r in db.query(
+            f"SELECT person FROM board_players WHERE week = ? AND person IN ({marks}) AND table_code <> ?",
+            [self.week, *self.people, self.code])}
+        if elsewhere:
+            raise BoardPlayed(tuple(p for p in self.people if p in elsewhere))
+
+
+@dataclass(frozen=True, slots=True)
+class AddBoardTable:
+    """Table ``code`` plays week ``week``'s boards (Duplicate when it plays a week already)."""
+
+    week: str
+    code: str
+    at: float
+
+    def apply(self, db: Db) -> None:
+        db.execute("INSERT INTO board_tables (table_code, week, created) VALUES (?, ?, ?)",
+                   [self.code, self.week, self.at])
+
+
+@dataclass(frozen=True, slots=True)
+class NewBoardWeekAlone:
+    """A new week of a circle that has none open or to come at ``now`` (a week whose
+    ``closed`` is unset and whose ``ends`` is later): Conflict when it has one. Checked and
+    written in one transaction, under the circle's lock on PostgreSQL (SQLite has one
+    writer at a time), so two owners' clicks at once make one week."""
+
+    row: BoardWeekRow
+    now: float
+
+    def apply(self, db: Db) -> None:
+        lock(db, "board-weeks/" + self.row.circle)
+        busy = list(db.query("SELECT id FROM board_weeks WHERE circle = ? AND closed IS NULL AND ends > ?",
+                             [self.row.circle, self.now]))
+        if busy:
+            raise Conflict("a week of boards is open or about to start")
+        NewBoardWeek(self.row).apply(db)
+
+
 class BoardStore(StoreCore):
     """Weeks of boards, and the tables that play them."""
 
-    def new_board_week(self, row: BoardWeekRow) -> None:
-        """Store a new week. Raises Duplicate when its id is taken."""
-        self.commit([NewBoardWeek(row)])
+    def new_board_week(self, row: BoardWeekRow, now: float | None = None) -> None:
+        """Store a new week. Raises Duplicate when its id is taken and, given ``now``,
+        Conflict when the circle has a week open or to come then (``NewBoardWeekAlone``)."""
+        self.commit([NewBoardWeek(row) if now is None else NewBoardWeekAlone(row, now)])
 
     def board_week(self, week_id: str) -> BoardWeekRow | None:
         with self._reading() as db:
@@ -108,9 +176,7 @@ class BoardStore(StoreCore):
 
     def add_board_table(self, week_id: str, code: str, at: float | None = None) -> None:
         """A table plays the week's boards. Raises Duplicate when it plays a week already."""
-        with self.transaction() as db:
-            db.execute("INSERT INTO board_tables (table_code, week, created) VALUES (?, ?, ?)",
-                       [code, week_id, time.time() if at is None else at])
+        self.commit([AddBoardTable(week_id, code, time.time() if at is None else at)])
 
     def board_week_of_table(self, code: str) -> str | None:
         """The week whose boards a table plays, or None for any other table."""
@@ -124,16 +190,12 @@ class BoardStore(StoreCore):
             return [r["table_code"] for r in db.query(
                 "SELECT table_code FROM board_tables WHERE week = ? ORDER BY created, table_code", [week_id])]
 
-    def board_week_players(self, week_id: str) -> set[str]:
-        """Everyone who sat at a table of the week (now, when its match finished, or until
-        they left their seat to a bot)."""
+    def board_week_players(self, week_id: str) -> dict[str, str]:
+        """Everyone who ever sat at a table of the week, and that table's code (kept for
+        good: ``ClaimBoardSeats``)."""
         with self._reading() as db:
-            rows = list(db.query(
-                "SELECT s.player_id, s.left_player_id FROM seats s JOIN board_tables b ON b.table_code = s.table_code "
-                "WHERE b.week = ? UNION SELECT ms.player_id, ms.left_player_id FROM match_seats ms "
-                "JOIN matches m ON m.id = ms.match_id JOIN board_tables b ON b.table_code = m.table_code "
-                "WHERE b.week = ? AND m.number = 1", [week_id, week_id]))
-        return {p for r in rows for p in (r["player_id"], r["left_player_id"]) if p}
+            return {r["person"]: r["table_code"] for r in db.query(
+                "SELECT person, table_code FROM board_players WHERE week = ?", [week_id])}
 
     def board_tables(self, week_id: str) -> list[BoardTable]:
         """Each table of the week with its first match (the one that plays the boards) and

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Db
+from .base import Conflict, Db, lock
 from .core import StoreCore
 
 
@@ -128,6 +128,35 @@ class NewCircle:
                    "VALUES (?, ?, ?, ?, ?, ?)", [r.slug, r.name, r.owner, r.created, r.invite_nonce, r.invite_made])
 
 
+class CirclesOwned(Conflict):
+    """One more circle would pass a limit: ``day`` True for the day's, False for the total."""
+
+    def __init__(self, day: bool) -> None:
+        super().__init__("circles a day" if day else "circles in all")
+        self.day = day
+
+
+@dataclass(frozen=True, slots=True)
+class WithinCircles:
+    """Check, in the transaction that makes a circle, that ``owner`` made fewer than
+    ``in_all`` circles and fewer than ``per_day`` after ``since``: CirclesOwned otherwise.
+    Under the owner's lock (``lock``), so two requests at once count each other."""
+
+    owner: str
+    since: float
+    per_day: int
+    in_all: int
+
+    def apply(self, db: Db) -> None:
+        lock(db, "circles-owned/" + self.owner)
+        row = next(iter(db.query("SELECT COUNT(*) AS n, SUM(CASE WHEN created > ? THEN 1 ELSE 0 END) AS day "
+                                 "FROM circles WHERE owner = ?", [self.since, self.owner])))
+        if int(row["n"] or 0) >= self.in_all:
+            raise CirclesOwned(day=False)
+        if int(row["day"] or 0) >= self.per_day:
+            raise CirclesOwned(day=True)
+
+
 @dataclass(frozen=True, slots=True)
 class PutCircleNonce:
     """The circle's invite link renewed: links signed with another nonce are replaced."""
@@ -150,9 +179,9 @@ class PutCircleMember:
 
     def apply(self, db: Db) -> None:
         m = self.member
-        db.execute("INSERT INTO circle_members (slug, person, role, state, joined, left) VALUES (?, ?, ?, ?, ?, ?) "
+        db.execute("INSERT INTO circle_members (slug, person, role, state, joined, \"left\") VALUES (?, ?, ?, ?, ?, ?) "
                    "ON CONFLICT(slug, person) DO UPDATE SET role = excluded.role, state = excluded.state, "
-                   "joined = excluded.joined, left = excluded.left",
+                   "joined = excluded.joined, \"left\" = excluded.\"left\"",
                    [self.slug, m.person, m.role, m.state, m.joined, m.left])
 
 
@@ -214,7 +243,7 @@ class PutCircleResult:
                     json.dumps(list(x.scores)), x.winner])
 
 
-_MEMBER = ("SELECT m.person, m.role, m.state, m.joined, m.left, p.name, p.emoji FROM circle_members m "
+_MEMBER = ("SELECT m.person, m.role, m.state, m.joined, m.\"left\", p.name, p.emoji FROM circle_members m "
            "LEFT JOIN players p ON p.id = m.person")
 
 

@@ -16,6 +16,7 @@ patched the standard library).
 from __future__ import annotations
 
 import datetime
+import fcntl
 import functools
 import os
 import sqlite3
@@ -99,10 +100,19 @@ class Sqlite:
                 raise Duplicate(*e.args) from e
 
     def migrate(self) -> None:
+        """Switch to WAL and apply the migrations, one process at a time: several workers
+        starting on a new file at once would otherwise both migrate, and one would meet
+        "database is locked" (or a table made by the other). The lock is an exclusive
+        ``flock`` on ``<path>.migrate``, beside the database: a process that finds it held
+        waits for it, then finds the migrations applied and has nothing to do."""
         db = self.db
-        db.enable_wal()
-        with self._write:
-            sqlite_migrations().apply(db)
+        with self._write, open(self.path + ".migrate", "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            try:
+                db.enable_wal()
+                sqlite_migrations().apply(db)
+            finally:
+                fcntl.flock(held, fcntl.LOCK_UN)
 
     def migrations(self) -> list[str]:
         return [m.name for m in sqlite_migrations().applied(self.db)]
@@ -140,6 +150,10 @@ class PgDb:
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return self.execute(sql, parameters).fetchall()
+
+    def advisory_lock(self, key: str) -> None:
+        """Hold ``key``'s lock until this transaction ends (``spades.storage.base.lock``)."""
+        self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
 
 
 _MIGRATION_LOCK = int.from_bytes(b"spades-m", "big")  # the advisory lock's key, any fixed number

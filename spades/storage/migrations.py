@@ -467,6 +467,36 @@ def m022_tourney_duplicate(s: Schema) -> None:
     s.add_column("tourneys", "duplicate", int, not_null_default=0)
 
 
+@migration
+def m023_night_reminded(s: Schema) -> None:
+    """``night_reminded``: when each member was last mailed a game night's reminder of a
+    circle, one row per circle and person, claimed by a conditional upsert
+    (``spades.storage.nights.ClaimNightReminder``), so a member gets at most one a day
+    from a circle however many nights it schedules and however many processes send."""
+    s.create_table("night_reminded", {"circle": str, "person": str, "at": float}, pk=("circle", "person"),
+                   not_null={"at"})
+
+
+@migration
+def m024_board_players(s: Schema) -> None:
+    """``board_players``: who played each week of boards, and at which table, one row per
+    person and week (its key), written in the transaction that seats them and never
+    deleted: leaving a seat, someone else taking it, or a sign-in moving the seat does not
+    make a person new to the week's boards. Filled from the weeks' seats as they are now."""
+    s.create_table("board_players", {"week": str, "person": str, "table_code": str, "at": float},
+                   pk=("week", "person"), not_null={"table_code"})
+    s.create_index("board_players", ["table_code"])
+    s.execute("INSERT INTO board_players (week, person, table_code, at) "
+              "SELECT b.week, p.person, MIN(b.table_code), MIN(b.created) FROM board_tables b JOIN ("
+              "SELECT table_code, player_id AS person FROM seats WHERE player_id IS NOT NULL "
+              "UNION SELECT table_code, left_player_id FROM seats WHERE left_player_id IS NOT NULL "
+              "UNION SELECT m.table_code, ms.player_id FROM match_seats ms JOIN matches m ON m.id = ms.match_id "
+              "WHERE ms.player_id IS NOT NULL "
+              "UNION SELECT m.table_code, ms.left_player_id FROM match_seats ms JOIN matches m ON m.id = ms.match_id "
+              "WHERE ms.left_player_id IS NOT NULL) p ON p.table_code = b.table_code "
+              "WHERE p.person NOT LIKE 'bot:%' GROUP BY b.week, p.person")
+
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 

@@ -294,7 +294,8 @@ class PeopleStore(StoreCore):
             if anon_pid and anon_pid != user.id and not _is_account(db, anon_pid):
                 moved = [r["table_code"] for r in db.query(
                     "SELECT DISTINCT table_code FROM seats WHERE player_id = ? AND table_code NOT IN "
-                    "(SELECT table_code FROM seats WHERE player_id = ?)", [anon_pid, user.id])]
+                    f"(SELECT table_code FROM seats WHERE player_id = ?) AND table_code NOT IN ({_BOARDS_KEPT})",
+                    [anon_pid, user.id, anon_pid, user.id])]
                 _move_player(db, anon_pid, user.id)
             return user, moved
 
@@ -433,17 +434,32 @@ class PeopleStore(StoreCore):
 
 
 def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
-    """An anonymous player's rows become the account's (see ``PeopleStore.sign_in``)."""
+    """An anonymous player's rows become the account's (see ``PeopleStore.sign_in``); a
+    seat at a table of boards does not when the account played that week elsewhere."""
+    kept = [r["table_code"] for r in db.query(_BOARDS_KEPT, [anon_pid, user_id])]
+    spare = f"AND table_code NOT IN ({', '.join('?' for _ in kept)})" if kept else ""
     db.execute("UPDATE seats SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
-               "(SELECT table_code FROM seats WHERE player_id = ?)", [user_id, anon_pid, user_id])
-    db.execute("UPDATE seats SET left_player_id = ? WHERE left_player_id = ?", [user_id, anon_pid])
-    db.execute("UPDATE match_seats SET player_id = ? WHERE player_id = ?", [user_id, anon_pid])
-    db.execute("UPDATE match_seats SET left_player_id = ? WHERE left_player_id = ?", [user_id, anon_pid])
+               f"(SELECT table_code FROM seats WHERE player_id = ?) {spare}", [user_id, anon_pid, user_id, *kept])
+    db.execute(f"UPDATE seats SET left_player_id = ? WHERE left_player_id = ? {spare}", [user_id, anon_pid, *kept])
+    spare_matches = (f"AND match_id NOT IN (SELECT id FROM matches WHERE table_code IN "
+                     f"({', '.join('?' for _ in kept)}))") if kept else ""
+    db.execute(f"UPDATE match_seats SET player_id = ? WHERE player_id = ? {spare_matches}", [user_id, anon_pid, *kept])
+    db.execute(f"UPDATE match_seats SET left_player_id = ? WHERE left_player_id = ? {spare_matches}",
+               [user_id, anon_pid, *kept])
+    db.execute("UPDATE board_players SET person = ? WHERE person = ? AND week NOT IN "
+               "(SELECT week FROM board_players WHERE person = ?)", [user_id, anon_pid, user_id])
     db.execute("UPDATE tables SET host = ? WHERE host = ?", [user_id, anon_pid])
     db.execute("UPDATE room_members SET player_id = ? WHERE player_id = ? AND table_code NOT IN "
                "(SELECT table_code FROM room_members WHERE player_id = ?)", [user_id, anon_pid, user_id])
     for table in RATING_TABLES.values():
         db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
+# the tables of boards whose seats stay the anonymous player's (?, ?: the anonymous
+# player, the account): those of a week the account played at another table, since one
+# person plays a week's boards once
+_BOARDS_KEPT = ("SELECT k.table_code FROM board_players k WHERE k.person = ? AND k.week IN "
+                "(SELECT a.week FROM board_players a WHERE a.person = ?)")
+
+
                    f"(SELECT 1 FROM {table} WHERE player_id = ?)", [user_id, anon_pid, user_id])
     move_registrations(db, anon_pid, user_id)
     move_talk(db, anon_pid, user_id)

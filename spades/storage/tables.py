@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Conflict, Db
+from .base import Conflict, Db, Op
 from .core import StoreCore
 from .people import upsert_player
 from .rows import MatchRow, SeatRow, TableRow
@@ -221,12 +221,15 @@ class TableStore(StoreCore):
 
     def create_table(self, code: str, host: str | None, options: dict, seats: list[SeatRow],
                      seed: str, rules: dict, deal_secret: str | None = None,
-                     contributions: Sequence[str] = ()) -> None:
+                     contributions: Sequence[str] = (), also: Sequence[Op] = ()) -> None:
         """A new table with its seats and its first match, dealt fairly from ``deal_secret``
-        and the first hand's ``contributions`` when given. Raises Duplicate (a
-        sqlite3.IntegrityError) when the code is taken."""
+        and the first hand's ``contributions`` when given, and the ops ``also`` in the same
+        transaction (a table of boards claims its people's week). Raises Duplicate (a
+        sqlite3.IntegrityError) when the code is taken, and what ``also`` raises."""
         now = time.time()
         with self.transaction() as db:
+            for op in also:
+                op.apply(db)
             db.execute("INSERT INTO tables (code, created, host, options, status) VALUES (?, ?, ?, ?, 'playing')",
                        [code, now, host, json.dumps(options)])
             insert_seats(db, code, seats)

@@ -26,7 +26,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent import futures as cf
 from typing import Any
 
@@ -37,7 +37,7 @@ from ..clocks import SeatClock
 from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record, with_takebacks
 from ..rules_config import TURN_BASED, Rules
-from ..storage import CreateRoom, Duplicate, PutDealSecret, RoomRow, SeatRow, Store
+from ..storage import CreateRoom, Duplicate, Op, PutDealSecret, RoomRow, SeatRow, Store
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
@@ -426,14 +426,15 @@ class TableService:
         return code
 
     def create_seated(self, seats: list[SeatRow], rules: Rules, options: dict, host: str | None = None,
-                      seed: str | None = None) -> str:
+                      seed: str | None = None, also: Callable[[str], Sequence[Op]] | None = None) -> str:
         """A new table with these seats (people and bots: one for each seat of the rules'
         shape), rules and options, its match started at once (a tourney's pairing, say);
         ``seed`` the match's, which also makes its deal secret (drawn when None). Returns
         its code. A table plays while a person is at it: bots move, and the next hand is
         dealt when its people press Continue. Raises BadAction for seats that are not the
         shape's (0-3, or 0-2 for three players) once each, or a person's seat without a
-        player id."""
+        player id; ``also(code)``: more ops stored in the table's transaction (a table of
+        boards claims its people's week), and what they raise."""
         shape = rules.shape
         if sorted(s.seat for s in seats) != list(shape.seats):
             numbers = ", ".join(str(n) for n in shape.seats[:-1])
@@ -450,7 +451,8 @@ class TableService:
         seed = seed or draws[0]
         secret = secret_from(draws)
         code = self._new_code(lambda code: self.store.create_table(
-            code, host, dict(options), seats, seed, dataclasses.asdict(rules), secret))
+            code, host, dict(options), seats, seed, dataclasses.asdict(rules), secret,
+            also=also(code) if also else ()))
         self._started(code)
         return code
 

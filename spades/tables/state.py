@@ -174,7 +174,8 @@ def late_seat(state: TableState) -> int | None:
     another side than the host's (the nearest to the host's left first), else on the host's
     side; in cutthroat (every player a side alone) any bot's seat, from the host's left.
     None at a practice table, once the match is over, or when the table already has the
-    people it was created for (or no bot seat is left)."""
+    people it was created for (or no bot seat is left). At a table of boards a seat that
+    someone left comes first: the joiner plays on for that person's team."""
     if not state.shared() or state.match.finished:
         return None
     seats = state.row.seats
@@ -183,7 +184,10 @@ def late_seat(state: TableState) -> int | None:
         return None
     host = state.seat_of(state.row.host)
     host = 0 if host is None else host
-    for seat in join_order(shape, host):
+    order = join_order(shape, host)
+    if state.row.options.get("boards"):
+        order = sorted(state.left) + [seat for seat in order if seat not in state.left]
+    for seat in order:
         if seats[seat].kind == "bot":
             return seat
     return None

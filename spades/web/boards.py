@@ -46,7 +46,9 @@ from ..circles import CircleError
 from ..circles.boards import (
     MAX_BOARDS,
     MIN_BOARDS,
+    WEEK_BUSY,
     BoardsError,
+    WeekBusy,
     boards_of,
     close_week,
     new_week,
@@ -77,9 +79,17 @@ EARLIER = 12  # earlier weeks listed on the page
 
 # -- seats, for the rest of the site ---------------------------------------------------------------
 def join_refusal(code: str, person: str | None) -> str | None:
-    """Why ``person`` may not take a seat at table ``code`` (a table of boards: each person
-    plays a week's boards once), or None."""
-    return seat_refusal(service().store, code.upper(), person) if person else None
+    """Why ``person`` may not take a seat at table ``code``, or None: a table of boards
+    seats the members of its circle now (anyone else, a browser signed out included, is
+    refused), and each of them once a week (``seat_refusal``)."""
+    store = service().store
+    code = code.upper()
+    week_id = store.board_week_of_table(code)
+    week = store.board_week(week_id) if week_id is not None else None
+    if week is None:
+        return None
+    members = {m.person for m in circles().members(week.circle) if m.state == "in"}
+    return seat_refusal(store, code, person or "", members)
 
 
 # -- what the page shows -------------------------------------------------------------------------
@@ -94,8 +104,13 @@ def _tempo_words() -> dict[str, str]:
 
 
 def _sides(table: BoardTable) -> list[str]:
-    """The names in each direction's seats at a table (bots too), North-South first."""
-    return [" & ".join(s.name or "Someone" for s in table.seats if s.seat % 2 == side) for side in (0, 1)]
+    """The names in each direction's seats at a table (bots too), North-South first. A
+    direction of bots only is named with the people it played against, so that the bots'
+    teams of several tables are told apart: "Rex & Kit (bots, against Ann & Bea)"."""
+    names = [" & ".join(s.name or "Someone" for s in table.seats if s.seat % 2 == side) for side in (0, 1)]
+    people = [any(s.player_id or s.left_player_id for s in table.seats if s.seat % 2 == side) for side in (0, 1)]
+    return [names[side] if people[side] or not people[1 - side] else f"{names[side]} (bots, against {names[1 - side]})"
+            for side in (0, 1)]
 
 
 def _sat_at(table: BoardTable, person: str) -> bool:
@@ -125,7 +140,7 @@ def week_context(slug: str, week: BoardWeekRow, uid: str) -> dict[str, Any]:
     assert standings is not None
     words = _tempo_words()
     mine = next((t.code for t in tables if _sat_at(t, uid)), None)
-    sat = store.board_week_players(week.id) if state == "open" and mine is None else set()
+    sat = set(store.board_week_players(week.id)) if state == "open" else set()
     closed = state == "closed"
     played = standings.played.get(uid, frozenset())
     listed = []
@@ -159,6 +174,7 @@ def week_context(slug: str, week: BoardWeekRow, uid: str) -> dict[str, Any]:
                   for t in standings.teams if t.boards],
         "people": list(standings.people), "closed": closed,
         "may_start": state == "open" and mine is None and uid not in sat,
+        "played_elsewhere": state == "open" and mine is None and uid in sat,
         "choices": _choices(slug, uid, sat) if state == "open" and mine is None and uid not in sat else [],
         "reveal": f"/c/{slug}/boards/{week.id}/reveal.json" if closed else None,
     }
@@ -236,7 +252,7 @@ def make_week(slug: str):
     form = request.form
     store, now = service().store, service().now()
     if any(week_state(w, now) != "closed" for w in store.board_weeks(slug)):
-        abort(409, description="A week of boards is open or about to start: close it before making another.")
+        abort(409, description=WEEK_BUSY)
     count = _whole(form.get("boards", "")[:4], MIN_BOARDS, MAX_BOARDS, "the number of boards")
     days = _whole(form.get("days", str(DAYS))[:4] or str(DAYS), 1, 31, "the week's length in days")
     preset = form.get("preset", "standard")
@@ -253,6 +269,8 @@ def make_week(slug: str):
     try:
         week = new_week(store, slug, uid, count, preset_rules(preset), starts, starts + days * 86400.0,
                         draw=service().new_seed, now=now)
+    except WeekBusy as e:  # another request made one a moment ago
+        abort(409, description=str(e))
     except BoardsError as e:
         abort(400, description=str(e))
     flash(f"A week of {week.boards} boards: its deals are committed"

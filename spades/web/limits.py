@@ -106,7 +106,11 @@ class TooMany(NamedTuple):
 def making(kind: str, person: str) -> TooMany | None:
     """Count one more ``kind`` ("practice", "friends", "tourney") made by ``person`` from
     this client address, if both are within their limits: None then (counted), else what
-    to tell the person (nothing counted)."""
+    to tell the person. Each count is taken with one atomic step of the limiter's storage
+    (its ``hit``: Redis's INCR across processes), never looked at first and written after,
+    so requests at the same moment to several workers cannot all pass a look at the same
+    count. A refusal by the person's count has spent one of the address's (erring toward
+    refusing)."""
     if not limiter.enabled:
         return None
     person_setting, address_setting, noun = MAKING[kind]
@@ -114,7 +118,7 @@ def making(kind: str, person: str) -> TooMany | None:
               (parse(current_app.config[person_setting]), person, f"make-{kind}-person")]
     strategy = limiter.limiter
     for n, (item, key, scope) in enumerate(counts):
-        if not strategy.test(item, key, scope):
+        if not strategy.hit(item, key, scope):
             wait = max(1.0, strategy.get_window_stats(item, key, scope).reset_time - time.time())
             when = in_minutes(wait)
             if n == 0:
@@ -122,8 +126,6 @@ def making(kind: str, person: str) -> TooMany | None:
                                f"one address may. Try again in {when}.", wait)
             return TooMany(f"You have started {item.amount} {noun} within an hour, the most one person may. "
                            f"Try again in {when}.", wait)
-    for item, key, scope in counts:
-        strategy.hit(item, key, scope)
     return None
 
 

@@ -187,7 +187,7 @@ def create():
 # -- joining -------------------------------------------------------------------------------
 def refused(e: Refused, code: str | None = None):
     """A join that cannot happen, in words, with the way on (create a table, try a code)."""
-    status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), 400)
+    status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), e.status)
     if isinstance(e, NotSaved):  # nothing happened (Redis or the database away): try again
         status = 503
     full = isinstance(e, TableFull)
@@ -205,8 +205,13 @@ def _watchable(code: str) -> bool:
 
 def _joinable(code: str, pid: str | None):
     """``TableService.joinable``, and not from a browser that signed in to an account the
-    host blocked, whoever it is signed in as now (its device cookie says which): Removed."""
+    host blocked, whoever it is signed in as now (its device cookie says which), nor a
+    table of boards to anyone its circle's rules keep out (``join_refusal``): Removed."""
     row = service().joinable(code, pid)
+    if pid not in row.seated:
+        refusal = join_refusal(code, pid)  # a table of boards: the circle's members, each once a week
+        if refusal:
+            raise Removed(refusal)
     known = device()
     if known is None or not row.host or pid == row.host or pid in row.seated:
         return row
@@ -256,9 +261,6 @@ def join(code: str):
     pid = player_id(create=True)
     try:
         _joinable(code, pid)
-        refusal = join_refusal(code, pid)  # a table of boards: each person plays a week's boards once
-        if refusal:
-            return render_template("room/refused.html", message=refusal, code=code, full=False), 403
         service().handle(code, Player(pid), Join(values["name"], values["emoji"]))
     except BadPlayer as e:
         return _join_form(code, str(e), 400, values)

@@ -5,13 +5,16 @@ the round has its result (``spades.tourney.duplicate``).
 
 ``records_shut(code)`` is the sentence of the refusal (403), or None; the replay, record,
 analysis and sheet routes call it. The template global ``records_open(code)`` lets a
-list of matches leave out the links of a shut table.
+list of matches leave out the links of a shut table, and ``records_opening(code)`` tells a
+finished table's end panel, which then offers none of them, when they open.
 
 Imports: Flask, ``spades.circles.boards``, ``spades.tourney.duplicate`` and the web
 layer's services.
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from flask import Flask
 
@@ -35,6 +38,23 @@ def records_shut(code: str) -> str | None:
     return None
 
 
+def records_opening(code: str) -> str | None:
+    """When table ``code``'s replay, analysis and score sheet open, in a sentence for its
+    end panel (which then offers none of them), or None when they are open now."""
+    store, code = service().store, code.upper()
+    week_id = store.board_week_of_table(code)
+    week = store.board_week(week_id) if week_id is not None else None
+    if week is not None and not table_records_open(store, code, service().now()):
+        ends = datetime.fromtimestamp(week.ends, UTC).strftime("%a %-d %b %Y, %H:%M UTC")
+        return (f"This table played a week of duplicate boards that other tables are still playing: its replay, "
+                f"analysis and score sheet open when the week closes ({ends}, or sooner if the circle's owner "
+                "closes it).")
+    if not round_records_open(store, code):
+        return ("This table played a tourney round on duplicate deals: its replay, analysis and score sheet open "
+                "when every table of the round has finished.")
+    return None
+
+
 def records_open(code: str) -> bool:
     """The template global: whether a list of matches may link to table ``code``'s replay
     and record."""
@@ -43,6 +63,7 @@ def records_open(code: str) -> bool:
 
 def init_app(app: Flask) -> None:
     app.add_template_global(records_open, "records_open")
+    app.add_template_global(records_opening, "records_opening")
 
 
-__all__ = ["BOARDS_SHUT", "ROUND_SHUT", "init_app", "records_open", "records_shut"]
+__all__ = ["BOARDS_SHUT", "ROUND_SHUT", "init_app", "records_open", "records_opening", "records_shut"]

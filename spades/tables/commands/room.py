@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...bots import TABLE_LEVELS as LEVELS
 from ...fairness import clean_contribution
 from ...rules_config import Rules
-from ...storage import JoinRoom, Op, PutHand, SeatRow, StartRoom, TakeSeat, UpdateRoom
+from ...storage import ClaimBoardSeats, JoinRoom, Op, PutHand, SeatRow, StartRoom, TakeSeat, UpdateRoom
 from ..decide import Decision, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, TableClosed, TableFull
 from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, declare
@@ -26,6 +26,8 @@ from ..state import Settings, TableState, late_seat
 from ..values import BOT_EMOJI, BOT_PARTNER, Event, Player, Snapshot, Who, practice_bots
 
 NO_PARTNERS = "Cutthroat: everyone plays alone, so there is no partner to pick."
+# a seat at a table of boards lost to the person's claim on another table of the week
+PLAYED_ELSEWHERE = "Everyone plays a week's boards once: you have played them at another table."
 
 __all__ = ["Join", "PickPartner", "RemoveMember", "SetOptions", "Start", "LeaveRoom"]
 
@@ -132,6 +134,10 @@ def join(state: RoomState | TableState, who: Who, command: Join, now: float, set
     state.left.discard(seat)
     state.event = Event(seat, "join")
     rows: list[Op] = [TakeSeat(state.code, seat, who.id, name, emoji)]
+    week = state.row.options.get("boards")
+    if week:  # a table of boards: the person's claim on the week, stored with the seat
+        rows.insert(0, ClaimBoardSeats(str(week), state.code, (who.id,), now))
+        return Decision(rows + sync_clock(state, now, settings), seat=seat, conflict=PLAYED_ELSEWHERE)
     return Decision(rows + sync_clock(state, now, settings), seat=seat)
 
 
