@@ -10,7 +10,9 @@ WebSockets go back to this site only.
 cards, account or lists (``NO_STORE``): the table page and its fragments (htmx answers to
 moves and every command), ``view.json``, ``record.json``, the hint, the replay and score
 sheet, the analysis, the table's chat, the sign-in pages, the profile and the people one
-plays with, the your-turn list and the push subscription; and on the home page, the join
+plays with, the your-turn list and the push subscription, and every page of a circle (its
+members, the owner's secret invite link, the join page, its weeks of boards, its game
+nights and their ``.ics`` files, its table form); and on the home page, the join
 and new-table forms and the tourney pages (``NO_STORE_KNOWN``) once the browser is
 someone (a player id or an account in its session): they then show that person's Rejoin
 list, name and registrations. A new visitor's home page, like the rules, the fairness
@@ -39,7 +41,8 @@ POLICY = "; ".join([
 ])
 HSTS = "max-age=31536000; includeSubDomains"
 # blueprints whose answers are one person's
-NO_STORE = frozenset({"table", "replay", "analysis", "auth", "profile", "talk", "people", "notices", "push"})
+NO_STORE = frozenset({"table", "replay", "analysis", "auth", "profile", "talk", "people", "notices", "push",
+                      "circles", "boards", "nights"})
 # ... and those whose answers are one person's once the browser is someone
 NO_STORE_KNOWN = frozenset({"lobby", "tourney"})
 
