@@ -138,3 +138,16 @@ def test_the_bots_teams_of_several_tables_are_told_apart_in_the_standings(app):
     assert len(names) == 4 and len(set(names)) == 4, names  # no team listed twice under one name
     assert any(n.startswith("E-W") and "bots" in n and "Pia" in n for n in names), names
     assert any(n.startswith("E-W") and "bots" in n and "Di" in n for n in names), names
+
+
+def test_every_page_of_a_circle_is_kept_by_no_cache(app, client):
+    slug, pia, di, _ = circle_of_three(app)
+    assert make_week(pia, slug).status_code == 303
+    week = the_week(app, slug)
+    invite = invite_link(pia, slug)
+    stranger = signed_in(app, "cy@example.com", "Cy", "🐯")
+    for who, path in ((pia, "/c"), (pia, f"/c/{slug}"), (pia, f"/c/{slug}/table"), (pia, f"/c/{slug}/boards/{week.id}"),
+                      (di, f"/c/{slug}"), (stranger, invite), (stranger, "/c"), (client, f"/c/{slug}")):
+        r = who.get(path)
+        assert r.status_code in (200, 404), (path, r.status_code)
+        assert r.headers.get("Cache-Control") == "no-store", path
