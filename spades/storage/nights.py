@@ -6,7 +6,10 @@ Writes are row operations (``NewNight``, ``PutNightAnswer``, ``MoveNight`` ...) 
 with ``Store.commit``; ``NightStore`` holds the reads. A reminder, a push notice or a
 person's move to their table is claimed once per person and occurrence of a night
 (``ClaimNightSend``: a plain insert, so a second claim is a ``Duplicate``), which is what
-keeps each one to once however often the tick runs.
+keeps each one to once however often the tick runs. A reminder mail is also claimed once
+a day per person and circle (``ClaimNightReminder``: one row per circle and person, moved
+on by a conditional upsert), so however many nights a circle schedules or cancels, and
+however many processes send, a member gets at most one reminder a day from it.
 
 Imports: stdlib and the storage package's ``base`` and ``core``.
 """
@@ -17,7 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Conflict, Db
+from .base import Conflict, Db, Duplicate
 from .core import StoreCore
 
 
@@ -159,6 +162,44 @@ class DropNightSend:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimNightReminder:
+    """A reminder mail of circle ``circle`` to ``person`` at ``at``, claimed before it is
+    sent: Duplicate when one was claimed less than ``every`` seconds (a day) before. The
+    check and the write are one statement (an upsert whose update holds only when the last
+    claim is old enough), so two processes claiming at once get one claim between them on
+    either engine: SQLite takes writers one at a time, PostgreSQL locks the conflicting row
+    and reads its latest version before the update's condition."""
+
+    circle: str
+    person: str
+    at: float
+    every: float
+
+    def apply(self, db: Db) -> None:
+        cur = db.execute("INSERT INTO night_reminded (circle, person, at) VALUES (?, ?, ?) "
+                         "ON CONFLICT(circle, person) DO UPDATE SET at = excluded.at "
+                         "WHERE night_reminded.at <= excluded.at - ?",
+                         [self.circle, self.person, self.at, self.every])
+        if cur.rowcount != 1:
+            raise Duplicate(f"{self.person} had a reminder of {self.circle} within {self.every:.0f} s")
+
+
+@dataclass(frozen=True, slots=True)
+class DropNightReminder:
+    """A reminder claim given back (the mail was not sent): the row goes, if it is still
+    the one claimed at ``at`` (the claim before it was a day old or more, so nothing of
+    the rule is lost with it)."""
+
+    circle: str
+    person: str
+    at: float
+
+    def apply(self, db: Db) -> None:
+        db.execute("DELETE FROM night_reminded WHERE circle = ? AND person = ? AND at = ?",
+                   [self.circle, self.person, self.at])
+
+
+@dataclass(frozen=True, slots=True)
 class AddNightTable:
     """A table made by a night's occurrence, with the people seated at it."""
 
@@ -263,6 +304,12 @@ class NightStore(StoreCore):
             return {r["person"] for r in db.query(
                 "SELECT person FROM night_sent WHERE night = ? AND occurrence = ? AND kind = ?",
                 [night, occurrence, kind])}
+
+    def reminded_since(self, circle: str, since: float) -> set[str]:
+        """The people mailed a reminder of the circle's nights after ``since``."""
+        with self._reading() as db:
+            return {r["person"] for r in db.query(
+                "SELECT person FROM night_reminded WHERE circle = ? AND at > ?", [circle, since])}
 
     def night_pairing(self, circle: str) -> str:
         """The circle's pairing rule (``rotate`` unless its owner chose ``fixed``)."""
