@@ -14,8 +14,8 @@ enough to reimplement; this module is the site's one implementation.
   around the table (3 or 4 seats), starting with the seat left of the dealer.
 - ``FairDeals``: a match's deals as ``spades.rules.Match`` takes them (``deals=``), with
   each hand's commitment and, once the hand is over, its revealed ``fairness`` for the
-  record. ``verify_record``: the ``verify`` command. The figures' exact probabilities and
-  the chi-square test of the ``/fairness`` page are at the end.
+  record. ``verify_record``: the ``verify`` command. The figures' exact probabilities (for
+  each table shape's deck) and the chi-square test of the ``/fairness`` page are at the end.
 
 Imports: stdlib, ``spades.cards`` and ``spades.rules_config`` only.
 
@@ -285,47 +285,82 @@ _COUNT_WORDS = {3: "three", 4: "four"}
 
 
 # -- the figures: exact probabilities and the chi-square test ---------------------------
-HAND_COUNT = math.comb(52, 13)
+# Each table shape's deck has its own figures: a first hand of ``hand_size`` cards from its
+# deck, its trumps (the spades, and the jokers and the jjdd 2D where the deck has them)
+# and its suits as play sees them (the trumps one suit).
+def first_dealt(server_seed: str, contributions: Sequence[str], hand: int, table: Shape = STANDARD_SHAPE
+                ) -> list[str]:
+    """The cards of the first seat dealt (left of the dealer, whoever deals): cards 0,
+    P, 2P ... of the shuffled deck of the table's shape, for P players."""
+    return shuffled(server_seed, contributions, hand, deck_of(table))[0::table.players]
 
 
-def spade_probabilities() -> list[float]:
-    """P(a hand of 13 holds k spades), k = 0..13 (hypergeometric).
+def trumps(cards: Iterable[str], table: Shape = STANDARD_SHAPE) -> int:
+    """How many trumps the cards hold: the spades, and the jokers (and 2D at jjdd).
 
-    >>> p = spade_probabilities(); round(sum(p), 12), round(p[3], 4)
-    (1.0, 0.2863)
+    >>> from spades.rules_config import shape_of
+    >>> trumps(["AS", "2D", "BJ", "KH"]), trumps(["AS", "2D", "BJ", "KH"], shape_of(4, True, "jjdd"))
+    (1, 3)
     """
-    return [math.comb(13, k) * math.comb(39, 13 - k) / HAND_COUNT for k in range(14)]
+    return sum(1 for text in cards if table.trump_mask >> _BY_TEXT[text] & 1)
 
 
-def shape(cards: Iterable[str]) -> str:
-    """A hand's shape: its suit lengths, longest first (``"4-3-3-3"``)."""
-    counts = {s: 0 for s in SUITS}
+def trump_probabilities(table: Shape = STANDARD_SHAPE) -> list[float]:
+    """P(a hand holds k trumps), k = 0 up to the most it can (hypergeometric: a hand of
+    ``hand_size`` from the deck, which holds ``len(trumps)`` trumps).
+
+    >>> p = trump_probabilities(); len(p), round(sum(p), 12), round(p[3], 4)
+    (14, 1.0, 0.2863)
+    >>> from spades.rules_config import shape_of
+    >>> p = trump_probabilities(shape_of(4, True, "jj")); len(p), round(sum(p), 12)
+    (14, 1.0)
+    """
+    size, held, rest = table.hand_size, len(table.trumps), len(table.deck) - len(table.trumps)
+    hands = math.comb(len(table.deck), size)
+    return [math.comb(held, k) * math.comb(rest, size - k) / hands for k in range(min(held, size) + 1)]
+
+
+def shape(cards: Iterable[str], table: Shape = STANDARD_SHAPE) -> str:
+    """A hand's shape: its suit lengths as play sees the suits, longest first.
+
+    >>> from spades.rules_config import shape_of
+    >>> shape(["AS", "KS", "2D", "3C"]), shape(["AS", "KS", "2D", "LJ", "3C"], shape_of(4, True, "jjdd"))
+    ('2-1-1-0', '4-1-0-0')
+    """
+    counts = [0] * len(SUITS)
     for text in cards:
-        counts[text[-1]] += 1
-    return "-".join(str(n) for n in sorted(counts.values(), reverse=True))
+        counts[table.suit_of[_BY_TEXT[text]]] += 1
+    return "-".join(str(n) for n in sorted(counts, reverse=True))
 
 
-def shape_probabilities() -> dict[str, float]:
-    """P(each shape) of a hand of 13, the most likely first: the ways to hold those
-    lengths in some order of the four suits, over C(52, 13).
+def shape_probabilities(table: Shape = STANDARD_SHAPE) -> dict[str, float]:
+    """P(each shape) of a hand, the most likely first: for every way to give the hand's
+    cards to the suits (as play sees them, each no longer than it is in the deck), the
+    ways to hold them, over C(deck, hand).
 
     >>> p = shape_probabilities(); len(p), round(sum(p.values()), 12), list(p)[:3]
     (39, 1.0, ['4-4-3-2', '5-3-3-2', '5-4-3-1'])
+    >>> from spades.rules_config import shape_of
+    >>> p = shape_probabilities(shape_of(3, False)); round(sum(p.values()), 12), list(p)[0]
+    (1.0, '5-5-4-3')
     """
-    out: dict[str, float] = {}
-    for a in range(13, -1, -1):
-        for b in range(min(a, 13 - a), -1, -1):
-            for c in range(min(b, 13 - a - b), -1, -1):
-                d = 13 - a - b - c
-                if d > c:
-                    continue
-                lengths = (a, b, c, d)
-                orders = math.factorial(4)
-                for n in set(lengths):
-                    orders //= math.factorial(lengths.count(n))
-                ways = orders * math.prod(math.comb(13, n) for n in lengths)
-                out[f"{a}-{b}-{c}-{d}"] = ways / HAND_COUNT
-    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+    suits = [sum(1 for c in table.deck if table.suit_of[c] == s) for s in range(len(SUITS))]
+    ways: dict[tuple[int, ...], int] = {}
+
+    def give(left: int, i: int, lengths: tuple[int, ...], count: int) -> None:
+        if i == len(suits) - 1:
+            if left <= suits[i]:
+                key = tuple(sorted((*lengths, left), reverse=True))
+                ways[key] = ways.get(key, 0) + count * math.comb(suits[i], left)
+            return
+        for n in range(min(left, suits[i]) + 1):
+            give(left - n, i + 1, (*lengths, n), count * math.comb(suits[i], n))
+
+    give(table.hand_size, 0, (), 1)
+    hands = math.comb(len(table.deck), table.hand_size)
+    # likeliest first; equally likely shapes with the longest suits first
+    ordered = sorted(ways.items(), key=lambda kv: (-kv[1], tuple(-n for n in kv[0])))
+    return {"-".join(map(str, lengths)): n / hands for lengths, n in ordered}
 
 
 def pooled(observed: Sequence[int], expected: Sequence[float], minimum: float = 5.0

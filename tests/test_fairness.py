@@ -28,7 +28,7 @@ from pools import ManualPool
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from spades.fairness import FairDeals, chi2_sf, shape_probabilities, shuffled, spade_probabilities
+from spades.fairness import FairDeals, chi2_sf, shape_probabilities, shuffled, trump_probabilities
 from spades.rules import Match
 from spades.rules_config import Rules
 from spades.storage import MIGRATION_SET, MIGRATIONS, Conflict, PutHand, SeatRow, Store
@@ -445,7 +445,7 @@ def test_matches_from_before_fair_deals_keep_their_seeded_deals(tmp_path, bots):
 def test_the_deal_store_on_each_engine(database):
     store = Store(database)
     seats = [SeatRow(0, "human", "p0", "Ann")] + [SeatRow(s, "bot", None, "Bot") for s in (1, 2, 3)]
-    store.create_table("FAIRRR", "p0", {}, seats, "s", {}, "ab" * 32, ("c0",))
+    store.create_table("FAIRRR", "p0", {}, seats, "s", {"jokers": "jj"}, "ab" * 32, ("c0",))
     store.create_table("PLAINN", "p0", {}, seats, "s", {})
     assert store.fair_deals("FAIRRR", 1) == ("ab" * 32, {1: ("c0",)})
     assert store.fair_deals("PLAINN", 1) is None and store.deal_secret("PLAINN", 1) is None
@@ -454,7 +454,7 @@ def test_the_deal_store_on_each_engine(database):
     assert store.ensure_deal_secret("FAIRRR", 1, "cd" * 32) == "ab" * 32  # a secret never changes
     assert store.revealed_hands() == []  # hand 1 is being played
     store.commit([PutHand("FAIRRR", 1, 2, ())])
-    assert store.revealed_hands() == [("ab" * 32, 1, ("c0",))]
+    assert store.revealed_hands() == [("ab" * 32, 1, ("c0",), {"jokers": "jj"})]  # with its match's rules
     store.close()
 
 
@@ -477,12 +477,12 @@ def test_the_figures_count_one_hand_per_finished_deal_against_the_exact_probabil
     # many deals from the algorithm fit; a dealer who favours spades does not
     hands = [shuffled(FairDeals("5a" * 32).server_seed(n), [], n)[0::4] for n in range(1, 801)]
     fair = figures_of(hands)
-    assert fair.deals == 800 and fair.spades_test is not None and fair.shapes_test is not None
-    assert fair.spades_test.p_value > 0.001 and fair.shapes_test.p_value > 0.001
-    assert sum(r.observed for r in fair.spades) == 800 and sum(r.observed for r in fair.shapes) == 800
+    assert fair.deals == 800 and fair.trumps_test is not None and fair.shapes_test is not None
+    assert fair.trumps_test.p_value > 0.001 and fair.shapes_test.p_value > 0.001
+    assert sum(r.observed for r in fair.trumps) == 800 and sum(r.observed for r in fair.shapes) == 800
     loaded = figures_of([sorted(cards, key=lambda c: c[-1] != "S")[:13] for cards in
                          (shuffled(FairDeals("5a" * 32).server_seed(n), [], n)[:26] for n in range(1, 201))])
-    assert loaded.spades_test is not None and loaded.spades_test.warning
+    assert loaded.trumps_test is not None and loaded.trumps_test.warning
 
 
 @pytest.mark.parametrize("x,df,p", [(6.635, 1, 0.01), (5.991, 2, 0.05), (9.488, 4, 0.05), (23.209, 10, 0.01),
@@ -492,7 +492,7 @@ def test_the_chi_square_p_values_match_the_tables(x, df, p):
 
 
 def test_the_exact_probabilities():
-    spades = spade_probabilities()
+    spades = trump_probabilities()
     assert sum(spades) == pytest.approx(1, abs=1e-12) and spades[0] == pytest.approx(0.012791, abs=1e-6)
     shapes = shape_probabilities()
     assert shapes["4-4-3-2"] == pytest.approx(0.215512, abs=1e-6)

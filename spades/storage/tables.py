@@ -327,18 +327,19 @@ class TableStore(StoreCore):
         secret = self.deal_secret(code, number)
         return (secret, self.hand_contributions(code, number)) if secret else None
 
-    def revealed_hands(self) -> list[tuple[str, int, tuple[str, ...]]]:
+    def revealed_hands(self) -> list[tuple[str, int, tuple[str, ...], dict]]:
         """Every fairly dealt hand that is over (a later hand was dealt, or its match is
-        finished), as (match secret, hand number, contributions): the hands whose seeds
-        are revealed, never one being played."""
+        finished), as (match secret, hand number, contributions, the match's rules): the
+        hands whose seeds are revealed, never one being played."""
         with self._reading() as db:
             rows = db.query(
-                "SELECT d.secret, h.hand, h.contributions FROM hands h "
+                "SELECT d.secret, h.hand, h.contributions, m.rules FROM hands h "
                 "JOIN deal_secrets d ON d.table_code = h.table_code AND d.match_number = h.match_number "
                 "JOIN matches m ON m.table_code = h.table_code AND m.number = h.match_number "
                 "WHERE d.secret <> '' AND (m.finished = 1 OR EXISTS (SELECT 1 FROM hands n "
                 "WHERE n.table_code = h.table_code AND n.match_number = h.match_number AND n.hand = h.hand + 1))")
-            return [(r["secret"], r["hand"], tuple(json.loads(r["contributions"]))) for r in rows]
+            return [(r["secret"], r["hand"], tuple(json.loads(r["contributions"])), json.loads(r["rules"]))
+                    for r in rows]
 
     def unfinished_tables(self) -> list[str]:
         """Codes of tables whose current match is still being played (resumed on start-up)."""
