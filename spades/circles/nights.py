@@ -9,15 +9,23 @@ four, partners by the circle's pairing rule, bots in the empty seats. ``docs/cir
 - **Reminder**, in the 24 hours before an occurrence's start: one mail to each member
   who said yes or maybe or has not answered (not to those who said no), with an account
   and an address and who did not turn the circle's night mails off; each mail carries a
-  signed link that turns them off without signing in (``stop_token``).
+  signed link that turns them off without signing in (``stop_token``). It says when in
+  words true at the moment it goes ("in 3 minutes", "tonight at 20:00", "tomorrow at
+  20:00": ``soon_words``), in the night's zone, named; the site keeps no person's own
+  time zone, so the reader's is not given. A member gets at most one reminder a day from
+  a circle (``REMINDER_GAP_S``), however many nights it schedules, cancels and schedules
+  again; and each reminder is taken from the site's hourly mail allowance (``allow``, the
+  reminders' share): one it refuses is not sent, logged once (not again while the share
+  stays spent) and tried again on a later tick, once the share has room, while the night
+  has not started (a reminder an hour late still helps; none goes after the start).
 - **Push notice**, in the 15 minutes before: one to each member who said yes or maybe.
 - **Start**: tables for the people who said yes and whose circle page said "here" in
   the last ``here_s`` seconds (a minute); a weekly night then moves on to the same wall
   time in its zone a week later (its answers start afresh), any other is over.
 
 Each reminder, notice and move to a table is claimed once per person and occurrence in
-the store before it is sent (``ClaimNightSend``), so ticking twice, or two processes
-ticking, sends one.
+the store before it is sent (``ClaimNightSend``), and a reminder once a day per person
+and circle (``ClaimNightReminder``), so ticking twice, or two processes ticking, sends one.
 
 Imports: stdlib, itsdangerous, icalendar, ``spades.mail``, ``spades.storage``,
 ``spades.tables`` (the table service and its bots' look) and the circles' service and
@@ -28,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import secrets
 import threading
 import time
@@ -60,12 +69,13 @@ from ..storage import (
     SeatRow,
     Store,
 )
+from ..storage.nights import ClaimNightReminder, DropNightReminder
 from ..tables import BOT_EMOJI
 from .service import CircleError, CircleService, NotInCircle, NotOwner
 
 __all__ = [
-    "ANSWERS", "HERE_S", "LENGTH_H", "NightError", "NightService", "PAIRINGS", "Seating", "REMIND_S", "PUSH_S",
-    "seat_people", "stop_token", "stopped_by",
+    "ANSWERS", "HERE_S", "LENGTH_H", "NightError", "NightService", "PAIRINGS", "Seating", "REMIND_S",
+    "REMINDER_GAP_S", "PUSH_S", "seat_people", "soon_words", "stop_token", "stopped_by",
 ]
 
 log = logging.getLogger(__name__)
@@ -73,6 +83,7 @@ log = logging.getLogger(__name__)
 ANSWERS = ("yes", "maybe", "no")
 PAIRINGS = ("rotate", "fixed")
 REMIND_S = 86400.0  # the reminder mail goes out in the day before the start
+REMINDER_GAP_S = 86400.0  # a member's reminder mails of one circle are at least this far apart
 PUSH_S = 15 * 60.0  # the push notice in the quarter of an hour before
 HERE_S = 60.0  # "on the circle's page": its page said "here" this recently
 LATE_S = 3600.0  # a start missed by more than this (the site was down) makes no tables
@@ -84,6 +95,8 @@ LEVEL = "normal"  # the bots' level at a night's tables
 _SALT = "spades-night-mails-off"
 
 Push = Callable[[str, str, str, str], int]  # (person, title, body, url) -> notices sent
+Allow = Callable[[], float | None]  # one mail taken from the allowance: None, else the seconds until it has room
+EVENING = 17  # from this hour a start today is "tonight"
 
 
 class NightError(CircleError):
@@ -131,6 +144,33 @@ def _zones() -> frozenset[str]:
     if not _ZONES:
         _ZONES = frozenset(available_timezones()) | {"UTC"}
     return _ZONES
+
+
+def soon_words(starts: float, zone: str, now: float) -> str:
+    """When a night starts, as a person says it at ``now``: in minutes within the hour,
+    else the wall-clock time in the night's zone, named ("tonight at 20:00
+    (Europe/Paris)", "today", "tomorrow", or the day and date further on).
+
+    >>> at = epoch_of("2026-12-18T20:00", "Europe/Paris")
+    >>> [soon_words(at, "Europe/Paris", at - h * 3600) for h in (0.05, 0.005, 12, 22)]
+    ['in 3 minutes', 'in 1 minute', 'tonight at 20:00 (Europe/Paris)', 'tomorrow at 20:00 (Europe/Paris)']
+    >>> soon_words(at, "Europe/Paris", at - 50 * 3600), soon_words(at, "America/New_York", at - 3 * 3600)
+    ('on Friday 18 December at 20:00 (Europe/Paris)', 'today at 14:00 (America/New_York)')
+    """
+    left = starts - now
+    if left < 3600:
+        minutes = max(1, math.ceil(left / 60))
+        return f"in {minutes} minute{'' if minutes == 1 else 's'}"
+    tz = ZoneInfo(zone)
+    wall = datetime.fromtimestamp(starts, tz)  # the moment's own wall time (a start in a clock change's gap too)
+    today = datetime.fromtimestamp(now, tz).date()
+    days = (wall.date() - today).days
+    at = f"at {wall:%H:%M} ({zone})"
+    if days == 0:
+        return f"{'tonight' if wall.hour >= EVENING else 'today'} {at}"
+    if days == 1:
+        return f"tomorrow {at}"
+    return f"on {wall:%A} {wall.day} {wall:%B} {at}"
 
 
 def epoch_of(local: str, zone: str) -> float:
@@ -222,7 +262,8 @@ def seat_people(people: Sequence[str], pairing: str, fixed: dict[str, str],
 class NightService:
     """Every circle's game nights, over the store, the table service and the circles.
     ``mailer``/``base_url``: the reminders (no ``base_url``, no mail: a mail's links need
-    the site's address); ``push``: notices to browsers; ``lock``: one tick at a time (a
+    the site's address); ``allow``: takes each reminder from the site's mail allowance
+    (None: no allowance); ``push``: notices to browsers; ``lock``: one tick at a time (a
     cluster's shared lock); ``clock``: epoch seconds."""
 
     store: Store
@@ -234,6 +275,10 @@ class NightService:
     lock: AbstractContextManager | None = None
     clock: Callable[[], float] = time.time
     here_s: float = HERE_S
+    allow: Allow | None = None
+    # until when the allowance refused reminders: this process asks it nothing more till
+    # then (and logs nothing more); the allowance's own count holds across processes
+    _held_until: float = dataclasses.field(default=0.0, init=False, repr=False)
 
     # -- scheduling ------------------------------------------------------------------------
     def schedule(self, slug: str, by: str, day: str, at: str, zone: str, weekly: bool) -> NightRow:
@@ -393,35 +438,56 @@ class NightService:
         return f"{d:%A} {d.day} {d:%B %Y, %H:%M} ({night.zone})"
 
     def _remind(self, night: NightRow, members: set[str], answers: dict[str, str], now: float) -> None:
-        if self.base_url is None or self.mailer is None:
+        if self.base_url is None or self.mailer is None or now < self._held_until:
             return
         told = self.store.night_sent(night.id, night.occurrence, "mail")
         off = self.store.night_mail_off(night.circle)
+        recent = self.store.reminded_since(night.circle, now - REMINDER_GAP_S)  # one a day from a circle
         circle = self.circles.circle(night.circle)
-        for person in sorted(members - told - off):
-            if answers.get(person) == "no":
-                continue
+        due = [p for p in sorted(members - told - off - recent) if answers.get(p) != "no"]
+        soon = soon_words(night.starts, night.zone, now)
+        for n, person in enumerate(due):
             user = self.store.user(person)
             if user is None or not user.email:
                 continue
-            try:
-                self.store.commit([ClaimNightSend(night.id, night.occurrence, person, "mail", now)])
+            try:  # both at once: this occurrence's reminder, and the circle's one of the day
+                self.store.commit([ClaimNightSend(night.id, night.occurrence, person, "mail", now),
+                                   ClaimNightReminder(circle.slug, person, now, REMINDER_GAP_S)])
             except Duplicate:
                 continue
-            page = f"{self.base_url}/c/{circle.slug}"
-            stop = f"{self.base_url}/nights/off/{stop_token(self.secret, circle.slug, person)}"
-            said = {"yes": "You said you would come.", "maybe": "You said maybe."}.get(
-                answers.get(person, ""), "You have not answered yet: say whether you are coming on the circle's page.")
-            body = (f"{circle.name} plays Spades on {self.when(night)}.\n{said}\n\n"
-                    f"The circle's page: {page}\nAdd it to your calendar: {page}/nights/{night.id}.ics\n\n"
-                    f"Be on the circle's page at the start: tables are made then from the people who said yes "
-                    f"and are there.\n\nTo stop the game-night mails of {circle.name}: {stop}\n")
-            headers = {"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+            sent = False
             try:
-                self.mailer.send(user.email, f"Game night tomorrow: {circle.name}", body, headers=headers)
+                wait = self.allow() if self.allow is not None else None
+                if wait is not None:
+                    self._held_until = now + wait
+                    log.warning("game night %s of %s: the mail allowance refused a reminder (%d waiting); "
+                                "reminders are tried again in %d minutes", night.id, circle.slug, len(due) - n,
+                                math.ceil(wait / 60))
+                    return
+                self._mail_reminder(night, circle.slug, circle.name, person, user.email, answers.get(person), soon)
+                sent = True
             except MailError:
                 log.warning("a game night's reminder could not be mailed; trying again on the next tick")
-                self.store.commit([DropNightSend(night.id, night.occurrence, person, "mail")])
+            finally:
+                if not sent:  # the claims given back: a later tick tries again
+                    self.store.commit([DropNightSend(night.id, night.occurrence, person, "mail"),
+                                       DropNightReminder(circle.slug, person, now)])
+
+    def _mail_reminder(self, night: NightRow, slug: str, name: str, person: str, email: str, said: str | None,
+                       soon: str) -> None:
+        """One reminder mail: when (``soon``, words true as it goes, and the day in the
+        night's zone), what they answered, the page, the calendar file and the stop link."""
+        assert self.mailer is not None and self.base_url is not None
+        page = f"{self.base_url}/c/{slug}"
+        stop = f"{self.base_url}/nights/off/{stop_token(self.secret, slug, person)}"
+        answered = {"yes": "You said you would come.", "maybe": "You said maybe."}.get(
+            said or "", "You have not answered yet: say whether you are coming on the circle's page.")
+        body = (f"{name} plays Spades {soon}.\nWhen: {self.when(night)}.\n{answered}\n\n"
+                f"The circle's page: {page}\nAdd it to your calendar: {page}/nights/{night.id}.ics\n\n"
+                f"Be on the circle's page at the start: tables are made then from the people who said yes "
+                f"and are there.\n\nTo stop the game-night mails of {name}: {stop}\n")
+        headers = {"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+        self.mailer.send(email, f"Game night {soon}: {name}", body, headers=headers)
 
     def _notify(self, night: NightRow, members: set[str], answers: dict[str, str], now: float) -> None:
         if self.push is None:
@@ -437,8 +503,8 @@ class NightService:
                 continue
             try:
                 self.push(person, f"Game night soon: {circle.name}",
-                          "It starts in a quarter of an hour: open the circle's page to be seated.",
-                          f"/c/{circle.slug}")
+                          f"It starts {soon_words(night.starts, night.zone, now)}: open the circle's page to be "
+                          "seated.", f"/c/{circle.slug}")
             except Exception:
                 log.exception("a game night's push notice failed")
 

@@ -12,6 +12,9 @@ Routes, each 404 to anyone not in the circle now (the circles' own check and sen
 - ``POST /c/<slug>/nights/pairing`` (owner): ``pairing``, ``rotate`` or ``fixed``;
 - ``POST /c/<slug>/nights/<id>/answer``: ``answer`` yes, maybe or no;
 - ``POST /c/<slug>/nights/<id>/cancel`` (owner);
+
+scheduling and cancelling count together against ``NIGHT_CHANGES_PER_PERSON`` per person
+(``"20 per hour"``, in the limiter's shared storage): past it, 429 with the sentence;
 - ``GET /c/<slug>/nights/<id>.ics``: the night for a calendar (icalendar);
 - ``POST /c/<slug>/nights/here``: the page's poll (htmx, while a night is near): the
   person is on the page now; answered with the poll element again, or with
@@ -23,10 +26,12 @@ program's one-click POST, turns that person's game-night mails of that circle of
 
 Settings: ``NIGHT_TICK_S`` (15; 0 in tests unless they ask: nothing ticks), how often
 the worker ticks; ``NIGHT_POLL_S`` (20), how often the page says "here" while a night
-is within a quarter of an hour (every five minutes while one is within a day).
+is within a quarter of an hour (every five minutes while one is within a day);
+``NIGHT_CHANGES_PER_PERSON`` above. The reminders are taken from the reminders' share of
+the site's hourly mail (``spades.web.allowance``).
 
-Imports: Flask, ``spades.circles`` and the web layer's circles, identity, notices
-(the site's address for links) and services.
+Imports: Flask, ``spades.circles`` and the web layer's allowance, circles, identity,
+limits, notices (the site's address for links) and services.
 """
 
 from __future__ import annotations
@@ -41,8 +46,10 @@ from ..circles import CircleError
 from ..circles.nights import PUSH_S, REMIND_S, SEATED_S, NightService, stopped_by
 from ..storage import NightRow
 from . import circles as circles_web
+from .allowance import reminder_budgets, take
 from .circles import NOT_HERE, circles, member_of, page_part
 from .identity import csrf_exempt
+from .limits import TooMany, hit, in_minutes, too_many
 from .notices import site_address, tick_every
 from .services import mailer
 
@@ -55,6 +62,7 @@ ZONES = ("UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Madrid
          "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
          "America/Sao_Paulo", "America/Mexico_City", "Asia/Kolkata", "Asia/Tokyo", "Asia/Singapore",
          "Australia/Sydney", "Pacific/Auckland", "Africa/Lagos", "Africa/Johannesburg")
+NIGHT_CHANGES_PER_PERSON = "20 per hour"  # nights scheduled and cancelled, together, per person
 
 
 def nights() -> NightService:
@@ -118,9 +126,23 @@ def _owner(slug: str) -> str:
     return uid
 
 
+def _changes_counted(uid: str) -> TooMany | None:
+    """Count one night scheduled or cancelled by this person: None within the limit, else
+    the refusal (``NIGHT_CHANGES_PER_PERSON``)."""
+    limit = current_app.config.get("NIGHT_CHANGES_PER_PERSON", NIGHT_CHANGES_PER_PERSON)
+    wait = hit(limit, uid, "night-changes")
+    if wait is None:
+        return None
+    return TooMany(f"You have scheduled or cancelled the most game nights one person may in an hour "
+                   f"({limit.split()[0]}). Try again in {in_minutes(wait)}.", wait)
+
+
 @bp.post("/c/<slug>/nights")
 def schedule(slug: str):
     uid = _owner(slug)
+    refusal = _changes_counted(uid)
+    if refusal is not None:
+        too_many(refusal)
     form = request.form
     try:
         night = nights().schedule(slug, uid, form.get("day", "")[:20], form.get("time", "")[:10],
@@ -156,6 +178,9 @@ def answer(slug: str, night_id: str):
 @bp.post("/c/<slug>/nights/<night_id>/cancel")
 def cancel(slug: str, night_id: str):
     uid = _owner(slug)
+    refusal = _changes_counted(uid)
+    if refusal is not None:
+        too_many(refusal)
     try:
         night = nights().cancel(slug, uid, night_id)
     except CircleError as e:
@@ -211,9 +236,18 @@ def start(app: Flask) -> NightService:
     cluster = tables.cluster
     with app.app_context():
         post = mailer()
+
+    def allow() -> float | None:
+        """One reminder from the reminders' share of this hour's mail: None, or the seconds
+        until the share has room."""
+        with app.app_context():
+            held = take(reminder_budgets())
+        return None if held is None else held[1]
+
     svc = NightService(tables.store, app.extensions["spades.circles"], app.config["SECRET_KEY"], mailer=post,
                        base_url=site_address(app.config.get("PUBLIC_URL")), push=app.extensions.get("spades.push"),
-                       lock=cluster.shared_lock("nights") if cluster is not None else None, clock=tables.now)
+                       lock=cluster.shared_lock("nights") if cluster is not None else None, clock=tables.now,
+                       allow=allow)
     tick_every(app, float(app.config.get("NIGHT_TICK_S", 0 if app.testing else 15)), "game nights", svc.tick)
     return svc
 
