@@ -1,7 +1,8 @@
 """A game night in real Chromium: Ann makes a circle, Bo joins by its invite link, Ann
 schedules a game night, both answer yes and have the circle's page open, and at its
 start both pages go to the same table, where they sit with two bots. The circle's page
-with a night fits a phone (390 by 844) and a laptop (1280 by 800)."""
+with a night fits a phone (390 by 844) and a laptop (1280 by 800). A city typed for the
+zone gives the night form back as typed, with a button for the zone it looks like."""
 
 from __future__ import annotations
 
@@ -113,3 +114,31 @@ def test_the_circle_page_with_a_night_fits_a_phone_and_a_laptop(app, live_server
                 assert page.evaluate(TOO_WIDE) == [], (viewport, name)
             finally:
                 page.context.close()
+
+
+def test_a_city_typed_for_the_zone_gives_the_form_back_with_the_zone_it_looks_like(app, live_server, browser):
+    owner = signed_in(app, "ann@example.com", "Ann")
+    row = app.extensions["spades.circles"].create(owner.uid, "Friday Spades")
+    ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
+    try:
+        ann.goto(f"{live_server}/c/{row.slug}")
+        soon = datetime.now(ZoneInfo("America/New_York")) + timedelta(days=2)
+        plan = ann.locator("#night-plan")
+        plan.get_by_label("Day").fill(soon.strftime("%Y-%m-%d"))
+        plan.get_by_label("Time", exact=True).fill("19:30")
+        plan.get_by_label("Time zone").fill("New York")
+        plan.get_by_label("Every week").check()
+        plan.get_by_role("button", name="Schedule it").click()
+        form = ann.locator("#night-form")
+        expect(form.get_by_role("alert")).to_have_text(
+            "\u201cNew York\u201d is not a time zone name: did you mean America/New_York?")
+        expect(form.get_by_label("Day")).to_have_value(soon.strftime("%Y-%m-%d"))
+        expect(form.get_by_label("Time", exact=True)).to_have_value("19:30")
+        expect(form.get_by_label("Time zone")).to_have_value("New York")
+        expect(form.get_by_label("Every week")).to_be_checked()
+        assert ann.evaluate(TOO_WIDE) == []
+        form.get_by_role("button", name="Schedule it in America/New_York").click()
+        expect(ann.locator("#nights .night-when")).to_contain_text("19:30 (America/New_York)")
+        expect(ann.locator("#nights .night-when")).to_contain_text("every week")
+    finally:
+        ann.context.close()

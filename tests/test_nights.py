@@ -1,11 +1,14 @@
 """Game nights (``spades.circles.nights``, ``/c/<slug>/nights``): scheduling in a time
-zone (a bad zone is a 400), answers, the 404 every nights address answers to anyone not
+zone (a bad zone is a 400 that gives the form back as typed, with the zone names it looks
+like), answers, the 404 every nights address answers to anyone not
 in the circle, the owner's controls, the .ics read back with icalendar, and the tick: at
 the start, tables from the people who said yes and are on the page, bots in the empty
 seats, partners rotated or kept, a weekly night moving on a week."""
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
@@ -13,9 +16,9 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
-from test_circles import invite_link, make, post, section, signed_in
+from test_circles import invite_link, make, post, section, signed_in, text
 
-from spades.circles.nights import seat_people
+from spades.circles.nights import seat_people, zone_suggestions
 from spades.storage import MoveNight
 
 
@@ -91,6 +94,59 @@ def test_a_bad_zone_day_or_time_is_a_400_that_says_so(app, circle):
     r = post(ann, f"/c/{slug}/nights", day=past, time=at, zone="UTC")
     assert r.status_code == 400 and "gone by" in r.get_data(as_text=True)
     assert nights(app).nights(slug) == []
+
+
+def fields(form: str) -> dict[str, str]:
+    """A form's fields as a browser sends them (inputs with a value; a checkbox when checked)."""
+    out = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+        if name and (' type="checkbox"' not in tag or " checked" in tag):
+            out[name.group(1)] = html.unescape(value.group(1) if value else "")
+    return out
+
+
+def test_a_zone_that_is_not_one_gives_the_form_back_as_typed_with_the_zone_it_looks_like(app, circle):
+    slug, ann, *_ = circle
+    day, at = ahead(2, "America/New_York")
+    r = post(ann, f"/c/{slug}/nights", day=day, time=at, zone="New York", weekly="on")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and '<section id="night-form"' in page
+    assert "\u201cNew York\u201d is not a time zone name: did you mean America/New_York?" in text(page)
+    form = re.search(r'<form method="post" action="/c/[^"]+/nights" class="circle-form">.*?</form>', page, re.S)
+    assert {k: v for k, v in fields(form.group(0)).items() if k != "csrf"} == {
+        "day": day, "time": at, "zone": "New York", "weekly": "on"}  # every field as typed
+    [pick] = re.findall(r'<form[^>]*class="inline night-suggestion">.*?</form>', page, re.S)
+    assert "Schedule it in America/New_York" in pick
+    assert nights(app).nights(slug) == []
+    r = ann.post(f"/c/{slug}/nights", data=fields(pick))
+    assert r.status_code == 303
+    [night] = nights(app).nights(slug)
+    assert night.zone == "America/New_York" and night.weekly and night.local == f"{day}T{at}"
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("new york", ("America/New_York",)), ("  PARIS ", ("Europe/Paris",)), ("europe/paris", ("Europe/Paris",)),
+    ("Buenos Aires", ("America/Argentina/Buenos_Aires", "America/Buenos_Aires")), ("Port au Prince",
+                                                                                    ("America/Port-au-Prince",)),
+    ("Mars/Olympus_Mons", ()), ("<b>x</b>", ()),
+])
+def test_the_zones_a_name_looks_like(typed, meant):
+    assert zone_suggestions(typed) == meant
+
+
+@pytest.mark.parametrize("day, at, zone", [
+    ("2026-02-30", "20:00", "UTC"), ("", "", ""), ("9999-12-31", "23:59", "Pacific/Kiritimati"),
+    ("0001-01-01", "00:00", "America/New_York"), ("2030-01-01", "24:00", "UTC"), ("2030-01-01", "7", "UTC"),
+    ("2030-01-01", "20:00", "\x00<script>"), ("x" * 5000, "é" * 5000, "/" * 5000), ("2030-01-01", "-1:30", "UTC"),
+    ("2030-01-01", "20:00", "../../etc/passwd"), ("2030-01-01", "20:00", "Europe/"),
+])
+def test_bad_night_input_is_a_400_form_never_a_500(app, circle, day, at, zone):
+    slug, ann, *_ = circle
+    r = post(ann, f"/c/{slug}/nights", day=day, time=at, zone=zone)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and 'role="alert"' in page and "<script>" not in page
+    assert 'name="zone" value="' in page and nights(app).nights(slug) == []
 
 
 def test_members_answer_and_change_their_answer(app, circle):

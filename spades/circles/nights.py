@@ -74,8 +74,8 @@ from ..tables import BOT_EMOJI
 from .service import CircleError, CircleService, NotInCircle, NotOwner
 
 __all__ = [
-    "ANSWERS", "HERE_S", "LENGTH_H", "NightError", "NightService", "PAIRINGS", "Seating", "REMIND_S",
-    "REMINDER_GAP_S", "PUSH_S", "seat_people", "soon_words", "stop_token", "stopped_by",
+    "ANSWERS", "HERE_S", "LENGTH_H", "BadZone", "NightError", "NightService", "PAIRINGS", "Seating", "REMIND_S",
+    "REMINDER_GAP_S", "PUSH_S", "seat_people", "soon_words", "stop_token", "stopped_by", "zone_suggestions",
 ]
 
 log = logging.getLogger(__name__)
@@ -97,12 +97,21 @@ _SALT = "spades-night-mails-off"
 Push = Callable[[str, str, str, str], int]  # (person, title, body, url) -> notices sent
 Allow = Callable[[], float | None]  # one mail taken from the allowance: None, else the seconds until it has room
 EVENING = 17  # from this hour a start today is "tonight"
+SUGGESTED = 3  # zone names suggested for one that is not a zone, at most
 
 
 class NightError(CircleError):
     """Bad input for a night (a day, a time or a zone that is not one)."""
 
     status = 400
+
+
+class BadZone(NightError):
+    """A time zone that is not one, with the zone names that look like it (``zone_suggestions``)."""
+
+    def __init__(self, message: str, suggestions: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.suggestions = tuple(suggestions)
 
 
 class NoSuchNight(CircleError):
@@ -126,17 +135,47 @@ def stopped_by(secret: str, token: str) -> tuple[str, str] | None:
 
 
 def zone_of(name: str) -> ZoneInfo:
-    """The IANA time zone ``name`` (``Europe/Paris``); NightError when it is not one."""
+    """The IANA time zone ``name`` (``Europe/Paris``); BadZone (a NightError, with the
+    names that look like it) when it is not one."""
     name = name.strip()
     if not name or len(name) > 64 or name not in _zones():
-        raise NightError(f"{name[:64]!r} is not a time zone: give one such as Europe/Paris or America/New_York.")
+        shown = " ".join(name.split())[:64]
+        if not shown:
+            raise BadZone("Give the night's time zone, such as Europe/Paris or America/New_York.")
+        like = zone_suggestions(name)
+        if like:
+            raise BadZone(f"\u201c{shown}\u201d is not a time zone name: did you mean {' or '.join(like)}?", like)
+        raise BadZone(f"\u201c{shown}\u201d is not a time zone: give one such as Europe/Paris or America/New_York "
+                      "(a region, a slash and a city).")
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):  # pragma: no cover - listed but missing
-        raise NightError(f"{name!r} is not a time zone on this server.") from None
+        raise BadZone(f"\u201c{name}\u201d is not a time zone on this server.") from None
+
+
+def _key(name: str) -> str:
+    """A zone name as it is matched: no case, no spaces, underscores or hyphens."""
+    return "".join(c for c in name.casefold() if c not in " _-\t")
+
+
+def zone_suggestions(typed: str) -> tuple[str, ...]:
+    """The zone names a person may have meant by ``typed`` (the whole name, or its last
+    part, matched without case, spaces, underscores or hyphens), at most ``SUGGESTED``,
+    the deepest names first (``America/Argentina/Buenos_Aires`` before its old alias).
+
+    >>> zone_suggestions("New York"), zone_suggestions("europe/paris"), zone_suggestions("Mars")
+    (('America/New_York',), ('Europe/Paris',), ())
+    """
+    key = _key(typed)[:80]
+    if not key:
+        return ()
+    whole, last = _zone_keys()
+    found = whole.get(key) or last.get(key) or []
+    return tuple(sorted(found, key=lambda z: (-z.count("/"), z))[:SUGGESTED])
 
 
 _ZONES: frozenset[str] = frozenset()
+_KEYS: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
 
 
 def _zones() -> frozenset[str]:
@@ -144,6 +183,19 @@ def _zones() -> frozenset[str]:
     if not _ZONES:
         _ZONES = frozenset(available_timezones()) | {"UTC"}
     return _ZONES
+
+
+def _zone_keys() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each zone name by its matching key, and by its last part's."""
+    global _KEYS
+    if _KEYS is None:
+        whole: dict[str, list[str]] = {}
+        last: dict[str, list[str]] = {}
+        for z in sorted(_zones()):
+            whole.setdefault(_key(z), []).append(z)
+            last.setdefault(_key(z.rsplit("/", 1)[-1]), []).append(z)
+        _KEYS = whole, last
+    return _KEYS
 
 
 def soon_words(starts: float, zone: str, now: float) -> str:

@@ -8,7 +8,10 @@ Routes, each 404 to anyone not in the circle now (the circles' own check and sen
 403 to a member for the owner's controls:
 
 - ``POST /c/<slug>/nights`` (owner): ``day`` (``YYYY-MM-DD``), ``time`` (``HH:MM``),
-  ``zone`` (an IANA name: a bad one is a 400 that says so), ``weekly`` (``on``);
+  ``zone`` (an IANA name), ``weekly`` (``on``); a day, time or zone that is not one (or a
+  start refused) answers 400 with the night form again (``night_form.html``): what was
+  typed in every field, the sentence, and for a zone that is not one the names it looks
+  like (``New York``: America/New_York), each a button that schedules it there;
 - ``POST /c/<slug>/nights/pairing`` (owner): ``pairing``, ``rotate`` or ``fixed``;
 - ``POST /c/<slug>/nights/<id>/answer``: ``answer`` yes, maybe or no;
 - ``POST /c/<slug>/nights/<id>/cancel`` (owner);
@@ -43,8 +46,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request
 
 from ..circles import CircleError
-from ..circles.nights import PUSH_S, REMIND_S, SEATED_S, NightService, stopped_by
-from ..storage import NightRow
+from ..circles.nights import PUSH_S, REMIND_S, SEATED_S, BadZone, NightError, NightService, stopped_by
+from ..storage import CircleRow, NightRow
 from . import circles as circles_web
 from .allowance import reminder_budgets, take
 from .circles import NOT_HERE, circles, member_of, page_part
@@ -111,7 +114,7 @@ def part(slug: str, uid: str) -> dict[str, Any]:
         "later": [{"id": n.id, "when": svc.when(n), "weekly": n.weekly} for n in upcoming[1:]],
         "owner": owner, "pairing": svc.pairing(slug), "zones": ZONES,
         "form": {"day": date.fromtimestamp(svc.clock()).isoformat(), "time": "20:00",
-                 "zone": upcoming[-1].zone if upcoming else "UTC"},
+                 "zone": upcoming[-1].zone if upcoming else "UTC", "weekly": False},
         "poll": poll, "slug": slug,
     }
     if upcoming or poll:
@@ -120,10 +123,16 @@ def part(slug: str, uid: str) -> dict[str, Any]:
 
 
 def _owner(slug: str) -> str:
+    return _owner_of(slug)[1]
+
+
+def _owner_of(slug: str) -> tuple[CircleRow, str]:
+    """The circle and its owner's id, for the owner's controls: 404 to anyone not in it,
+    403 to other members."""
     row, _, uid = member_of(slug)
     if row.owner != uid:
         abort(403, description="Only the circle's owner may do that.")
-    return uid
+    return row, uid
 
 
 def _changes_counted(uid: str) -> TooMany | None:
@@ -137,16 +146,30 @@ def _changes_counted(uid: str) -> TooMany | None:
                    f"({limit.split()[0]}). Try again in {in_minutes(wait)}.", wait)
 
 
+def _night_form(row: CircleRow, values: dict[str, Any], message: str, status: int,
+                suggestions: tuple[str, ...] = (), headers: dict[str, str] | None = None):
+    """The night form again: what was typed, the sentence, the zones meant (buttons)."""
+    p = {"slug": row.slug, "form": values, "zones": ZONES}
+    body = render_template("circles/night_form.html", circle=row, p=p, message=message, suggestions=suggestions)
+    return body, status, headers or {}
+
+
 @bp.post("/c/<slug>/nights")
 def schedule(slug: str):
-    uid = _owner(slug)
+    row, uid = _owner_of(slug)
+    form = request.form
+    day, at, zone = form.get("day", "")[:20], form.get("time", "")[:10], form.get("zone", "")[:80]
+    weekly = form.get("weekly") == "on"
+    values = {"day": day, "time": at, "zone": zone, "weekly": weekly}  # the form again, as typed
     refusal = _changes_counted(uid)
     if refusal is not None:
-        too_many(refusal)
-    form = request.form
+        return _night_form(row, values, refusal.message, 429, headers=refusal.headers)
     try:
-        night = nights().schedule(slug, uid, form.get("day", "")[:20], form.get("time", "")[:10],
-                                  form.get("zone", "")[:80], form.get("weekly") == "on")
+        night = nights().schedule(slug, uid, day, at, zone, weekly)
+    except BadZone as e:
+        return _night_form(row, values, str(e), e.status, e.suggestions)
+    except NightError as e:
+        return _night_form(row, values, str(e), e.status)
     except CircleError as e:
         return _refuse(e)
     flash(f"Game night scheduled: {nights().when(night)}.")
