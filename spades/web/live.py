@@ -25,9 +25,10 @@ is now and the refusal's words in the message of ``#told``, as a refused post sh
 (``render_fragments``); that message element carries ``data-status``, the HTTP status the
 post would have had (``status_of``: illegal 422, stale 409, not your seat 403, ...), and
 ``data-ack``, the message's ack when it had one. A message that is not such an object (not
-JSON, an unknown route, a field that is not text) is refused the same way (400; an unknown
-route 404) and the socket stays open; more than ``MOVES_PER_S`` a second (a burst of
-``MOVES_BURST``) is refused with 429 (``SOCKET_MOVES_PER_S`` in the app's settings).
+JSON, nested past what the parser takes, an unknown route, a field that is not text) is
+refused the same way (400; an unknown route 404) and the socket stays open; more than
+``MOVES_PER_S`` a second (a burst of ``MOVES_BURST``) is refused with 429
+(``SOCKET_MOVES_PER_S`` in the app's settings).
 Incoming messages are capped in size (``SOCK_SERVER_OPTIONS``).
 
 Threads: a socket's loop (``pump``) waits on its connection's queue; simple-websocket's
@@ -256,7 +257,7 @@ class Mover:
         out (the socket is closed)."""
         try:
             message = json.loads(text)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # not JSON (not UTF-8 either), or nested too deep to read
             message = None
         ack = message.get("ack") if isinstance(message, dict) else None
         if not isinstance(ack, int) or isinstance(ack, bool) or abs(ack) >= 2 ** 53:
