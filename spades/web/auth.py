@@ -183,9 +183,10 @@ def check_code():
     user, moved = accounts().sign_in(email, anon, session.get("name", ""), session.get("emoji", ""))
     if anon:
         service().reload_seats(moved, {anon: user.id})
-        hub().rebind(anon, user.id)  # this browser's open tables follow it into the account
     name, emoji = accounts().store.known_player(user.id) or (user.name, user.emoji)
     _start_session(user.id, user.session_gen, name, emoji)
+    if anon:  # this browser's open tables follow it into the account, in the session just begun
+        hub().rebind(anon, user.id, session["gen"], session["sid"])
     return remember_device(redirect(url_for("profile.games"), 303), email)
 
 
@@ -201,6 +202,7 @@ def signout_everywhere():
     uid = session.get("uid")
     if uid:
         accounts().sign_out_everywhere(uid)
+        hub().signed_out(uid)  # their open sockets, in every process, are closed at once
         accounts().store.remove_push_subscriptions(uid)  # no device of theirs hears of their turns
     session.clear()
     return redirect(url_for("lobby.home"), 303)

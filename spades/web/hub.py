@@ -33,6 +33,15 @@ Each person may hold ``per_person`` open sockets and each client address
 ``per_address`` (a venue behind one address may raise it); the next one is refused with
 a reason.
 
+A connection acts for its person in the signed-in session its page holds (``uid``,
+``gen``, ``sid``; none for a guest): a guest's socket whose browser signs in follows the
+seat to the account (``rebind``) and takes the session that sign-in began. Before each
+move it takes and each message it sends, the socket's loop asks ``entitled``, which looks
+the session up again in the database when the last look is ``recheck_s`` old (1 s,
+``SESSION_RECHECK_S``); a session signed out, here or on every device, closes the socket
+before anything more of its seat is sent. Signing out on every device is also said on the
+bus (``signed_out``), so every process rechecks that person's sockets at once.
+
 A line said at a table (``Change.said``) goes only to the sockets of the people who hear
 it (``spades.web.chat.hears``: the watchers' chat, mutes and blocks), rendered once for
 its sayer, once for the host (whose menu on it offers to silence its speaker) and once
@@ -49,9 +58,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
 import queue
 import socket
 import threading
+import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -87,6 +98,9 @@ TOLD_AT_ONCE = 8  # the most moves one frame's screen readers' line tells (a soc
 HISTORY = 64  # changes remembered per table with sockets here, for a socket back from a drop
 BEHIND = 4  # a socket with this many changes waiting or more (the one it takes included) skips to the newest
 _NOTHING = object()  # a connection holds nothing taken from its queue
+RECHECK = object()  # queued for a connection whose session is to be looked up again now
+RECHECK_S = 1.0  # how long a session looked up holds for the moves and frames of its socket
+SIGNED_OUT_CHANNEL = "signed-out/"  # a page channel: the account after the slash signed out on every device
 
 
 class Published:
@@ -261,6 +275,11 @@ class Connection:
     host: bool = False  # its person is the table's host, as the last change it was sent says
     chat_open: bool | None = None  # its chat holds the watchers' lines (the match was over); None: as the page had it
     reason: str = ""
+    # the signed-in session the socket acts in (``Hub.entitled``); None: a guest's
+    uid: str | None = None
+    gen: object = None
+    sid: object = None
+    checked: float = -math.inf  # when the session was last found to hold (monotonic seconds)
     since: int | None = None  # a socket back from a drop: the last change its page applied
     sent: dict[str, str] = field(default_factory=dict)  # the table's fragments as this socket last sent them
     sent_seq: int = -1  # the change ``sent`` shows
@@ -312,6 +331,15 @@ class Connection:
             self.queue.put_nowait(item)
         except queue.Full:
             self.kill("too slow: reconnect for the table as it is now")
+
+    def recheck(self) -> None:
+        """Look the session up again before anything more is sent or taken (never blocks:
+        a full queue's loop is busy and checks before its next frame)."""
+        self.checked = -math.inf
+        try:
+            self.queue.put_nowait(RECHECK)
+        except queue.Full:
+            pass
 
     def gone(self) -> None:
         """The page closed this socket: its loop ends without waiting for its next change
@@ -374,6 +402,7 @@ class Hub:
         self.per_person = per_person
         self.per_address = per_address
         self.queue_size = queue_size
+        self.recheck_s = float(app.config.get("SESSION_RECHECK_S", RECHECK_S))
         self._lock = threading.Lock()
         self._by_table: dict[str, set[Connection]] = defaultdict(set)
         self._by_person: dict[str, set[Connection]] = defaultdict(set)
@@ -525,6 +554,12 @@ class Hub:
         if channel.startswith(MUTED_CHANNEL):
             self._muted_changed(channel[len(MUTED_CHANNEL):])
             return
+        if channel.startswith(SIGNED_OUT_CHANNEL):
+            with self._lock:
+                conns = list(self._by_person.get(channel[len(SIGNED_OUT_CHANNEL):], ()))
+            for conn in conns:
+                conn.recheck()
+            return
         with self._lock:
             conns = list(self._by_table.get(channel, ()))
             render = self._renderers.get(channel)
@@ -569,13 +604,36 @@ class Hub:
             for conn in conns:
                 conn.muted = muted
 
-    def rebind(self, old: str, new: str) -> None:
-        """A browser's player id became an account's at sign-in: its open sockets follow."""
+    def rebind(self, old: str, new: str, gen: object, sid: object) -> None:
+        """A browser's player id became account ``new``'s at sign-in, in the session of
+        generation ``gen`` and id ``sid``: its open sockets follow, acting in that session."""
         with self._lock:
             conns = self._by_person.pop(old, set())
             for conn in conns:
-                conn.player_id = new
-            self._by_person[new] |= conns
+                conn.player_id, conn.uid, conn.gen, conn.sid, conn.checked = new, new, gen, sid, -math.inf
+            if conns:
+                self._by_person[new] |= conns
+
+    def signed_out(self, uid: str) -> None:
+        """Account ``uid`` signed out on every device: every process looks up the session of
+        each of its sockets again at once (``entitled``), and closes those it ended."""
+        self.service.bus.publish_page(SIGNED_OUT_CHANNEL + uid)
+
+    def entitled(self, conn: Connection) -> bool:
+        """Whether ``conn`` may still act for its person and be sent its seat's cards (in
+        its own thread): a guest's socket may (a browser's own player id, which nobody signs
+        out); an account's while the signed-in session it acts in holds, looked up again
+        when the last look is ``recheck_s`` old."""
+        if conn.uid is None:
+            return True
+        now = time.monotonic()
+        if now - conn.checked < self.recheck_s:
+            return True
+        accounts = self.app.extensions["spades.accounts"]
+        if conn.uid != conn.player_id or not accounts.session_valid(conn.uid, conn.gen, conn.sid):
+            return False
+        conn.checked = now
+        return True
 
     def render(self, item: Published | Resumed | PagePush, conn: Connection) -> str:
         """The message for ``conn`` (in its own thread, in order): its frame of a table's

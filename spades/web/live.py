@@ -17,8 +17,12 @@ ignored. Only a command declared with a route whose answer is the table
 (``TABLE_ANSWER``, at a playing table: ``socket_routes``) is taken; anything else (chat, a
 room's controls, leaving) is refused with words saying to use the page's form. The command
 runs on the path of the post (``spec.from_form`` → ``TableService.handle``) for the
-handshake's person, whose signed-in session is checked again before each move (and every
-``SESSION_CHECK_S`` while the socket is open: signed out on every device closes it). A move
+person the socket's seat belongs to now (the handshake's, or the account a guest's browser
+signed in to since: ``Hub.rebind``). That person's signed-in session is checked again
+(``Hub.entitled``: at most a second old) before each message is taken and each frame is
+sent, and every ``SESSION_CHECK_S`` while the socket is idle: a session signed out, here or
+on every device, closes the socket with ``SIGNED_OUT`` before anything more of its seat
+goes out or any move is taken. A move
 taken is answered by nothing more than the change's frame, which every socket of the table
 gets, the mover's included. A refusal is answered on that socket alone with the table as it
 is now and the refusal's words in the message of ``#told``, as a refused post shows them
@@ -75,7 +79,7 @@ from ..tables import (
 from ..tables.errors import status_of
 from ..tables.registry import ROOM, TABLE_ANSWER
 from .codes import CODE_RE, JOIN_LIMIT, JOIN_LIMIT_MESSAGE, normalize_code
-from .hub import Connection, Hub
+from .hub import RECHECK, Connection, Hub
 from .identity import csrf_token, player_id
 from .limits import hit_shared
 from .render import render_fragments
@@ -84,7 +88,7 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("live", __name__)
 sock = Sock()
-SESSION_CHECK_S = 10.0  # how soon "sign out on every device" closes an open socket
+SESSION_CHECK_S = 10.0  # how soon an idle socket finds its session signed out (the bus says it sooner)
 POLICY_VIOLATION = 1008  # the WebSocket close code for a refusal
 TRY_AGAIN_LATER = 1013  # the close code for a table that could not be loaded just now: the page connects again
 PAGE_CLOSE_WAIT_S = 2.0  # how long a page told it may not watch has to close its socket
@@ -95,6 +99,7 @@ IDLE = object()  # nothing came for a while (a socket's loop checks its session)
 MESSAGE_TAG = '<p class="message" role="alert"'  # the refusal's words in ``#told`` (table/_told.html)
 USE_THE_FORM = "That is not sent over the live connection: use the page's form."
 NOT_UNDERSTOOD = "That message was not understood: a move is a JSON object with its route and its form's fields."
+SIGNED_OUT = "You were signed out. Sign in again to play at this table."
 
 
 def origin_allowed() -> bool:
@@ -133,9 +138,7 @@ def socket(ws, code: str) -> None:
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as Flask
     hub: Hub = app.extensions["spades.hub"]
     since = request.args.get("since", "")
-    conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
-                      queue_size=app.config["SOCKET_QUEUE"], ws=ws,
-                      since=int(since) if since.isdigit() and len(since) < 20 else None)
+    conn = connection(code, app, ws, int(since) if since.isdigit() and len(since) < 20 else None)
     try:
         refusal = hub.open(conn)
     except TableNotFound:
@@ -148,7 +151,7 @@ def socket(ws, code: str) -> None:
     if refusal:
         close_with(ws, refusal, ended=refusal == WATCHING_OFF)
         return
-    pump(ws, conn, app, hub, Mover(ws, conn, app))
+    pump(ws, conn, app, hub, Mover(ws, conn, app, hub))
 
 
 def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str]) -> None:
@@ -156,8 +159,7 @@ def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str])
     each push drawn by ``render(person)``, until it closes."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as Flask
     hub: Hub = app.extensions["spades.hub"]
-    conn = Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
-                      queue_size=app.config["SOCKET_QUEUE"], ws=ws)
+    conn = connection(code, app, ws)
     refusal = hub.open_page(conn, channel, render)
     if refusal:
         close_with(ws, refusal)
@@ -165,15 +167,23 @@ def serve_page(ws, code: str, channel: str, render: Callable[[str | None], str])
     pump(ws, conn, app, hub)
 
 
+def connection(code: str, app: Flask, ws, since: int | None = None) -> Connection:
+    """This request's socket as the hub keeps it: its table (or page), its person, the
+    signed-in session it acts in (none for a guest) and its queue."""
+    uid = session.get("uid") or None
+    return Connection(code, player_id() or "", request.remote_addr or "", csrf_token(),
+                      queue_size=app.config["SOCKET_QUEUE"], ws=ws, since=since, uid=uid,
+                      gen=session.get("gen") if uid else None, sid=session.get("sid") if uid else None)
+
+
 def pump(ws, conn: Connection, app: Flask, hub: Hub, mover: Mover | None = None) -> None:
     """Send ``conn``'s queued pictures until the socket closes (or is closed: a signed-out
     session, a stuck reader, the table ending it), then let the hub forget it; with a
     ``mover`` (a table's socket), take the moves that come in between the sends. A socket
     the page closed wakes its loop at once (``wake_when_closed``), so a waiting socket
-    sleeps until its table changes, a message comes or its session is due a check."""
-    uid, gen, sid = session.get("uid"), session.get("gen"), session.get("sid")
+    sleeps until its table changes, a message comes or its session is due a check. Nothing
+    is taken or sent for a session signed out (``Hub.entitled``, before each)."""
     check_every = app.config.get("SESSION_CHECK_S", SESSION_CHECK_S)
-    checked = time.monotonic()
     wake_when_closed(ws, conn, mover)
     try:
         while ws.connected and conn.alive:
@@ -181,16 +191,14 @@ def pump(ws, conn: Connection, app: Flask, hub: Hub, mover: Mover | None = None)
                 item = conn.take(check_every)
             except queue.Empty:
                 item = IDLE
-            if uid and time.monotonic() - checked >= check_every:
-                checked = time.monotonic()
-                if not app.extensions["spades.accounts"].session_valid(uid, gen, sid):
-                    close_with(ws, "signed out")  # signed out on every device
-                    break
+            if item is not None and not hub.entitled(conn):
+                close_with(ws, SIGNED_OUT)
+                break
             if mover is not None and (item is INCOMING or ws.input_buffer) and not mover.read():
                 break  # signed out: closed
             if item is None:  # ended by the table (watching turned off), or the page closed it
                 break
-            if item is INCOMING or item is IDLE:
+            if item is INCOMING or item is IDLE or item is RECHECK:
                 continue
             try:
                 message = hub.render(item, conn)
@@ -220,13 +228,12 @@ class Mover:
     """A table socket's incoming moves (see the module docstring): read, checked, run and,
     when refused, answered on this socket."""
 
-    def __init__(self, ws, conn: Connection, app: Flask) -> None:
-        self.ws, self.conn, self.app = ws, conn, app
+    def __init__(self, ws, conn: Connection, app: Flask, hub: Hub) -> None:
+        self.ws, self.conn, self.app, self.hub = ws, conn, app, hub
         self.rate = float(app.config.get("SOCKET_MOVES_PER_S", MOVES_PER_S))
         self.burst = max(1.0, self.rate * MOVES_BURST / MOVES_PER_S)
         self.tokens, self.filled = self.burst, time.monotonic()
         self.waiting = False  # an INCOMING is in the connection's queue
-        self.uid, self.gen, self.sid = session.get("uid"), session.get("gen"), session.get("sid")
 
     def poke(self) -> None:
         """A message came in (called by the socket's reader): wake the loop once."""
@@ -254,7 +261,10 @@ class Mover:
 
     def take(self, text: str | bytes) -> bool:
         """One message: run its move, or answer why not. False when the person has signed
-        out (the socket is closed)."""
+        out (the socket is closed: no move is taken, and no answer shows the seat)."""
+        if not self.hub.entitled(self.conn):
+            close_with(self.ws, SIGNED_OUT)
+            return False
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):  # not JSON (not UTF-8 either), or nested too deep to read
@@ -280,9 +290,6 @@ class Mover:
         if wrong is not None:
             self.refuse(f"{NOT_UNDERSTOOD} (The field {wrong[:40]!r} is not text.)", 400, ack)
             return True
-        if self.uid and not self.app.extensions["spades.accounts"].session_valid(self.uid, self.gen, self.sid):
-            close_with(self.ws, "signed out")  # signed out on every device: the move is not taken
-            return False
         self.run(spec, fields, ack)
         return True
 
