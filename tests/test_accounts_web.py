@@ -67,13 +67,28 @@ def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, ser
     ("\u200b\x07", "🦊", "Choose a name of 1 to 20 characters."),  # nothing left once they are taken out
     ("Ann\ue000", "🦊", "A name may not hold invisible or control characters."),
     ("Ann", "💩", "Choose one of the emoji offered."),
-    ("Ann", "", "Choose one of the emoji offered."),
     ("<b>Ann</b>", "<img>", "Choose one of the emoji offered."),
 ])
 def test_bad_names_and_emoji_are_refused_inline(client, name, emoji, message):
     r = save(client, name, emoji)
     assert r.status_code == 422 and error_of(r) == message
     assert "<b>Ann" not in r.get_data(as_text=True)
+
+
+def test_the_emoji_is_optional_the_current_one_kept_or_the_offered_one_given(app, client):
+    """A name saved without an emoji picked: a person who never chose one gets the one the
+    form offers them; one who chose keeps theirs."""
+    assert save(client, "Ann", "").status_code == 303
+    me = client.get("/me").get_data(as_text=True)
+    given = re.search(r'name="emoji" value="([^"]+)" checked', me).group(1)
+    assert given in EMOJI and f"<h1>{given} Ann</h1>" in me and "Saved." in me
+    assert save(client, "Ann", "").status_code == 303  # the same again
+    assert f"<h1>{given} Ann</h1>" in client.get("/me").get_data(as_text=True)
+    assert save(client, "Ann", "🐙").status_code == 303
+    r = client.post("/me", data={"csrf": csrf_of(client), "name": "Annie"})  # no emoji field at all
+    assert r.status_code == 303
+    assert "<h1>🐙 Annie</h1>" in client.get("/me").get_data(as_text=True)
+    assert app.extensions["spades.tables"].store.known_player(pid_of(client)) == ("Annie", "🐙")
 
 
 def test_the_emoji_offered_are_the_curated_list(client):

@@ -64,7 +64,7 @@ def test_sign_in_with_the_code_from_the_mail(mail_app, client, smtp):  # noqa: F
     page = client.get("/signin/code").get_data(as_text=True)
     assert "ann@example.com" in page and code_in(msg.text) not in page
     r = try_code(client, code_in(msg.text))
-    assert r.status_code == 303 and r.headers["Location"].endswith("/games")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/me/name")  # a new account: its name first
     cookie = r.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie  # plain http here
     me = client.get("/me").get_data(as_text=True)
@@ -231,7 +231,7 @@ def test_the_browsers_game_name_and_emoji_move_to_the_account(mail_app, client, 
     assert client.post("/me", data={"csrf": csrf, "name": "Ann", "emoji": "🦉"}).status_code == 303
     code = start_practice(client, name="Ann")
     assert service.wait_idle()
-    sign_in(client, smtp, "ann@example.com")
+    assert sign_in(client, smtp, "ann@example.com").headers["Location"].endswith("/games")  # named: no name step
     games = client.get("/games").get_data(as_text=True)
     assert f'data-code="{code}"' in games and "With <strong>Bea</strong> against Rex and Kit" in games
     me = client.get("/me").get_data(as_text=True)
@@ -244,6 +244,33 @@ def test_the_browsers_game_name_and_emoji_move_to_the_account(mail_app, client, 
         r = client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "3",
                                                 "version": str(v["version"])}, headers=HX)
         assert r.status_code == 200
+
+
+def test_a_first_sign_in_without_a_name_asks_for_one_prefilled_with_the_name_at_a_table(mail_app, smtp,  # noqa: F811
+                                                                                        service):
+    laptop = mail_app.test_client()
+    assert sign_in(laptop, smtp, "ann@example.com").headers["Location"].endswith("/me/name")
+    step = laptop.get("/me/name").get_data(as_text=True)
+    assert "What should friends call you?" in step and 'name="name" value=""' in step
+    assert re.search(r'name="emoji" value="[^"]+" checked', step)  # an emoji offered, changeable
+    # she goes on without one and plays as Annie: where she is named, she is Annie
+    start_practice(laptop, name="Annie")
+    assert service.wait_idle()
+    assert re.search(r'id="account-link".*Annie', laptop.get("/").get_data(as_text=True), re.S)
+    assert 'value="Annie"' in laptop.get("/me").get_data(as_text=True)
+    # the account has no name of its own yet: the next sign-in asks, with the name she played under
+    phone = mail_app.test_client()
+    assert sign_in(phone, smtp, "ann@example.com").headers["Location"].endswith("/me/name")
+    assert 'name="name" value="Annie"' in phone.get("/me/name").get_data(as_text=True)
+    for name, emoji, words in (("", "", "Choose a name of 1 to 20 characters."),
+                               ("A" * 21, "🦉", "A name has at most 20 characters."),
+                               ("Ann", "💩", "Choose one of the emoji offered.")):
+        r = phone.post("/me/name", data={"csrf": csrf_of(phone), "name": name, "emoji": emoji})
+        assert r.status_code == 422 and words in r.get_data(as_text=True)
+    r = phone.post("/me/name", data={"csrf": csrf_of(phone), "name": "Ann", "emoji": "🦉"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/games")
+    assert "🦉 Ann</a>" in phone.get("/games").get_data(as_text=True)
+    assert sign_in(mail_app.test_client(), smtp, "ann@example.com").headers["Location"].endswith("/games")
 
 
 def test_a_second_browser_signed_in_with_the_same_email_lands_in_the_same_seat(mail_app, smtp, service):  # noqa: F811

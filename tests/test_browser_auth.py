@@ -14,7 +14,9 @@ from servers import smtp  # noqa: F401 - the fixture
 CODE_RE = re.compile(r"\b(\d{6})\b")
 
 
-def sign_in(page: Page, base: str, inbox, email: str) -> None:
+def sign_in(page: Page, base: str, inbox, email: str, landing: str = r"/games$") -> None:
+    """Sign in on the page with the code from the mail, landing on ``landing`` (the name
+    step for an account without a name)."""
     page.goto(base + "/signin")
     page.get_by_label("Email").fill(email)
     before = len(inbox.messages)
@@ -25,7 +27,7 @@ def sign_in(page: Page, base: str, inbox, email: str) -> None:
     assert len(inbox.messages) == before + 1
     page.get_by_label("Code").fill(CODE_RE.search(mail.text).group(1))
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(re.compile(r"/games$"))
+    page.wait_for_url(re.compile(landing))
 
 
 def cards(page: Page) -> list[str]:

@@ -60,6 +60,9 @@ class _NotSpent(Exception):
     """A code's try could not be counted: its transaction is undone."""
 
 
+_NO_NAME = "('', 'You')"  # a player row's name when none was chosen (a practice without one: "You")
+
+
 def upsert_player(db: Db, player_id: str, name: str, emoji: str) -> None:
     """Keep the name and emoji a player last chose (to prefill the next join form)."""
     db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) "
@@ -103,9 +106,12 @@ class PeopleStore(StoreCore):
 
     # -- players ---------------------------------------------------------------------
     def ensure_player(self, player_id: str, name: str = "You", emoji: str = "") -> None:
-        """Create the player row if missing (an anonymous browser, known by its cookie)."""
+        """Create the player row if missing (an anonymous browser, known by its cookie); a
+        row without a name (an account made without one) takes the name given."""
         with self.transaction() as db:
-            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            db.execute("INSERT INTO players (id, name, emoji, created) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
+                       "SET name = excluded.name, emoji = COALESCE(NULLIF(players.emoji, ''), excluded.emoji) "
+                       f"WHERE COALESCE(players.name, '') IN {_NO_NAME} AND excluded.name NOT IN {_NO_NAME}",
                        [player_id, name, emoji, time.time()])
 
     def remember_player(self, player_id: str, name: str, emoji: str) -> None:
@@ -113,10 +119,16 @@ class PeopleStore(StoreCore):
         self.commit([RememberPlayer(player_id, name, emoji)])
 
     def known_player(self, player_id: str) -> tuple[str, str] | None:
-        """(name, emoji) a player last chose, or None."""
+        """(name, emoji) a player last chose, or None; for a row without a name, the name
+        (and emoji) of their latest seat at a table that had one."""
         with self._reading() as db:
             rows = list(db.query("SELECT name, emoji FROM players WHERE id = ?", [player_id]))
-        return (rows[0]["name"], rows[0]["emoji"] or "") if rows else None
+            if rows and (rows[0]["name"] or "") in ("", "You"):
+                rows = list(db.query(
+                    "SELECT s.name, COALESCE(NULLIF(s.emoji, ''), ?) AS emoji FROM seats s JOIN tables t "
+                    f"ON t.code = s.table_code WHERE s.player_id = ? AND s.kind = 'human' AND s.name NOT IN {_NO_NAME} "
+                    "ORDER BY t.created DESC LIMIT 1", [rows[0]["emoji"] or "", player_id])) or rows
+        return (rows[0]["name"] or "", rows[0]["emoji"] or "") if rows else None
 
     def save_profile(self, player_id: str, name: str, emoji: str) -> None:
         """Set a player's name and emoji (and the account's, when it is one)."""

@@ -1,7 +1,9 @@
 """Signing in with an emailed code (optional: everything works without it), signing out,
 and signing out on every device.
 
-``/signin`` asks for an email and mails a six-digit code; ``/signin/code`` takes the code.
+``/signin`` asks for an email and mails a six-digit code; ``/signin/code`` takes the code
+and leads to the person's games, or first to the name step (``/me/name``) when the
+account has no name of its own.
 The answer to ``/signin`` is the same whether or not the address has an account (a code
 is sent either way; the account is made when it is used).
 
@@ -163,7 +165,8 @@ def code_form():
 @bp.post("/signin/code")
 @limiter.limit(TRY_PER_ADDRESS)
 def check_code():
-    """Sign in with the code; 303 home, with the device cookie for the address. Refusals
+    """Sign in with the code; 303 to the person's games (to the name step first for an
+    account without a name), with the device cookie for the address. Refusals
     re-show the form with the reason. The address is the one the code was sent to, as this
     session holds it (never a form field, which a guesser could vary)."""
     email = session.get("signin_email")
@@ -187,7 +190,10 @@ def check_code():
     _start_session(user.id, user.session_gen, name, emoji)
     if anon:  # this browser's open tables follow it into the account, in the session just begun
         hub().rebind(anon, user.id, session["gen"], session["sid"])
-    return remember_device(redirect(url_for("profile.games"), 303), email)
+    # an account without a name of its own is asked for one (prefilled with the name it
+    # used at a table) before anything shows it to friends as nobody in particular
+    after = "profile.games" if user.name not in ("", "You") else "profile.name_step"  # "You": a practice's stand-in
+    return remember_device(redirect(url_for(after), 303), email)
 
 
 @bp.post("/signout")

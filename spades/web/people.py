@@ -69,7 +69,7 @@ def handle(person: str) -> str:
 
 def _names(ids: frozenset[str] | set[str]) -> dict[str, tuple[str, str]]:
     store = service().store
-    return {pid: store.known_player(pid) or ("Someone", "") for pid in ids}
+    return {pid: _named(*(store.known_player(pid) or ("", ""))) for pid in ids}
 
 
 def played_with(pid: str) -> list[Person]:
@@ -77,6 +77,12 @@ def played_with(pid: str) -> list[Person]:
     blocked = service().store.blocked(pid)
     return [Person(handle(p.id), p.name or "Someone", p.emoji, p.id in blocked)
             for p in service().store.co_players(pid)]
+
+
+def _named(name: str, emoji: str) -> tuple[str, str]:
+    """A person's name as a list shows it: "Someone" only when none is known (the store
+    gives the name they last sat at a table with when they chose none)."""
+    return (name if name not in ("", "You") else "Someone"), emoji
 
 
 def muted_people(pid: str) -> list[Person]:

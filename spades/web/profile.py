@@ -1,6 +1,10 @@
 """A person's own pages: the profile (``/me``: name, emoji, record, figures, chart, the
-last matches and the ratings) and Rejoin Games (``/games``, and the fragment on the home
-page).
+last matches, the ratings and the person's circles), the name step (``/me/name``: "What
+should friends call you?", where signing in to an account without a name leads) and
+Rejoin Games (``/games``, and the fragment on the home page).
+
+A name is 1 to ``MAX_NAME`` characters; the emoji is one of ``EMOJI`` and optional: a form
+that picks none keeps the person's current one, or gives the one ``default_emoji`` picks.
 
 Every shape of table reads the same way: a game line says whom the person played with and
 against ("With Bea against Rex and Kit" with partners; "Against Rex and Kit" in cutthroat
@@ -14,7 +18,7 @@ browser); anonymous, it is this browser's player id. Games are read from the tab
 service's seat views (``TableService.snapshot``), never from anyone else's cards.
 
 Imports: Flask, ``spades.accounts``, ``spades.rules_config``, ``spades.stats``, ``spades.storage``,
-``spades.tables``.
+``spades.tables`` (and the circles' service, from ``app.extensions``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,18 @@ import unicodedata
 from dataclasses import dataclass
 from html import escape
 
-from flask import Blueprint, Flask, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from .. import tables
 from ..rules_config import PRESETS, Rules, RulesError, Shape, preset_of
@@ -34,7 +49,7 @@ from ..storage import PlayerGame
 from ..storage.people import CUTTHROAT
 from ..tables.commands.seats import Rename
 from ..text import clean_text
-from .identity import player_id
+from .identity import default_emoji, player_id
 from .people import blocked_people, muted_people, played_with
 from .services import accounts, service
 
@@ -232,21 +247,85 @@ def me():
 
 @bp.post("/me")
 def save():
-    """Save name and emoji; 303 back. A bad value re-shows the form with the reason (422)."""
-    form = request.form
+    """Save name and emoji (the emoji optional: the current one is kept, or a default is
+    given); 303 back. A bad value re-shows the form with the reason (422)."""
+    chosen = _chosen(request.form)
+    if isinstance(chosen, Refusal):
+        return _profile_page(player_id(), chosen.name, chosen.emoji, error=chosen.error)
+    _keep(*chosen)
+    flash("Saved.")
+    return redirect(url_for("profile.me"), 303)
+
+
+# -- the name step after a first sign-in -----------------------------------------------
+@bp.get("/me/name")
+def name_step():
+    """"What should friends call you?": the name (prefilled with the one last used at a
+    table, if any) and the emoji, asked right after signing in to an account without a name."""
+    name, emoji = _current()
+    return _name_page(name, emoji)
+
+
+@bp.post("/me/name")
+def save_name():
+    """Save the name (and emoji) of the name step; 303 to the person's games."""
+    chosen = _chosen(request.form)
+    if isinstance(chosen, Refusal):
+        return _name_page(chosen.name, chosen.emoji, chosen.error)
+    _keep(*chosen)
+    return redirect(url_for("profile.games"), 303)
+
+
+def _name_page(name: str, emoji: str, error: str | None = None):
+    body = render_template("profile/name.html", name=name, emoji=emoji or default_emoji(EMOJI), emojis=EMOJI,
+                           error=error, max_name=MAX_NAME)
+    return body, 422 if error else 200
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A name form refused: the reason, and the values to show again."""
+
+    error: str
+    name: str
+    emoji: str
+
+
+def _current() -> tuple[str, str]:
+    """The name and emoji this person has now ("" when none): the session's, else the ones
+    last chosen (or used at a table)."""
+    pid = player_id()
+    name, emoji = session.get("name", ""), session.get("emoji", "")
+    if pid and not (name and emoji):
+        known, known_emoji = service().known_player(pid)
+        name, emoji = name or known, emoji or known_emoji
+    return name, emoji
+
+
+def _chosen(form) -> tuple[str, str] | Refusal:
+    """(name, emoji) from a name form: a name of 1 to ``MAX_NAME`` characters; an emoji of
+    ``EMOJI``, or when none is picked the person's current one, else the one a default
+    gives them."""
     emoji = form.get("emoji", "")
     try:
         name = clean_name(form.get("name"))
     except ValueError as e:
-        return _profile_page(player_id(), form.get("name", "")[:40], emoji if emoji in EMOJI else "", error=str(e))
+        return Refusal(str(e), form.get("name", "")[:40], emoji if emoji in EMOJI else "")
+    if not emoji:
+        current = _current()[1]
+        player_id(create=True)  # the default is this person's (their id picks it), as the form offered
+        emoji = current if current in EMOJI else default_emoji(EMOJI)
     if emoji not in EMOJI:
-        return _profile_page(player_id(), name, "", error="Choose one of the emoji offered.")
+        return Refusal("Choose one of the emoji offered.", name, "")
+    return name, emoji
+
+
+def _keep(name: str, emoji: str) -> None:
+    """Save the person's name and emoji, at every table of theirs too."""
     pid = player_id(create=True)
     accounts().store.save_profile(pid, name, emoji)
     _rename_at_tables(pid, name, emoji)
     session["name"], session["emoji"] = name, emoji
-    flash("Saved.")
-    return redirect(url_for("profile.me"), 303)
 
 
 def _rename_at_tables(pid: str, name: str, emoji: str) -> None:
@@ -279,8 +358,18 @@ def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = No
         account=_account(), max_name=MAX_NAME, people=played_with(pid) if pid else [],
         muted=muted_people(pid) if pid else [], blocked=blocked_people(pid) if pid else [],
         people_note=next((m for m in messages if m != "Saved."), None),
-        mail_off=acc.store.mail_prefs(pid)[0] if pid else False)
+        mail_off=acc.store.mail_prefs(pid)[0] if pid else False, pick=emoji or default_emoji(EMOJI),
+        circles=_circles())
     return body, 422 if error else 200
+
+
+def _circles() -> list[tuple[str, str, bool]] | None:
+    """The signed-in person's circles as (slug, name, theirs), or None when not signed in."""
+    uid = session.get("uid")
+    if not uid:
+        return None
+    listed = current_app.extensions["spades.circles"].circles_of(uid)
+    return [(row.slug, row.name, role == "owner") for row, role in listed]
 
 
 def _account() -> dict | None:
