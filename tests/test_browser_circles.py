@@ -1,9 +1,12 @@
-"""Circles in real Chromium: Ann makes a circle, copies its invite link, Bo (signed in,
-in a browser of his own) follows it and presses Join, and both see each other on the
-circle's page; the page fits a phone (390 by 844) and a laptop (1280 by 800)."""
+"""Circles in real Chromium: Ann makes a circle, finds its invite link on her phone's
+first screen and copies it, Bo (signed in, in a browser of his own) follows it and
+presses Join, and both see each other on the circle's page; the page fits a phone (390 by
+844) and a laptop (1280 by 800), its standings read points for and against, and its
+table form asks for as many people as the circle has."""
 
 from __future__ import annotations
 
+import re
 import time
 
 from playwright.sync_api import Browser, Page, expect
@@ -16,11 +19,12 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
 
-def browser_of(app, browser: Browser, live_server: str, email: str, name: str, emoji: str, viewport: dict) -> Page:
+def browser_of(app, browser: Browser, live_server: str, email: str, name: str, emoji: str, viewport: dict,
+               permissions: tuple[str, ...] = ()) -> Page:
     """A browser of its own, signed in to a new account ``email``."""
     client = signed_in(app, email, name, emoji)
     client.get("/")
-    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce", permissions=list(permissions))
     context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
     return context.new_page()
 
@@ -39,7 +43,8 @@ def make_and_join(owner: Page, member: Page, live_server: str, name: str) -> str
 
 
 def test_make_a_circle_invite_by_link_and_both_see_each_other(app, live_server, browser):
-    ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
+    ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE,
+                     permissions=("clipboard-read", "clipboard-write"))
     bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)
     try:
         ann.goto(f"{live_server}/c/new")
@@ -47,8 +52,15 @@ def test_make_a_circle_invite_by_link_and_both_see_each_other(app, live_server, 
         ann.get_by_role("button", name="Create the circle").click()
         expect(ann.get_by_role("heading", name="Friday Spades", level=1)).to_be_visible()
         assert ann.url == f"{live_server}/c/friday-spades"
+        expect(ann.locator(".circle-head .muted")).to_have_text(re.compile(r"· 1 member$"))
         link = ann.locator("a[rel=invite]").get_attribute("href")
         assert link.startswith(f"{live_server}/c/friday-spades/join/")
+        copy = ann.get_by_role("button", name="Copy the link")
+        box = copy.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], box  # on the first screen
+        copy.click()
+        expect(ann.locator("#invite [role=status]")).to_have_text("Copied.")
+        assert ann.evaluate("navigator.clipboard.readText()") == link
 
         bo.goto(f"{live_server}/c/friday-spades")  # not a member yet: nothing here
         expect(bo.get_by_text("There is no circle at this address.")).to_be_visible()
@@ -81,9 +93,13 @@ def test_the_circle_page_fits_a_phone_and_a_laptop(app, live_server, browser):
         try:
             page.goto(f"{live_server}/c/{row.slug}")
             expect(page.locator("#standings tbody tr")).to_have_count(4)
+            expect(page.locator("#standings thead")).to_contain_text("ForAgainstRating")
+            expect(page.locator("#standings tbody tr").filter(has_text="Cy").locator("td")).to_have_text(
+                ["3", "0", "360", "760", re.compile("^−")])
             expect(page.locator("#partnerships")).to_contain_text("won 2 of 2")
             assert page.evaluate(TOO_WIDE) == [], viewport
             page.goto(f"{live_server}/c/{row.slug}/table")
+            expect(page.locator("input[name=humans][value='4']")).to_be_checked()  # four members
             assert page.evaluate(TOO_WIDE) == [], viewport
             page.goto(f"{live_server}/c")
             assert page.evaluate(TOO_WIDE) == [], viewport

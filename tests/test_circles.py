@@ -5,6 +5,7 @@ partnerships (worked out by hand here), a removed member's results, and the limi
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 import time
@@ -13,6 +14,7 @@ import pytest
 from conftest import csrf_of
 
 from spades.circles import InviteReplaced, work_out
+from spades.circles.standings import figure
 from spades.rules_config import Rules
 from spades.storage import CircleResultRow, PutCircleResult, SeatRow
 from spades.tables import Player, Stale
@@ -22,9 +24,11 @@ CIRCLE = "Friday Spades"
 
 # -- people ----------------------------------------------------------------------------------
 def signed_in(app, email: str, name: str, emoji: str = "🦊"):
-    """A test client signed in to a new account ``email`` (made as signing in makes it)."""
+    """A test client signed in to a new account ``email`` (made as signing in makes it;
+    ``name`` "": an account that never chose a name)."""
     accounts = app.extensions["spades.accounts"]
-    user, _ = accounts.store.sign_in(email, f"u-{name.lower()}", None, name, emoji, time.time())
+    user, _ = accounts.store.sign_in(email, f"u-{(name or email.split('@')[0]).lower()}", None, name, emoji,
+                                     time.time())
     client = app.test_client()
     with client.session_transaction() as s:
         s["pid"] = s["uid"] = user.id
@@ -95,6 +99,46 @@ def test_a_circle_needs_a_name_and_a_signed_in_person(app, client):
         r = post(ann, "/c", name=bad)
         assert r.status_code == 400 and words in text(r.get_data(as_text=True))
     assert post(ann, "/c", name="♠" * 40).headers["Location"].startswith("/c/circle")
+
+
+def test_a_new_circle_puts_its_invite_link_first_with_a_copy_button(app):
+    """A circle of one: its owner finds the invite link at the top, a Copy button beside
+    it; once someone joins, the link goes back with the members."""
+    ann, bo = signed_in(app, "ann@example.com", "Ann"), signed_in(app, "bo@example.com", "Bo", "🐼")
+    slug = make(ann)
+    page = ann.get(f"/c/{slug}").get_data(as_text=True)
+    assert re.search(r"· 1 member\b", text(page)) and "1 members" not in text(page)
+    first = section(page, "invite-first")
+    assert "You are the only member so far" in first
+    assert page.index('rel="invite"') < page.index('id="tables"')  # above everything else
+    link = re.search(r'<a rel="invite" href="[^"]+" id="([^"]+)"', page).group(1)
+    assert re.search(rf'<button type="button" class="btn primary" data-copy="{link}" hidden>Copy the link</button>',
+                     page)
+    assert page.count('rel="invite"') == 1
+    assert post(bo, invite_link(ann, slug)).status_code == 303
+    page = ann.get(f"/c/{slug}").get_data(as_text=True)
+    assert "· 2 members" in text(page) and 'id="invite-first"' not in page
+    members = re.search(r'<section id="members".*?</section>', page, re.S).group(0)
+    assert 'rel="invite"' in members and 'data-copy="invite-url"' in members
+    assert 'data-copy' not in bo.get(f"/c/{slug}").get_data(as_text=True)  # the owner's alone
+
+
+def test_a_member_without_a_chosen_name_shows_the_name_they_played_under(app, circle, service):
+    """An account that never chose a name is not "Someone" in the circle once it has sat
+    at a table with a name (a seat from before the name was kept with the player too)."""
+    slug, ann, bo, cy = circle
+    eve = signed_in(app, "eve@example.com", "")
+    assert post(eve, invite_link(ann, slug)).status_code == 303
+    assert "Someone" in section(ann.get(f"/c/{slug}").get_data(as_text=True), "members")  # nothing known yet
+    seats = [SeatRow(0, "human", eve.uid, "Eve", "🐸")] + [SeatRow(s, "bot", None, n, "🤖")
+                                                         for s, n in ((1, "Rex"), (2, "Bea"), (3, "Kit"))]
+    service.store.create_table("EVEEVE", eve.uid, {"kind": "practice", "level": "easy"}, seats, "eve",
+                               dataclasses.asdict(Rules()))
+    for who in (ann, bo, eve):
+        members = section(who.get(f"/c/{slug}").get_data(as_text=True), "members")
+        assert "🐸 Eve" in members and "Someone" not in members
+    page = cy.get(invite_link(ann, slug)).get_data(as_text=True)  # the join page names the members too
+    assert "🐸 Eve" in text(page) and "Someone" not in text(page)
 
 
 # -- who may see it ----------------------------------------------------------------------------
@@ -248,8 +292,8 @@ def test_the_page_shows_the_seasons_standings_and_a_removed_members_results_stay
                                                        at=now - 100 + r.match_id)) for r in BY_HAND])
     page = ann.get(f"/c/{slug}").get_data(as_text=True)
     standings = section(page, "standings")
-    assert "🐼 Bo 3 3 760–360" in standings and "🦊 Ann 3 2 540–580" in standings
-    assert "🐸 Di 2 1 430–340" in standings and "🐯 Cy 3 0 360–760" in standings
+    assert "🐼 Bo 3 3 760 360" in standings and "🦊 Ann 3 2 540 580" in standings
+    assert "🐸 Di 2 1 430 340" in standings and "🐯 Cy 3 0 360 760" in standings
     assert standings.index("Bo") < standings.index("Ann") < standings.index("Cy")
     partners = section(page, "partnerships")
     assert "🦊 Ann & 🐼 Bo: won 2 of 2" in partners
@@ -259,8 +303,44 @@ def test_the_page_shows_the_seasons_standings_and_a_removed_members_results_stay
     # Bo is removed: his results stay, marked
     assert post(ann, f"/c/{slug}/remove", person=_handle_of(ann, slug, "Bo")).status_code == 303
     standings = section(ann.get(f"/c/{slug}").get_data(as_text=True), "standings")
-    assert "🐼 Bo (removed) 3 3 760–360" in standings
+    assert "🐼 Bo (removed) 3 3 760 360" in standings
     assert circles.standings(slug, 1).rows[0].person == bo.uid
+
+
+def test_standings_read_points_for_and_against_and_explain_the_rating(app, circle):
+    slug, ann, bo, cy = circle
+    circles = app.extensions["spades.circles"]
+    circles.store.commit([PutCircleResult(slug, result(1, ["u-ann", None, "u-bo", None], (-59, 254), 1,
+                                                       at=time.time() - 5))])
+    page = ann.get(f"/c/{slug}").get_data(as_text=True)
+    standings = section(page, "standings")
+    assert "Player P W For Against Rating" in standings
+    rating = re.search(r"🦊 Ann 1 0 −59 254 (\S+)", standings).group(1)
+    assert rating == figure(circles.standings(slug, 1).rows[0].rating, 1) and rating.startswith("−")
+    assert not re.search(r"-\d", standings)  # every negative figure with a minus sign, none as a dash
+    assert "a skill rating within this circle (openskill" in standings and "Everyone starts at 0" in standings
+    assert 'title="Rating within the circle' in page
+    assert "won 0 of 1 (−59 for, 254 against)" in section(page, "partnerships")
+
+
+def test_the_table_form_asks_for_as_many_people_as_the_circle_has(app):
+    ann = signed_in(app, "ann@example.com", "Ann")
+    slug = make(ann)
+
+    def people() -> str:
+        form = ann.get(f"/c/{slug}/table").get_data(as_text=True)
+        return re.search(r'name="humans" value="(\d)" checked', form).group(1)
+    assert people() == "2"  # a circle of one: the smallest table for friends, ...
+    assert "You are the only member so far" in text(ann.get(f"/c/{slug}/table").get_data(as_text=True))
+    counts = []
+    for name in ("Bo", "Cy", "Di", "Eve"):
+        assert post(signed_in(app, f"{name.lower()}@example.com", name), invite_link(ann, slug)).status_code == 303
+        counts.append(people())
+    assert counts == ["2", "3", "4", "4"]  # ... then one person a member, up to a full table
+    assert "only member" not in ann.get(f"/c/{slug}/table").get_data(as_text=True)
+    for bad in ("1", "5", "x", ""):
+        r = post(ann, f"/c/{slug}/table", name="Ann", emoji="🦊", humans=bad)
+        assert r.status_code == 400 and "Choose how many people will play: 2 to 4." in text(r.get_data(as_text=True))
 
 
 def test_the_owner_closes_the_season_and_the_next_starts_empty(app, circle):
@@ -274,7 +354,7 @@ def test_the_owner_closes_the_season_and_the_next_starts_empty(app, circle):
     page = ann.get(f"/c/{slug}").get_data(as_text=True)
     assert "Season 2" in page and "No match of this season has finished yet." in page
     old = section(ann.get(f"/c/{slug}?season=1").get_data(as_text=True), "standings")
-    assert "Season 1 (over)" in old and "Ann 1 1 300–100" in old
+    assert "Season 1 (over)" in old and "Ann 1 1 300 100" in old
     assert [s.number for s in circles.seasons(slug)] == [1, 2] and circles.seasons(slug)[0].closed is not None
 
 
@@ -338,7 +418,7 @@ def test_a_table_for_the_circle_invites_every_member_and_its_result_counts(app, 
     assert (row.a, row.b, row.played, row.points_for, row.points_against) == \
         (ann.uid, bo.uid, 1, final[0], final[1])
     page = bo.get(f"/c/{slug}").get_data(as_text=True)
-    assert f"Ann 1 {int(final[0] > final[1])} {final[0]}–{final[1]}" in section(page, "standings")
+    assert f"Ann 1 {int(final[0] > final[1])} {figure(final[0])} {figure(final[1])}" in section(page, "standings")
     assert f'href="/g/{played}/replay?match=1"' in page
 
 

@@ -26,7 +26,22 @@ from openskill.models import PlackettLuce
 
 from ..storage import CircleResultRow
 
-__all__ = ["HeadToHead", "Partnership", "Standing", "Standings", "work_out"]
+__all__ = ["HeadToHead", "Partnership", "Standing", "Standings", "figure", "work_out"]
+
+MINUS = "\u2212"  # a true minus sign: "-59" next to a dash reads as a range
+
+
+def figure(value: float, places: int = 0) -> str:
+    """A number as the standings show it: ``places`` decimals, a negative one with a true
+    minus sign, never "-0".
+
+    >>> figure(-59), figure(254), figure(-1.46, 1), figure(-0.04, 1)
+    ('−59', '254', '−1.5', '0.0')
+    """
+    text = f"{value:.{places}f}"
+    if text.startswith("-"):
+        text = text[1:] if float(text) == 0 else MINUS + text[1:]
+    return text
 
 
 @dataclass(slots=True)

@@ -8,14 +8,18 @@
   the next game night (``templates/circles/_nights.html``, its context from a function
   registered with ``page_part``), this season's standings (or
   an earlier one's, ``?season=N``), recent matches, partnerships; the owner sees the
-  invite link as ``<a rel="invite">`` and may renew it.
+  invite link as ``<a rel="invite">``, with a Copy button, and may renew it (first on
+  the page while the owner is the circle's only member). A member who never chose a
+  name is shown by the name they last sat at a table with ("Someone" only when none is
+  known).
 - ``GET /c/<slug>/join/<token>``: the invite link; ``POST`` the same address (the Join
   button) makes the signed-in person a member. A bad link answers 404, an expired or
   replaced one 410, each with its sentence.
 - ``POST /c/<slug>/invite/renew`` (owner), ``/leave``, ``/remove`` (owner, ``person``: a
   member's handle), ``/season/next`` (owner), ``GET``/``POST /c/<slug>/table``: a table
   for the circle with every option of a new table (a room; every member invited: the
-  Rejoin list's invitation, a push notice to each browser that allows them).
+  Rejoin list's invitation, a push notice to each browser that allows them), for as many
+  people as the circle has members by default (2 to 4).
 
 Privacy: every circle address but a valid invite link answers 404 to anyone who is not a
 member now (signed out, never in, left, removed), whatever the address names, so a
@@ -47,9 +51,10 @@ from werkzeug.exceptions import HTTPException
 
 from ..circles import CircleError, CircleService
 from ..circles.service import IN_ALL, NAME_MAX, PER_DAY
+from ..circles.standings import figure
 from ..rules_config import TURN_BASED
 from ..storage import CircleMemberRow, CircleResultRow, CircleRow
-from ..tables import EMOJIS, TOO_MANY_TURN_TABLES, BadPlayer, Refused, check_emoji, clean_name
+from ..tables import EMOJIS, MAX_HUMANS, TOO_MANY_TURN_TABLES, BadPlayer, Refused, check_emoji, clean_name
 from .identity import default_emoji
 from .limits import hit, in_minutes, making
 from .options import DEFAULT_VALUES, table_options
@@ -62,7 +67,9 @@ bp = Blueprint("circles", __name__)
 
 CIRCLE_INVITES_PER_PERSON = "10 per hour"  # invite links renewed and tables started, per person
 NOT_HERE = "There is no circle at this address."
-TABLE_DEFAULTS = {"humans": "4", **DEFAULT_VALUES}
+MIN_PEOPLE = 2  # a table for the circle is a room (``TableService.create_room``): 2 people at least
+PEOPLE = tuple(str(n) for n in range(MIN_PEOPLE, MAX_HUMANS + 1))  # the form's choices
+TABLE_DEFAULTS = {"humans": str(MAX_HUMANS), **DEFAULT_VALUES}
 
 
 @bp.errorhandler(404)
@@ -179,10 +186,9 @@ def page(slug: str):
             abort(404, description="This circle has no such season.")
     standings = svc.standings(slug, shown.number)
     members = svc.members(slug)
-    names = {m.person: (m.name or "Someone", m.emoji) for m in members}
-    for s in standings.rows:
-        names.setdefault(s.person, (s.name or "Someone", ""))
+    names = _named(members, {s.person: s.name for s in standings.rows})
     state = {m.person: m.state for m in members}
+    count = sum(m.state == "in" for m in members)
     owner = row.owner == uid
     recent = svc.recent(slug, 10)
     tables = svc.open_tables(slug)
@@ -196,7 +202,20 @@ def page(slug: str):
         against=sorted(standings.against(uid), key=lambda x: names.get(x[0], ("",))[0].lower()),
         recent=[_recent_line(r, uid) for r in recent], tables=tables, uid=uid,
         invite=invite_url(slug, svc.invite_token(slug)) if owner else None, message=_flashed(), day=_day,
-        **parts)
+        count=count, invite_first=owner and count == 1, figure=figure, **parts)
+
+
+def _named(members: Sequence[CircleMemberRow], played: dict[str, str] | None = None) -> dict[str, tuple[str, str]]:
+    """Each member's (name, emoji) as the circle's pages show them: the name they chose,
+    else the one they last sat at a table with, else the one they played the circle's
+    matches under (``played``); "Someone" only when none is known."""
+    names: dict[str, tuple[str, str]] = {}
+    for m in members:
+        name, emoji = (m.name, m.emoji) if m.name else service().known_player(m.person)
+        names[m.person] = (name or (played or {}).get(m.person) or "Someone", emoji or m.emoji)
+    for person, name in (played or {}).items():
+        names.setdefault(person, (name or "Someone", ""))
+    return names
 
 
 def _day(ts: float | None) -> str:
@@ -244,7 +263,7 @@ def invited(slug: str, token: str):
         return redirect(f"/c/{slug}", 303)
     members = [m for m in circles().members(slug) if m.state == "in"]
     return render_template("circles/join.html", circle=row, signed_in=uid is not None, members=members,
-                           token=token), 200
+                           names=_named(members), token=token), 200
 
 
 @bp.post("/c/<slug>/join/<token>")
@@ -300,16 +319,20 @@ def next_season(slug: str):
 
 
 # -- a table for the circle ------------------------------------------------------------------
-def _table_form(row: CircleRow, values: dict, message: str | None = None, status: int = 200):
-    return render_template("circles/table.html", circle=row, values=values, emojis=EMOJIS, message=message), status
+def _table_form(row: CircleRow, values: dict, message: str | None = None, status: int = 200, alone: bool = False):
+    return render_template("circles/table.html", circle=row, values=values, emojis=EMOJIS, message=message,
+                           people=PEOPLE, alone=alone), status
 
 
 @bp.get("/c/<slug>/table")
 def table_form(slug: str):
     row, _, uid = member_of(slug)
     name, emoji = service().known_player(uid)
-    values = {**TABLE_DEFAULTS, "name": name, "emoji": emoji or default_emoji(EMOJIS)}
-    return _table_form(row, values)
+    # as many people as the circle has, up to a full table (a room is for 2 at least)
+    count = sum(m.state == "in" for m in circles().members(slug))
+    humans = str(max(MIN_PEOPLE, min(count, MAX_HUMANS)))
+    values = {**TABLE_DEFAULTS, "humans": humans, "name": name, "emoji": emoji or default_emoji(EMOJIS)}
+    return _table_form(row, values, alone=count == 1)
 
 
 @bp.post("/c/<slug>/table")
@@ -319,8 +342,8 @@ def start_table(slug: str):
     form = request.form
     values = {**TABLE_DEFAULTS, **form.to_dict()}
     humans = form.get("humans", "")
-    if humans not in ("2", "3", "4"):
-        return _table_form(row, values, "Choose how many people will play: 2 to 4.", 400)
+    if humans not in PEOPLE:
+        return _table_form(row, values, f"Choose how many people will play: {MIN_PEOPLE} to {MAX_HUMANS}.", 400)
     chosen = table_options(form, people=int(humans))
     if isinstance(chosen, str):
         return _table_form(row, values, chosen, 400)
