@@ -1,6 +1,7 @@
 """The accessibility audit in real Chromium: axe-core (vendored, pinned, for the tests
-only) over every kind of page, WCAG 2.1 A and AA and axe's best practices, with no
-violation allowed; one browser session walks all the pages."""
+only) over every kind of page, WCAG 2.1 A and AA and axe's best practices (the circle's
+pages WCAG 2.2's too), with no violation allowed; one browser session walks all the
+pages, another the pages of a signed-in person (circles, the name step)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import dataclasses
 import re
 from pathlib import Path
 
-from conftest import OPEN_PANEL
+from conftest import OPEN_PANEL, csrf_of
 from playwright.sync_api import Page, expect
+from test_circles import signed_in
 from test_replay import finished_practice
 
 from spades.fairness import secret_from
@@ -19,18 +21,19 @@ from spades.tables import Player, React, Say
 
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+WCAG22 = [*TAGS, "wcag22aa"]  # target size among them
 # where the felt lies on the page (not on the screen: a click may scroll)
 FELT = "() => { const r = document.getElementById('felt').getBoundingClientRect(); " \
        "return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"
 
 
-def audit(page: Page, what: str) -> list[str]:
+def audit(page: Page, what: str, tags: list[str] = TAGS) -> list[str]:
     """axe's violations on the page as it is now, one line each (empty: none)."""
     if not page.evaluate("() => !!window.axe"):
         page.add_script_tag(path=str(AXE))
     found = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})"
                           ".then(r => r.violations.map(v => v.id + ' ' + JSON.stringify(v.nodes.map(n => n.target))))",
-                          TAGS)
+                          tags)
     return [f"{what}: {v}" for v in found]
 
 
@@ -81,7 +84,8 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
     try:
         for what, path in (("home", "/"), ("new", "/new"), ("replay", f"/g/{finished}/replay?hand=1&trick=2&card=2"),
                            ("record", f"/g/{finished}/record"), ("tourney", f"/t/{tourney}"),
-                           ("sign-in", "/signin"), ("profile", "/me")):
+                           ("sign-in", "/signin"), ("profile", "/me"), ("games", "/games"),
+                           ("circles, signed out", "/c")):
             page.goto(live_server + path)
             found += audit(page, what)
         page.goto(f"{live_server}/g/AUDIT1")
@@ -146,9 +150,40 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         assert wide == [], wide
         expect(guest.locator("tbody[data-hand='1'] [data-col='total']").first).to_be_visible()
         found += audit(guest, "record, on a phone")
+        found += audit_signed_in(app, browser, live_server)
     finally:
         context.close()
         guest_context.close()
     assert found == [], "\n".join(found)
     assert errors == [], errors
     assert guest_errors == [], guest_errors
+
+
+def audit_signed_in(app, browser, live_server: str) -> list[str]:
+    """The pages of a signed-in person: no circle yet, the name step, a new circle of one
+    (its invite link first, the game nights' form), a week of its boards, the profile."""
+    ann = signed_in(app, "ann@example.com", "Ann")
+    ann.get("/")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, reduced_motion="reduce")
+    context.add_cookies([{"name": "session", "value": ann.get_cookie("session").value, "url": live_server}])
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        for what, path in (("circles, none yet", "/c"), ("the name step", "/me/name")):
+            page.goto(live_server + path)
+            found += audit(page, what)
+        slug = app.extensions["spades.circles"].create(ann.uid, "Audit circle").slug
+        page.goto(f"{live_server}/c/{slug}")
+        expect(page.locator("#night-plan")).to_be_visible()  # the owner's game night form and pairing rule
+        found += audit(page, "a circle of one", WCAG22)
+        r = ann.post(f"/c/{slug}/boards", data={"csrf": csrf_of(ann), "boards": "4", "preset": "standard",
+                                                "start": "now", "days": "7"})
+        assert r.status_code == 303, r.get_data(as_text=True)
+        week = app.extensions["spades.tables"].store.board_weeks(slug)[0]
+        page.goto(f"{live_server}/c/{slug}/boards/{week.id}")
+        found += audit(page, "a week of boards", WCAG22)
+        page.goto(live_server + "/me")
+        found += audit(page, "profile, signed in")
+    finally:
+        context.close()
+    return found
