@@ -2,7 +2,9 @@
 a watcher sees both teams by name and nothing to play with, the players see how many
 watch, the host may turn watching off (open watchers' pages are closed with the reason),
 the last trick stays one tap away until the next one is complete, and the score sheet
-holds every finished hand's numbers."""
+holds every finished hand's numbers; a full table's join page says whether it may be
+watched and the true reason when not (a room not started, deals other tables play, the
+host's switch), and a person at the turn-based limit is not told the table is full."""
 
 from __future__ import annotations
 
@@ -12,6 +14,10 @@ import re
 from conftest import csrf_of, start_practice
 from test_web import HX, move, to_my_card_turn, view
 from watch import watch
+
+from spades.rules_config import Rules
+from spades.storage import SeatRow
+from spades.tables import MAX_TURN_TABLES, TOO_MANY_TURN_TABLES
 
 
 def watcher_page(client, code: str) -> str:
@@ -133,3 +139,55 @@ def test_the_score_sheet_holds_every_finished_hand(client, service):
         assert running == [r["totals"][0], r["totals"][1]]  # seat 0's team first
         points = [int(x) for x in re.findall(r"<td>([+-]\d+)", cells)]
         assert points == [r["teams"][0]["total"], r["teams"][1]["total"]]
+
+
+def refused_page(client, code: str) -> tuple[int, str, str]:
+    """A join refused: the status, the page's heading and its sentence."""
+    r = client.get(f"/j/{code}")
+    html = r.get_data(as_text=True)
+    heading = re.search(r"<h1>([^<]*)</h1>", html).group(1)
+    return r.status_code, heading, re.search(r'<p class="message" role="alert">([^<]*)</p>', html).group(1)
+
+
+def test_a_full_room_says_it_is_full_and_that_its_game_may_be_watched_once_it_starts(app, client, service):
+    from test_lobby import join, new_table, post
+
+    code = new_table(client, humans=2)  # two people, two bots: the host never touched watching
+    join(app.test_client(), code, "Ann")
+    late = app.test_client()
+    status, heading, said = refused_page(late, code)
+    assert (status, heading) == (409, "This table is full")
+    assert "turned watching off" not in said and "not started yet" in said and "you can watch it" in said
+    post(client, code, "start")
+    service.wait_idle()
+    status, heading, said = refused_page(late, code)
+    assert (status, heading) == (409, "This table is full") and said.endswith("You can watch the game.")
+    assert f'href="/g/{code}/watch"' in late.get(f"/j/{code}").get_data(as_text=True)
+
+
+def test_a_full_table_whose_deals_other_tables_play_says_so_and_not_that_the_host_turned_watching_off(
+        app, service):
+    seats = [SeatRow(n, "human", f"p-{n}", f"P{n}", "🦊") for n in range(4)]
+    code = service.create_seated(seats, Rules(end="hands", hands=1), {"kind": "friends", "level": "easy",
+                                                                       "duplicate": True, "watch": False})
+    late = app.test_client()
+    status, heading, said = refused_page(late, code)
+    assert (status, heading) == (409, "This table is full")
+    assert "turned watching off" not in said
+    assert said.endswith("Nobody watches this table: other tables play the same deals.")
+    assert f'href="/g/{code}/watch"' not in late.get(f"/j/{code}").get_data(as_text=True)
+
+
+def test_a_person_at_the_turn_based_limit_is_told_so_not_that_the_table_is_full(app, client, service):
+    from test_lobby import new_table
+
+    code = new_table(client, humans=2, tempo="days-3")
+    ann = app.test_client()
+    csrf_of(ann)
+    with ann.session_transaction() as s:
+        s["pid"] = "p-ann"  # a browser of the person at the limit
+    rules = Rules(tempo="days-3")
+    for _ in range(MAX_TURN_TABLES):
+        service.create_room("p-ann", "Ann", "🐼", rules, "easy", 2)
+    status, heading, said = refused_page(ann, code)
+    assert status == 409 and heading == "Cannot join" and said == TOO_MANY_TURN_TABLES.replace("'", "&#39;")

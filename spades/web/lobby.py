@@ -50,6 +50,7 @@ from ..tables import (
     EMOJIS,
     NO_TABLE,
     TOO_MANY_TURN_TABLES,
+    WATCHING_OFF,
     BadPlayer,
     NotSaved,
     NotSeated,
@@ -87,6 +88,9 @@ MAX_INVITES = 10  # addresses in one go
 INVITES_AN_HOUR = 20  # recipients a person may invite in an hour
 INVITES_PER_PERSON = f"{INVITES_AN_HOUR} per hour"
 INVITES_PER_ADDRESS = "40 per hour"  # recipients from one client address (a few hosts at one venue)
+# why a full table may or may not be watched, after the refusal's words (room/refused.html)
+WATCH_AFTER_START = "Its game has not started yet: once it has, you can watch it from this link."
+NO_WATCHERS = "Nobody watches this table: other tables play the same deals."
 
 
 @bp.get("/")
@@ -190,17 +194,25 @@ def refused(e: Refused, code: str | None = None):
     status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), e.status)
     if isinstance(e, NotSaved):  # nothing happened (Redis or the database away): try again
         status = 503
-    full = isinstance(e, TableFull)
-    return render_template("room/refused.html", message=str(e), code=code, full=full,
-                           watchable=full and code is not None and _watchable(code)), status
+    full = isinstance(e, TableFull) and str(e) != TOO_MANY_TURN_TABLES  # that one is the person's limit
+    watchable, watching = _watching(code) if full and code is not None else (False, "")
+    return render_template("room/refused.html", message=str(e), code=code, full=full, watchable=watchable,
+                           watching=watching), status
 
 
-def _watchable(code: str) -> bool:
-    """People without a seat may watch this table."""
+def _watching(code: str) -> tuple[bool, str]:
+    """Whether people without a seat may watch this full table now, and the sentence that
+    says so or why not, whichever is true: its game has not started yet, its deals are
+    played at other tables too, or its host turned watching off ("" when it cannot be read)."""
     try:
-        return service().snapshot(code, None).watchable
+        if service().status(code) == "waiting":
+            return False, WATCH_AFTER_START
+        snap = service().snapshot(code, None)
     except Refused:
-        return False
+        return False, ""
+    if snap.watchable:
+        return True, "You can watch the game."
+    return False, NO_WATCHERS if snap.watch_fixed else WATCHING_OFF
 
 
 def _joinable(code: str, pid: str | None):
