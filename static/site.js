@@ -457,3 +457,59 @@ document.addEventListener("change", function (e) {
   var form = e.target.form;
   if (form && form.querySelector("[data-shown-when]")) showChosen(form);
 });
+
+// A choice of an options form that cannot go with what else is chosen (a minimum bid with
+// whiz bidding, jokers at a table of three: each field's data-fences, from the server's
+// rules) is disabled as the choices change, and the reason is said under its field; the
+// server refuses such a table anyway. A checkbox held where it is keeps its value
+// (aria-disabled: a disabled box would not be sent). Run after the preset has set the
+// switches (static/house_rules.js answers the same change).
+function chosenIn(form, name) {
+  var inputs = form.querySelectorAll("[name='" + name + "']");
+  if (!inputs.length) return null;
+  if (inputs[0].tagName === "SELECT") return inputs[0].value;
+  if (inputs[0].type === "checkbox") return inputs[0].checked ? "on" : "";
+  var picked = form.querySelector("[name='" + name + "']:checked");
+  return picked ? picked.value : null;
+}
+function fenceChoices(form) {
+  form.querySelectorAll("[data-fences][data-option]").forEach(function (field) {
+    var name = field.dataset.option, now = chosenIn(form, name), off = {};
+    JSON.parse(field.dataset.fences).forEach(function (f) {  // [this choice, other field, its choice, why]
+      if (f[0] !== now && !(f[0] in off) && chosenIn(form, f[1]) === f[2]) off[f[0]] = f[3];
+    });
+    field.querySelectorAll("[name='" + name + "']").forEach(function (input) {
+      if (input.tagName === "SELECT") {
+        Array.prototype.forEach.call(input.options, function (o) { o.disabled = o.value in off; o.title = off[o.value] || ""; });
+      } else if (input.type === "checkbox") {
+        var other = input.checked ? "" : "on";
+        if (other in off) input.setAttribute("aria-disabled", "true"); else input.removeAttribute("aria-disabled");
+        input.closest("label").title = off[other] || "";
+      } else {
+        input.disabled = input.value in off;
+        input.closest("label").title = off[input.value] || "";
+      }
+    });
+    var reasons = Object.keys(off).map(function (v) { return off[v]; }).filter(function (r, i, all) { return all.indexOf(r) === i; });
+    var why = field.fenceWhy;
+    if (!why) {
+      why = field.fenceWhy = document.createElement("p");
+      why.className = "note fence-why";
+      if (field.tagName === "FIELDSET") field.appendChild(why); else field.insertAdjacentElement("afterend", why);
+    }
+    why.textContent = reasons.length ? "Not with what is chosen now: " + reasons.join(" ") : "";
+    why.hidden = !reasons.length;
+  });
+}
+function fenceAll() {
+  document.querySelectorAll("form").forEach(function (f) { if (f.querySelector("[data-fences]")) fenceChoices(f); });
+}
+fenceAll();
+document.addEventListener("htmx:load", fenceAll);  // a room's options, drawn again
+document.addEventListener("change", function (e) {
+  var form = e.target.form;
+  if (form && form.querySelector("[data-fences]")) setTimeout(function () { fenceChoices(form); }, 0);
+});
+document.addEventListener("click", function (e) {
+  if (e.target.matches && e.target.matches("input[type=checkbox][aria-disabled=true]")) e.preventDefault();
+}, true);

@@ -4,7 +4,9 @@
 The table's fragments are rendered from snapshots of ``spades.rules.Match`` games played
 here with the first legal move (as every page and socket gets them); the replay and record
 pages are the real routes, shown the house records of tests/records and matches played
-out at the table service. No seat's fragments ever hold another seat's cards.
+out at the table service. No seat's fragments ever hold another seat's cards. The bid box
+offers only the bids whiz, mirror, suicide or a minimum bid allow. The new table form says
+what the house rules mean, and disables what cannot go together as the choices change.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import csrf_of
+from playwright.sync_api import expect
 
 from spades import bots, replays
 from spades.records import from_record
@@ -535,3 +539,53 @@ def test_an_earlier_match_of_a_three_seat_table_dealt_fairly_has_its_replay(clie
     assert response.status_code == 200
     page = soup(response.get_data(as_text=True))
     assert [th.text() for th in page.one(cls="hand-result").one("thead").all("th")][1:] == list(NAMES3)
+
+
+# -- the new table form ------------------------------------------------------------------
+WHIZ_WITH_A_MINIMUM = "A minimum bid goes with standard bidding only, not with whiz."
+
+
+def test_the_new_table_form_says_what_whiz_mirror_suicide_and_jjdd_mean_and_what_cannot_go_together(client):
+    page = soup(client.get("/new").get_data(as_text=True))
+    bidding = page.one("fieldset", data_option="bidding")
+    notes = {li.one("strong").text(): li.words() for li in bidding.one("ul", cls="choice-notes").all("li")}
+    assert notes == {"Whiz": "Whiz: Each player bids nil or exactly the number of spades they hold.",
+                     "Mirror": "Mirror: Each player bids exactly the number of spades they hold, nil with none "
+                               "(no blind nil).",
+                     "Suicide": "Suicide: In each team one partner bids nil and the other 4 or more."}
+    jokers = page.one("fieldset", data_option="jokers").one("ul", cls="choice-notes").words()
+    assert "Jokers (JJDD): Joker-Joker-Deuce-Deuce: the 2♣ and 2♥ go out" in jokers
+    # what cannot go together, from the rules themselves: each way round, with the rules' words
+    assert ["whiz", "min_bid", "4", WHIZ_WITH_A_MINIMUM] in json.loads(bidding["data-fences"])
+    assert ["4", "bidding", "whiz", WHIZ_WITH_A_MINIMUM] in \
+        json.loads(page.one("label", data_option="min_bid")["data-fences"])
+    assert ["on", "bidding", "mirror", "Mirror bidding has no blind nil: each player bids their spades."] in \
+        json.loads(page.one("label", data_option="blind_nil")["data-fences"])
+    assert ["3", "jokers", "jjdd", "Jokers are played with four players only."] in \
+        json.loads(page.one("fieldset", data_option="players")["data-fences"])
+    # and the server refuses it still
+    refused = client.post("/new", data={"csrf": csrf_of(client), "name": "Hana", "emoji": "🦊", "humans": "1",
+                                        "mode": "bidding", "end": "target-500", "tempo": "normal", "level": "easy",
+                                        "speed": "fast", "preset": "custom", "bidding": "whiz", "min_bid": "4",
+                                        "partners": "on"})
+    assert WHIZ_WITH_A_MINIMUM in refused.get_data(as_text=True)
+
+
+def test_the_new_table_form_disables_what_cannot_go_with_the_choices_made(live_server, page):
+    page.goto(live_server + "/new")
+    page.get_by_label("Rules the table plays").select_option("jjdd")  # a minimum bid of 4 among them
+    page.get_by_text("The house rules one by one").click()
+    whiz, why = page.get_by_role("radio", name="Whiz"), page.get_by_text(WHIZ_WITH_A_MINIMUM)
+    expect(whiz).to_be_disabled()
+    expect(why).to_be_visible()  # under the bidding's choices
+    expect(page.get_by_role("radio", name="No bidding")).to_be_disabled()
+    page.get_by_label("Minimum bid of a team").select_option("0")
+    expect(whiz).to_be_enabled()
+    expect(why).to_be_hidden()
+    page.locator("label", has_text="Suicide").click()
+    partners = page.get_by_role("checkbox", name=re.compile("^Partners"))
+    expect(partners).to_be_disabled()  # suicide is played with partners: the box stays ticked, and is sent
+    partners.click(force=True)  # a tap on it changes nothing
+    expect(partners).to_be_checked()
+    expect(page.locator("select[name=min_bid] option[value='4']")).to_be_disabled()
+    expect(page.get_by_role("radio", name="3 players")).to_be_disabled()

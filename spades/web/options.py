@@ -32,6 +32,8 @@ Imports: the core (``spades.rules_config``) and ``spades.tables``; never Flask.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
@@ -51,6 +53,7 @@ from ..rules_config import (
     PLAYER_COUNTS,
     PRESETS,
     SPADES_LEADS,
+    SUICIDE_BID,
     TURN_TEMPOS,
     UNTIMED,
     Rules,
@@ -71,6 +74,7 @@ class Choice:
     value: str
     label: str
     settings: Mapping[str, Any]  # Rules fields, or the table's bots' ``level``
+    note: str = ""  # a sentence the form shows beside the choice, saying what it means
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,11 @@ class Option:
         """What the rules line says of this option ("" for nothing)."""
         return self.words.get(settings.get(self.key), "").format(**settings)
 
+    @property
+    def fences(self) -> tuple[Fence, ...]:
+        """This option's choices that cannot go with another option's choice (``house_fences``)."""
+        return house_fences().get(self.name, ())
+
 
 def _either(values: tuple[object, ...]) -> str:
     """``a, b or c``."""
@@ -141,16 +150,32 @@ def _on_off(name: str, label: str, words: str, line: int, checked: int | None = 
 
 
 def _house(name: str, label: str, choices: tuple[tuple[object, str], ...], message: str, line: int,
-           words: Mapping[Any, str], key: str | None = None, kind: Literal["one_of", "select"] = "one_of") -> Option:
+           words: Mapping[Any, str], key: str | None = None, kind: Literal["one_of", "select"] = "one_of",
+           notes: Mapping[Any, str] | None = None) -> Option:
     """A house rule's switch over the values of its Rules field (``key``: the field, the
-    form field's name unless told), each posted as its text, with the label shown."""
+    form field's name unless told), each posted as its text, with the label shown and the
+    sentence ``notes`` has for it."""
     key = key or name
-    return Option(name, key, kind, label, tuple(Choice(str(v), shown, {key: v}) for v, shown in choices),
+    notes = notes or {}
+    return Option(name, key, kind, label,
+                  tuple(Choice(str(v), shown, {key: v}, notes.get(v, "")) for v, shown in choices),
                   message, words, line, checked=line, house=True)
 
 
+# what the house rules a friend may not know mean, a sentence each beside the choice (RULES.md)
+JJDD_NOTE = "Joker-Joker-Deuce-Deuce: the 2♣ and 2♥ go out, the two jokers come in, and the big joker, " \
+    "the little joker, the 2♦ and the 2♠ are the highest spades, above the ace."
+BIDDING_NOTES = {
+    "whiz": "Each player bids nil or exactly the number of spades they hold.",
+    "mirror": "Each player bids exactly the number of spades they hold, nil with none (no blind nil).",
+    "suicide": f"In each team one partner bids nil and the other {SUICIDE_BID} or more.",
+}
+JOKER_NOTES = {"jj": "The 2♣ and 2♦ go out and the two jokers come in as the highest spades.", "jjdd": JJDD_NOTE}
+PRESET_NOTES = {"jjdd": f"{JJDD_NOTE} A team bids at least 4, and a contract of 10 or more counts double."}
+
 CUSTOM = "custom"  # the preset value "the house rules one by one, as the switches say"
-_PRESET_CHOICES = tuple(Choice(name, label, {**HOUSE_DEFAULTS, **keys}) for name, (label, keys) in PRESETS.items()) + \
+_PRESET_CHOICES = tuple(Choice(name, label, {**HOUSE_DEFAULTS, **keys}, PRESET_NOTES.get(name, ""))
+                        for name, (label, keys) in PRESETS.items()) + \
     (Choice(CUSTOM, "One by one", {}),)  # last: its empty settings fit every table
 
 
@@ -189,10 +214,11 @@ OPTIONS: tuple[Option, ...] = (
     _on_off("partners", "Partners (two teams of two; off: cutthroat, everyone alone)", "cutthroat", line=6,
             house=True, said_when=False),
     _house("jokers", "Jokers", (("none", "No jokers"), ("jj", "Jokers (JJ)"), ("jjdd", "Jokers (JJDD)")),
-           f"Choose the jokers: {_either(JOKER_DECKS)}.", line=7, words={"jj": "jokers (JJ)", "jjdd": "jokers (JJDD)"}),
+           f"Choose the jokers: {_either(JOKER_DECKS)}.", line=7, words={"jj": "jokers (JJ)", "jjdd": "jokers (JJDD)"},
+           notes=JOKER_NOTES),
     _house("bidding", "Bidding", tuple((v, v.capitalize()) for v in BIDDING_VARIANTS),
            f"Choose the bidding: {_either(BIDDING_VARIANTS)}.", line=8, key="bidding_variant",
-           words={v: f"{v} bidding" for v in BIDDING_VARIANTS[1:]}),
+           words={v: f"{v} bidding" for v in BIDDING_VARIANTS[1:]}, notes=BIDDING_NOTES),
     _house("min_bid", "Minimum bid of a team", tuple((n, str(n) if n else "None") for n in MIN_BIDS),
            f"Choose the minimum bid: {_either(MIN_BIDS)}.", line=9, kind="select",
            words={n: f"minimum bid {n}" for n in MIN_BIDS[1:]}),
@@ -203,6 +229,60 @@ OPTIONS: tuple[Option, ...] = (
 OPTION = {o.name: o for o in OPTIONS}
 _LINE = sorted(OPTIONS, key=lambda o: o.line)
 _CHECKED = sorted(OPTIONS, key=lambda o: o.checked)
+
+# Which choices cannot go together. ``Rules`` refuses a combination of house rules RULES.md
+# does not offer (``RulesError``); the options form disables a choice that cannot go with
+# what else is chosen (static/site.js, from each field's ``Option.fences``), and the server
+# refuses it anyway. Worked out from ``Rules`` itself, once: every combination of the house
+# switches and the options those combinations name (``_BESIDE_HOUSE``), and of each named
+# preset with those options; two choices are fenced apart when no combination allowed holds
+# both, with the sentence ``Rules`` refuses them with.
+_BESIDE_HOUSE = ("mode", "blind_nil")  # the options besides the house rules that their combinations name
+Fence = tuple[str, str, str, str]  # (a choice of this option, another option, its choice, why not together)
+
+
+def _values_of(option: Option) -> tuple[str, ...]:
+    """The form values of an option that set something (a named preset, not "one by one")."""
+    return ("on", "") if option.kind == "on_off" else tuple(c.value for c in option.choices if c.settings)
+
+
+def _apart(group: tuple[Option, ...]) -> dict[tuple[tuple[str, str], tuple[str, str]], str]:
+    """The pairs of choices of ``group`` that no rules allowed hold together, each with the
+    sentence of a combination refused for that pair alone."""
+    together: set[tuple[tuple[str, str], tuple[str, str]]] = set()
+    refused: list[tuple[set[tuple[tuple[str, str], tuple[str, str]]], str]] = []
+    defaults = asdict(Rules())
+    for values in itertools.product(*(_values_of(o) for o in group)):
+        settings: dict[str, Any] = dict(defaults)
+        for option, value in zip(group, values):
+            settings.update(option.parse(value) or {})
+        pairs = set(itertools.combinations(tuple((o.name, v) for o, v in zip(group, values)), 2))
+        try:
+            Rules(**settings)
+        except RulesError as e:
+            refused.append((pairs, str(e)))
+            continue
+        together |= pairs
+    apart: dict[tuple[tuple[str, str], tuple[str, str]], str] = {}
+    for pairs, why in sorted(refused, key=lambda r: len(r[0] - together)):  # the pair alone first
+        for pair in pairs - together:
+            apart.setdefault(pair, why)
+    return apart
+
+
+@functools.cache
+def house_fences() -> dict[str, tuple[Fence, ...]]:
+    """Each option's fences by its name: the choices of it that cannot go with another
+    option's choice, and why (both ways round)."""
+    beside = tuple(OPTION[name] for name in _BESIDE_HOUSE)
+    switches = tuple(o for o in OPTIONS if o.house and o.name != "preset")
+    fences: dict[str, list[Fence]] = {}
+    for group in (switches + beside, (OPTION["preset"],) + beside):
+        for ((a, x), (b, y)), why in _apart(group).items():
+            fences.setdefault(a, []).append((x, b, y, why))
+            fences.setdefault(b, []).append((y, a, x, why))
+    return {name: tuple(dict.fromkeys(found)) for name, found in fences.items()}
+
 
 # A new table's settings: the rules' defaults and the bots' usual level.
 DEFAULTS: Mapping[str, Any] = {**asdict(Rules()), "level": DEFAULT_LEVEL}
