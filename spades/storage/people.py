@@ -445,6 +445,13 @@ class PeopleStore(StoreCore):
             return True
 
 
+# the tables of boards whose seats stay the anonymous player's (?, ?: the anonymous
+# player, the account): those of a week the account played at another table, since one
+# person plays a week's boards once
+_BOARDS_KEPT = ("SELECT k.table_code FROM board_players k WHERE k.person = ? AND k.week IN "
+                "(SELECT a.week FROM board_players a WHERE a.person = ?)")
+
+
 def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
     """An anonymous player's rows become the account's (see ``PeopleStore.sign_in``); a
     seat at a table of boards does not when the account played that week elsewhere."""
@@ -465,13 +472,6 @@ def _move_player(db: Db, anon_pid: str, user_id: str) -> None:
                "(SELECT table_code FROM room_members WHERE player_id = ?)", [user_id, anon_pid, user_id])
     for table in RATING_TABLES.values():
         db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ? AND NOT EXISTS "
-# the tables of boards whose seats stay the anonymous player's (?, ?: the anonymous
-# player, the account): those of a week the account played at another table, since one
-# person plays a week's boards once
-_BOARDS_KEPT = ("SELECT k.table_code FROM board_players k WHERE k.person = ? AND k.week IN "
-                "(SELECT a.week FROM board_players a WHERE a.person = ?)")
-
-
                    f"(SELECT 1 FROM {table} WHERE player_id = ?)", [user_id, anon_pid, user_id])
     move_registrations(db, anon_pid, user_id)
     move_talk(db, anon_pid, user_id)
