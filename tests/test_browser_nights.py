@@ -44,7 +44,7 @@ def test_both_answer_yes_and_land_at_the_same_table_with_bots(app, live_server, 
     ann = browser_of(app, browser, live_server, "ann@example.com", "Ann", "🦊", PHONE)
     bo = browser_of(app, browser, live_server, "bo@example.com", "Bo", "🐼", LAPTOP)
     try:
-        make_and_join(ann, bo, live_server, "Friday Spades")
+        slug = make_and_join(ann, bo, live_server, "Friday Spades")
 
         ann.reload()
         soon = datetime.now(ZoneInfo(ZONE)) + timedelta(hours=3)
@@ -54,10 +54,10 @@ def test_both_answer_yes_and_land_at_the_same_table_with_bots(app, live_server, 
         plan.get_by_label("Time zone").fill(ZONE)
         plan.get_by_role("button", name="Schedule it").click()
         expect(ann.locator("#nights .night-when")).to_contain_text(f"{soon:%H:%M} ({ZONE})")
-        [night] = app.extensions["spades.nights"].nights("friday-spades")
+        [night] = app.extensions["spades.nights"].nights(slug)
 
         for page in (ann, bo):
-            page.goto(f"{live_server}/c/friday-spades")
+            page.goto(f"{live_server}/c/{slug}")
             page.locator("#nights").get_by_role("button", name="Yes", exact=True).click()
             expect(page.locator("#nights .said-yes")).to_contain_text(
                 "Ann" if page is ann else "Bo")
@@ -68,7 +68,7 @@ def test_both_answer_yes_and_land_at_the_same_table_with_bots(app, live_server, 
         store = app.extensions["spades.nights"].store
         for page in (ann, bo):
             page.reload()
-        wait_for(lambda: store.here_since("friday-spades", time.time() - 5) == {
+        wait_for(lambda: store.here_since(slug, time.time() - 5) == {
             signed_in_uid(app, "ann@example.com"), signed_in_uid(app, "bo@example.com")})
         move_start(app, night.id, time.time())  # its time has come
         ann.wait_for_url(f"{live_server}/g/*", timeout=20_000)

@@ -77,15 +77,16 @@ def circle(app):
 def test_post_c_makes_a_circle_and_answers_303_to_its_page(app):
     ann = signed_in(app, "ann@example.com", "Ann")
     r = post(ann, "/c", name="  Friday\u202e Spades ")
-    assert r.status_code == 303 and r.headers["Location"].endswith("/c/friday-spades")
-    page = ann.get("/c/friday-spades")
+    assert r.status_code == 303 and re.fullmatch(r"/c/friday-spades-[a-z0-9]{6}", r.headers["Location"])
+    page = ann.get(r.headers["Location"])
     assert page.status_code == 200
     body = page.get_data(as_text=True)
     assert "<h1>Friday Spades</h1>" in body and 'rel="invite"' in body
     assert "Ann" in section(body, "members")
-    # the same name again: another short address, with a suffix
+    # the same name again: another address of the same kind, which says nothing of the first
     other = make(ann)
-    assert re.fullmatch(r"friday-spades-[a-z0-9]{4}", other)
+    assert re.fullmatch(r"friday-spades-[a-z0-9]{6}", other) and f"/c/{other}" != r.headers["Location"]
+    assert re.fullmatch(r"new-[a-z0-9]{6}", make(ann, "New"))  # a name that is a page of its own too
     assert "Friday Spades" in text(ann.get("/c").get_data(as_text=True))
 
 

@@ -73,17 +73,17 @@ from .standings import Standings, work_out
 __all__ = [
     "CircleService", "CircleError", "CircleNotFound", "NotOwner", "BadCircleName", "TooManyCircles",
     "BadInvite", "InviteExpired", "InviteReplaced", "RemovedFromCircle", "OwnerStays", "NotInCircle",
-    "NAME_MAX", "PER_DAY", "IN_ALL", "INVITE_MAX_AGE_S", "RESERVED",
+    "NAME_MAX", "PER_DAY", "IN_ALL", "INVITE_MAX_AGE_S",
 ]
 
 log = logging.getLogger(__name__)
 
 NAME_MAX = 40  # characters of a circle's name
-SLUG_MAX = 24  # characters of its address before any suffix
+SLUG_MAX = 24  # characters of its address before its suffix
+SUFFIX_LEN = 6  # random characters after the name's: 31**6 addresses for each name
 PER_DAY = 5  # circles one person may make in a day
 IN_ALL = 20  # ... and in all
 INVITE_MAX_AGE_S = 30 * 86400.0  # an invite link works this long after it was made
-RESERVED = frozenset({"new", "join", "c", "mine"})  # addresses that are pages of their own
 _SALT = "spades-circle-invite"
 _SUFFIX = "abcdefghjkmnpqrstuvwxyz23456789"
 _CACHE = 256  # seasons' standings kept in memory
@@ -196,9 +196,10 @@ class CircleService:
         now = self.clock()
         within = WithinCircles(owner, now - 86400, PER_DAY, IN_ALL)  # counted in the circle's transaction
         base = slug_of(name)
-        for attempt in range(20):
-            slug = base if attempt == 0 and base not in RESERVED else \
-                f"{base[:SLUG_MAX - 5]}-{''.join(secrets.choice(_SUFFIX) for _ in range(4))}"
+        for _ in range(20):
+            # always a random suffix: an address says nothing of whether a circle of that
+            # name exists already (a stranger's would-be name gets the same kind of address)
+            slug = f"{base}-{''.join(secrets.choice(_SUFFIX) for _ in range(SUFFIX_LEN))}"
             row = CircleRow(slug, name, owner, now, secrets.token_urlsafe(8), now)
             try:
                 self.store.commit([within, NewCircle(row),
