@@ -74,10 +74,11 @@ def rest(ws, quiet: float = 3.0) -> tuple[list[str], bool]:
 
 
 def send(ws, **message) -> None:
-    """A message from the page; a socket closed already takes none (the server closed it)."""
+    """A message from the page; a socket the server closed already takes none (the close
+    may not have reached this end yet: the write then fails)."""
     try:
         ws.send(json.dumps(message))
-    except ConnectionClosed:
+    except (ConnectionClosed, OSError):
         pass
 
 
