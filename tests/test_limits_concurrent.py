@@ -15,6 +15,7 @@ from conftest import INSTANT, csrf_of
 
 from spades.circles.service import PER_DAY
 from spades.web import close_app, create_app
+from spades.web.allowance import code_budgets, mail_figures, take
 from spades.web.lobby import NEW_DEFAULTS
 
 BURST = 8
@@ -99,3 +100,27 @@ def test_the_tables_one_person_may_start_in_an_hour_hold_against_a_burst(pair):
     ann = browsers(pair, "ann@example.com", "Ann")
     statuses = burst(ann, "/new", {**NEW_DEFAULTS, "name": "Ann", "emoji": "🦊", "humans": "2"})
     assert statuses.count(303) == 3 and set(statuses) <= {303, 429}, statuses
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+def test_a_mail_share_holds_against_asks_at_once_on_two_processes_and_a_refusal_spends_none(pair):
+    """Sign-in codes asked at the same moment through both processes, from one network:
+    the network's part (a 25th of the cap) is never passed, and the asks it refuses spend
+    nothing of the codes' share behind it."""
+    for app in pair:
+        app.config["MAIL_HOURLY_CAP"] = 100  # the network's part of the codes: 4
+    gate = threading.Barrier(24)
+
+    def ask(k: int) -> bool:
+        app = pair[k % 2]
+        with app.test_request_context("/signin", environ_base={"REMOTE_ADDR": "198.51.100.7"}):
+            own, _ = code_budgets(f"p{k}@example.com")
+            gate.wait()
+            return take(own) is None
+
+    with cf.ThreadPoolExecutor(24) as ex:
+        taken = list(ex.map(ask, range(24)))
+    assert taken.count(True) == 4, taken
+    with pair[0].test_request_context("/"):
+        codes = next(f for f in mail_figures() if f.what.startswith("Sign-in codes to new browsers"))
+    assert codes.sent == 4  # the 20 refused asks took nothing of the share

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from flask import current_app
 from flask_limiter.util import get_remote_address
 from limits import parse
+from limits.strategies import FixedWindowRateLimiter
 
 from .limits import limiter, network
 from .services import accounts
@@ -177,20 +178,32 @@ def tally(name: str) -> None:
 def take(budgets: list[Budget], cost: int = 1, dry: bool = False) -> tuple[Budget, float] | None:
     """Take ``cost`` from every one of ``budgets``, or from none when one of them lacks the
     room (``dry``: only look): None, or the first without room and the seconds until it has
-    some. (Two requests at the same moment may both pass the look: a cap is kept to within
-    a request or two.)"""
+    some. Each budget is taken with one atomic increment of the limiter's storage (Redis's
+    INCRBY across processes) and, when a later one has no room, the ones taken are given
+    back: requests at the same moment to several workers never send past a cap, and a
+    refused ask spends no share (so a stranger's asks refused by their own network's part
+    cannot drain the share behind it)."""
     if not limiter.enabled:
         return None
     strategy = limiter.limiter
+    taken: list[Budget] = []
     for budget in budgets:
         item = parse(budget.limit)
-        if not strategy.test(item, budget.key, budget.scope, cost=cost):
+        if dry or not isinstance(strategy, FixedWindowRateLimiter):
+            room = strategy.test(item, budget.key, budget.scope, cost=cost)
+        else:
+            room = strategy.hit(item, budget.key, budget.scope, cost=cost)
+            taken.append(budget)  # a fixed window counts a refused hit too: it is given back below
+        if not room:
+            for done in taken:
+                done_item = parse(done.limit)
+                strategy.storage.incr(done_item.key_for(done.key, done.scope), done_item.get_expiry(), amount=-cost)
             if budget.ends is not None:
                 _spent(budget)
                 return budget, max(1.0, budget.ends - accounts().clock())
             reset = strategy.get_window_stats(item, budget.key, budget.scope).reset_time
             return budget, max(1.0, reset - time.time())
-    if not dry:
+    if not dry and not taken:  # another strategy than a fixed window: looked first, taken now
         for budget in budgets:
             strategy.hit(parse(budget.limit), budget.key, budget.scope, cost=cost)
     return None
