@@ -14,6 +14,8 @@ import pytest
 from conftest import INSTANT, csrf_of
 
 from spades.circles.service import PER_DAY
+from spades.rules_config import TURN_BASED, Rules
+from spades.tables import MAX_TURN_TABLES
 from spades.web import close_app, create_app
 from spades.web.allowance import code_budgets, mail_figures, take
 from spades.web.lobby import NEW_DEFAULTS
@@ -124,3 +126,21 @@ def test_a_mail_share_holds_against_asks_at_once_on_two_processes_and_a_refusal_
     with pair[0].test_request_context("/"):
         codes = next(f for f in mail_figures() if f.what.startswith("Sign-in codes to new browsers"))
     assert codes.sent == 4  # the 20 refused asks took nothing of the share
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+def test_the_turn_based_tables_one_person_may_hold_hold_against_a_burst(pair):
+    for app in pair:
+        app.config["FRIENDS_TABLES_PER_PERSON"] = app.config["FRIENDS_TABLES_PER_ADDRESS"] = "100 per hour"
+    ann = browsers(pair, "ann@example.com", "Ann")
+    service = pair[0].extensions["spades.tables"]
+    slow = Rules(tempo="days-1")
+    for _ in range(MAX_TURN_TABLES - 2):
+        service.create_room(ann[0].uid, "Ann", "🦊", slow, "normal", 2)
+    statuses = burst(ann, "/new", {**NEW_DEFAULTS, "name": "Ann", "emoji": "🦊", "humans": "2", "tempo": "days-1"})
+    assert statuses.count(303) == 2 and set(statuses) <= {303, 409}, statuses
+    assert service.store.turn_tables(ann[0].uid, TURN_BASED) == MAX_TURN_TABLES
+    bo = browsers(pair, "bo@example.com", "Bo")
+    code = service.create_room(bo[0].uid, "Bo", "🐼", slow, "normal", 2)
+    r = ann[1].post(f"/j/{code}", data={"csrf": ann[1].csrf, "name": "Ann", "emoji": "🦊"})
+    assert r.status_code == 409 and "turn-based tables already" in r.get_data(as_text=True)

@@ -61,8 +61,10 @@ from ..storage import (
     Duplicate,
     SeatRow,
     Store,
+    TurnTablesFull,
 )
-from ..tables import TableService
+from ..tables import TOO_MANY_TURN_TABLES, TableService
+from ..tables.state import turn_limit
 
 MIN_BOARDS, MAX_BOARDS = 4, 12
 WEEK_S = 7 * 24 * 3600.0  # a week's length unless its owner says otherwise
@@ -279,9 +281,12 @@ def start_board_table(service: TableService, week: BoardWeekRow, seats: list[Sea
         # with the table, in one transaction: two tables started at once for one person
         # cannot both be made
         return service.create_seated(seats, rules, table_options, None, seed=week.seed, also=lambda code: [
-            ClaimBoardSeats(week.id, code, tuple(people), now), AddBoardTable(week.id, code, now)])
+            *(turn_limit(by, code, tempo) if by else []), ClaimBoardSeats(week.id, code, tuple(people), now),
+            AddBoardTable(week.id, code, now)])
     except BoardPlayed as e:
         raise BoardsError(_played([s for s in seats if s.player_id in e.people], by)) from None
+    except TurnTablesFull:
+        raise BoardsError(TOO_MANY_TURN_TABLES) from None
 
 
 def seating_refusal(store: Store, week: BoardWeekRow, seats: Sequence[SeatRow],

@@ -159,7 +159,7 @@ from .tourneys import (
     PutTourneyTeam,
     TourneyStore,
 )
-from .turns import PutAway, PutTurns, TurnStore, Waiting
+from .turns import PutAway, PutTurns, TurnStore, TurnTablesFull, Waiting, WithinTurnTables
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
@@ -185,7 +185,7 @@ __all__ = [
     "UserRow", "migration",
     "CODES", "LOCKED", "CodeGuard", "Held",  # sign-in guards (people)
     "ChatRow", "CoPlayer", "PutSilence", "ReportRow", "SaveLine",  # talk
-    "PutAway", "PutTurns", "TurnRow", "Waiting",  # turn-based tables
+    "PutAway", "PutTurns", "TurnRow", "TurnTablesFull", "Waiting", "WithinTurnTables",  # turn-based tables
     "PushSubscriptionRow",  # push
     "CircleMemberRow", "CircleResultRow", "CircleRow", "CircleTableRow", "FinishedMatch", "LinkCircleTable",
     "CirclesOwned", "NewCircle", "NewSeason", "PutCircleMember", "PutCircleNonce", "PutCircleResult", "PutSeason",

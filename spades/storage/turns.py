@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .base import Db
+from .base import Conflict, Db, lock
 from .core import StoreCore
 from .rows import TurnRow
 
@@ -101,11 +101,7 @@ class TurnStore(StoreCore):
         """The unfinished tables (rooms included) with one of ``tempos`` where this person
         holds a seat or waits in the room."""
         with self._reading() as db:
-            rows = list(db.query(
-                "SELECT t.options FROM tables t WHERE t.status IN ('waiting', 'playing') AND t.code IN "
-                "(SELECT table_code FROM seats WHERE player_id = ? AND kind = 'human' UNION "
-                "SELECT table_code FROM room_members WHERE player_id = ? AND state = 'in')", [person, person]))
-        return sum(1 for r in rows if json.loads(r["options"] or "{}").get("rules", {}).get("tempo") in tempos)
+            return _turn_tables(db, person, tempos)
 
     def due_tables(self, until: float) -> list[str]:
         """The playing tables with a timer due by ``until``: a turn clock, a hold, or a
@@ -168,3 +164,33 @@ class TurnStore(StoreCore):
         with self.transaction() as db:
             db.execute("INSERT INTO notice_prefs (person, mail_off, last_mail) VALUES (?, 0, ?) "
                        "ON CONFLICT(person) DO UPDATE SET last_mail = excluded.last_mail", [person, at])
+
+
+def _turn_tables(db: Db, person: str, tempos: tuple[str, ...], besides: str = "") -> int:
+    rows = list(db.query(
+        "SELECT t.options FROM tables t WHERE t.status IN ('waiting', 'playing') AND t.code <> ? AND t.code IN "
+        "(SELECT table_code FROM seats WHERE player_id = ? AND kind = 'human' UNION "
+        "SELECT table_code FROM room_members WHERE player_id = ? AND state = 'in')", [besides, person, person]))
+    return sum(1 for r in rows if json.loads(r["options"] or "{}").get("rules", {}).get("tempo") in tempos)
+
+
+class TurnTablesFull(Conflict):
+    """One more turn-based table would pass a person's limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class WithinTurnTables:
+    """Check, in the transaction that seats ``person`` at table ``code`` (or puts them in
+    its room), that they hold fewer than ``most`` other unfinished tables with one of
+    ``tempos``: TurnTablesFull otherwise. Under the person's lock (``lock``), so joins and
+    new tables at the same moment on several workers count each other."""
+
+    person: str
+    code: str
+    most: int
+    tempos: tuple[str, ...]
+
+    def apply(self, db: Db) -> None:
+        lock(db, "turn-tables/" + self.person)
+        if _turn_tables(db, self.person, self.tempos, self.code) >= self.most:
+            raise TurnTablesFull(f"{self.person} is at {self.most} turn-based tables")

@@ -30,16 +30,16 @@ from ..clocks import SeatClock
 from ..fairness import FairDeals, new_secret, secret_from
 from ..rules import DEAL, HAND_OVER, Match, parse_action
 from ..rules_config import Rules
-from ..storage import Conflict, MatchRow, PutTurns, Store
+from ..storage import BoardPlayed, Conflict, MatchRow, PutTurns, Store, TurnTablesFull
 from .bus import Bus
 from .commands.presence import Started
 from .decide import Decision, decide
-from .errors import NotSaved, NotStarted, Stale, TableNotFound
+from .errors import NotSaved, NotStarted, Stale, TableFull, TableNotFound
 from .registry import Command, command_name
 from .rooms import RoomState
 from .scheduler import Scheduler
 from .state import Plan, Settings, TableState, plan, snapshot, snapshots, waiting_on
-from .values import NO_TABLE, Change, Server, Who
+from .values import NO_TABLE, PLAYED_ELSEWHERE, TOO_MANY_TURN_TABLES, Change, Server, Who
 
 log = logging.getLogger(__name__)
 
@@ -219,12 +219,19 @@ class TableActor:
             self.retired = True
 
     def _commit(self, command: Command, decision: Decision) -> None:
-        """Store the decision's rows in one transaction. Raises Stale (a lost race) or
-        NotSaved, with the table reloaded as stored."""
+        """Store the decision's rows in one transaction. Raises Stale (a lost race),
+        TableFull (a person's turn-based tables or week of boards, counted in the
+        transaction) or NotSaved, with the table reloaded as stored."""
         if not decision.rows:
             return
         try:
             self.store.commit(decision.rows)
+        except TurnTablesFull:  # the person's limit, counted in the change's transaction
+            self._recover()
+            raise TableFull(TOO_MANY_TURN_TABLES) from None
+        except BoardPlayed:  # a week of boards the person played at another table
+            self._recover()
+            raise TableFull(PLAYED_ELSEWHERE) from None
         except Conflict:
             self._recover()
             raise Stale(decision.conflict, self._version()) from None

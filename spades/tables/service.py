@@ -37,7 +37,7 @@ from ..clocks import SeatClock
 from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record, with_takebacks
 from ..rules_config import TURN_BASED, Rules
-from ..storage import CreateRoom, Duplicate, Op, PutDealSecret, RoomRow, SeatRow, Store
+from ..storage import CreateRoom, Duplicate, Op, PutDealSecret, RoomRow, SeatRow, Store, TurnTablesFull
 from ..views import seat_view
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
@@ -50,7 +50,7 @@ from .registry import Command
 from .rooms import RoomState, check_joinable, room_snapshot
 from .scheduler import Scheduler
 from .seating import check_emoji, clean_name
-from .state import Settings, TableState, late_seat
+from .state import Settings, TableState, late_seat, turn_limit
 from .state import snapshot as picture
 from .values import (
     BOT_EMOJI,
@@ -527,7 +527,9 @@ class TableService:
     # -- rooms ---------------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
         """A table for ``humans`` people (2 up to the rules' players) that waits for them,
-        with its creator as host. Returns the join code. Raises BadAction, BadPlayer."""
+        with its creator as host. Returns the join code. Raises BadAction, BadPlayer, and
+        TableFull for a turn-based table past the creator's ``MAX_TURN_TABLES`` (counted
+        in the room's transaction)."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
         most = min(MAX_HUMANS, rules.shape.players)
@@ -537,8 +539,12 @@ class TableService:
         options = {"kind": "friends", "level": level, "humans": humans, "rules": dataclasses.asdict(rules)}
         # the first match's deal secret, drawn now: the room shows its commitment before the start
         secret = secret_from([self.new_seed() for _ in range(4)])
-        return self._new_code(lambda code: self.store.commit([CreateRoom(code, player_id, options, name, emoji),
-                                                              PutDealSecret(code, 1, secret)]))
+        try:
+            return self._new_code(lambda code: self.store.commit(
+                turn_limit(player_id, code, rules.tempo)
+                + [CreateRoom(code, player_id, options, name, emoji), PutDealSecret(code, 1, secret)]))
+        except TurnTablesFull:
+            raise TableFull(TOO_MANY_TURN_TABLES) from None
 
     def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
         """What this person sees of the room (whatever its status). Raises TableNotFound."""

@@ -24,11 +24,11 @@ from ..cards import Card
 from ..clocks import SeatClock
 from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
-from ..rules_config import UNTIMED, Rules, Shape
-from ..storage import TableRow, Waiting
+from ..rules_config import TURN_BASED, UNTIMED, Rules, Shape
+from ..storage import Op, TableRow, Waiting, WithinTurnTables
 from ..views import own_view, result_json, seat_view
 from .registry import offers
-from .values import CLOCK_BOT, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
+from .values import CLOCK_BOT, MAX_TURN_TABLES, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,3 +478,10 @@ def plan(state: TableState, settings: Settings) -> Plan:
                        tourney=clocks.is_tourney(match.rules) and match.phase == PLAYING)
         return Plan(clock=state.clock[2], clock_turn=turn, holds=holds)
     return Plan(holds=holds)
+
+
+def turn_limit(person: str, code: str, tempo: str) -> list[Op]:
+    """The op that holds ``person`` within ``MAX_TURN_TABLES`` as they take a place at
+    table ``code`` (a new room, a room's member, a seat), when its ``tempo`` is
+    turn-based: checked in that change's transaction."""
+    return [WithinTurnTables(person, code, MAX_TURN_TABLES, TURN_BASED)] if tempo in TURN_BASED else []

@@ -36,6 +36,8 @@ WATCHING_OFF = "The host has turned watching off for this table."
 MAX_TURN_TABLES = 20  # turn-based tables a person may be seated at (or wait in the room of) at once
 TOO_MANY_TURN_TABLES = (f"You are at {MAX_TURN_TABLES} turn-based tables already: finish one before you start "
                         "or join another.")
+# a seat at a table of boards refused: the person played the week at another table
+PLAYED_ELSEWHERE = "Everyone plays a week's boards once: you have played them at another table."
 
 
 def practice_bots(players: int) -> dict[int, str]:

@@ -184,7 +184,10 @@ def create():
     if n == 1:
         code = service().create_practice(pid, name, rules, level, emoji, contribution=form.get("contribution", ""))
     else:
-        code = service().create_room(pid, name, emoji, rules, level, n)
+        try:
+            code = service().create_room(pid, name, emoji, rules, level, n)
+        except TableFull as e:  # the turn-based tables' limit, counted as the room is stored
+            return refuse(str(e))[0], 409
     return redirect(f"/g/{code}", 303)
 
 

@@ -22,12 +22,10 @@ from ..errors import BadAction, NotHost, NotSeated, TableClosed, TableFull
 from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, declare
 from ..rooms import RoomState, check_joinable, room_shape
 from ..seating import check_emoji, clean_name, seat_plan
-from ..state import Settings, TableState, late_seat
+from ..state import Settings, TableState, late_seat, turn_limit
 from ..values import BOT_EMOJI, BOT_PARTNER, Event, Player, Snapshot, Who, practice_bots
 
 NO_PARTNERS = "Cutthroat: everyone plays alone, so there is no partner to pick."
-# a seat at a table of boards lost to the person's claim on another table of the week
-PLAYED_ELSEWHERE = "Everyone plays a week's boards once: you have played them at another table."
 
 __all__ = ["Join", "PickPartner", "RemoveMember", "SetOptions", "Start", "LeaveRoom"]
 
@@ -119,7 +117,9 @@ def join(state: RoomState | TableState, who: Who, command: Join, now: float, set
     name, emoji = clean_name(command.name), check_emoji(command.emoji)
     if isinstance(state, RoomState):
         check_joinable(state.row, who.id)  # a member joining again keeps their place, with the new name
-        return Decision([JoinRoom(state.code, who.id, name, emoji)], reload=True)
+        tempo = Rules.from_dict(state.row.options.get("rules")).tempo
+        return Decision(turn_limit(who.id, state.code, tempo) + [JoinRoom(state.code, who.id, name, emoji)],
+                        reload=True)
     seat = state.seat_of(who.id)
     if seat is not None:
         return Decision(publish=False, seat=seat)  # already here
@@ -133,11 +133,11 @@ def join(state: RoomState | TableState, who: Who, command: Join, now: float, set
     state.row = dataclasses.replace(state.row, seats=tuple(seats))
     state.left.discard(seat)
     state.event = Event(seat, "join")
-    rows: list[Op] = [TakeSeat(state.code, seat, who.id, name, emoji)]
+    rows: list[Op] = turn_limit(who.id, state.code, state.match.rules.tempo) + [
+        TakeSeat(state.code, seat, who.id, name, emoji)]
     week = state.row.options.get("boards")
     if week:  # a table of boards: the person's claim on the week, stored with the seat
         rows.insert(0, ClaimBoardSeats(str(week), state.code, (who.id,), now))
-        return Decision(rows + sync_clock(state, now, settings), seat=seat, conflict=PLAYED_ELSEWHERE)
     return Decision(rows + sync_clock(state, now, settings), seat=seat)
 
 
