@@ -357,36 +357,104 @@
   // The live connection: a dot when all is well; when it is lost, a plain banner that says
   // so, and that a click made meanwhile did not count. The socket reconnects by itself (the
   // ws extension retries) and the table it sends on return replaces what is shown.
+  var POLLING = "Live updates are off: checking the table every few seconds.";
+  var polling = false, heard = false, refused = false, lost = false, downSince = Date.now(), asking = false;
   function banner(text) {
     var box = document.getElementById("offline");
     if (!box || box.dataset.final) return;  // the site closed the connection and said why: that stays
     if (text) { box.textContent = text; box.hidden = false; } else { box.hidden = true; }
   }
+  function down() {  // what the banner says while the socket is down (or checking instead)
+    var words = polling ? POLLING : "Reconnecting…";
+    if (lost) words += " That click did not reach the table, so it did not count. Try again" + (polling ? "." : " once the connection is back.");
+    else if (!polling) words += " The table is not up to date until the connection is back.";
+    banner(words);
+  }
   document.addEventListener("htmx:wsOpen", function () {
     document.body.classList.add("live"); document.body.classList.remove("offline");
-    banner(null);
+    heard = false;
+    if (!polling) banner(null);  // a socket that opens and says nothing is not live yet: the checks go on
   });
   document.addEventListener("htmx:wsClose", function (e) {
     document.body.classList.remove("live"); document.body.classList.add("offline");
+    heard = false;
+    if (downSince === null) downSince = Date.now();
     var box = document.getElementById("offline"), closed = e.detail && e.detail.event;
-    if (box && box.dataset.final) return;  // the site said why it closed
-    if (closed && closed.code === 1008) { banner(closed.reason || "The live connection was closed."); return; }
-    banner("Reconnecting… The table is not up to date until the connection is back.");
+    if (box && box.dataset.final) { refused = true; return; }  // the site said why it closed
+    if (closed && closed.code === 1008) { refused = true; banner(closed.reason || "The live connection was closed."); return; }
+    down();
   });
   document.addEventListener("htmx:sendError", function () {
     document.body.classList.add("offline");
-    banner("Reconnecting… That click did not reach the table, so it did not count. Try again once the connection is back.");
+    lost = true;
+    down();
   });
   // Back without the socket having dropped: the network returned, fresh news came, or a
   // later click went through.
   function back() {
-    if (!document.body.classList.contains("live")) return;  // still waiting for the socket
+    if (!document.body.classList.contains("live") || !heard) { if (polling) down(); return; }
     document.body.classList.remove("offline");
     banner(null);
   }
   window.addEventListener("online", back);
-  document.addEventListener("htmx:wsAfterMessage", back);
-  document.addEventListener("htmx:afterRequest", function (e) { if (e.detail && e.detail.successful) back(); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    heard = true;  // the socket is live: the page stops checking the table itself
+    polling = lost = false;
+    downSince = null;
+    back();
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var d = e.detail;
+    if (!d || !d.successful) return;
+    if (d.requestConfig && d.requestConfig.verb !== "get") lost = false;  // a later click went through
+    back();
+  });
+
+  // Without the live connection (a network that drops WebSockets, or one down for a while)
+  // the table page checks the table itself every few seconds, so that play goes on: its
+  // seat view (view.json, the seat's own) says the table's version, and when that is not the
+  // one shown, the page is fetched again and its fragments replace those shown, stamp-checked
+  // as a push's are (htmx's select-oob). The banner says so. Once the socket is back and
+  // has said something, the checks stop. Not when the site closed the socket and said why.
+  var CHECK_MS = 3000, table = document.querySelector("#table-main[ws-connect]");
+  function check() {
+    var turn = document.getElementById("turn"), here = window.location.pathname.replace(/\/watch$/, "");
+    if (asking || !turn || document.hidden) return;
+    asking = true;
+    fetch(here + "/view.json", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (view) {
+        if (!view || String(view.version) === turn.dataset.version || polling === false) return null;
+        var ids = Array.prototype.map.call(table.querySelectorAll("[id][data-v]"), function (el) { return "#" + el.id; });
+        checking = true;
+        return htmx.ajax("GET", here, { source: table, swap: "none ignoreTitle:true",
+          selectOOB: ids.concat("#announce:innerHTML").join(",") });
+      })
+      .catch(function () { /* not reached either: the next check */ })
+      .then(function () { asking = checking = false; });
+  }
+  // A check shows the table, not what else the socket tells (the chat's lines): the socket
+  // back asks for the changes after the last one it applied, as it would have without the
+  // checks (#turn's data-seq stays; the table's own changes come again, and are no news).
+  var checking = false;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var d = e.detail, incoming = d && d.fragment && (d.fragment.firstElementChild || d.fragment);
+    if (checking && d.target && d.target.id === "turn" && incoming && incoming.setAttribute) {
+      incoming.setAttribute("data-seq", d.target.dataset.seq || "");
+    }
+  });
+  var checked = 0;
+  if (table) {
+    setInterval(function () {
+      var now = Date.now();
+      if (heard || refused) return;
+      if (downSince === null) downSince = now;
+      if (now - downSince < CHECK_MS || now - checked < CHECK_MS) return;  // a socket on its way, or just checked
+      if (!polling) { polling = true; down(); }
+      checked = now;
+      check();
+    }, 500);
+  }
 })();
 
 // A tourney page takes a player to their table when it is made (once per table: coming
