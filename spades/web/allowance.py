@@ -40,9 +40,8 @@ from dataclasses import dataclass
 from flask import current_app
 from flask_limiter.util import get_remote_address
 from limits import parse
-from limits.strategies import FixedWindowRateLimiter
 
-from .limits import limiter, network
+from .limits import limiter, network, take_all
 from .services import accounts
 
 log = logging.getLogger(__name__)
@@ -178,35 +177,25 @@ def tally(name: str) -> None:
 def take(budgets: list[Budget], cost: int = 1, dry: bool = False) -> tuple[Budget, float] | None:
     """Take ``cost`` from every one of ``budgets``, or from none when one of them lacks the
     room (``dry``: only look): None, or the first without room and the seconds until it has
-    some. Each budget is taken with one atomic increment of the limiter's storage (Redis's
-    INCRBY across processes) and, when a later one has no room, the ones taken are given
-    back: requests at the same moment to several workers never send past a cap, and a
-    refused ask spends no share (so a stranger's asks refused by their own network's part
-    cannot drain the share behind it)."""
+    some. Taken by ``spades.web.limits.take_all``: requests at the same moment to several
+    workers never send past a cap, and a refused ask spends no share (so a stranger's asks
+    refused by their own network's part cannot drain the share behind it)."""
     if not limiter.enabled:
         return None
     strategy = limiter.limiter
-    taken: list[Budget] = []
-    for budget in budgets:
-        item = parse(budget.limit)
-        if dry or not isinstance(strategy, FixedWindowRateLimiter):
-            room = strategy.test(item, budget.key, budget.scope, cost=cost)
-        else:
-            room = strategy.hit(item, budget.key, budget.scope, cost=cost)
-            taken.append(budget)  # a fixed window counts a refused hit too: it is given back below
-        if not room:
-            for done in taken:
-                done_item = parse(done.limit)
-                strategy.storage.incr(done_item.key_for(done.key, done.scope), done_item.get_expiry(), amount=-cost)
-            if budget.ends is not None:
-                _spent(budget)
-                return budget, max(1.0, budget.ends - accounts().clock())
-            reset = strategy.get_window_stats(item, budget.key, budget.scope).reset_time
-            return budget, max(1.0, reset - time.time())
-    if not dry and not taken:  # another strategy than a fixed window: looked first, taken now
-        for budget in budgets:
-            strategy.hit(parse(budget.limit), budget.key, budget.scope, cost=cost)
-    return None
+    counts = [(parse(b.limit), b.key, b.scope) for b in budgets]
+    if dry:
+        n = next((n for n, c in enumerate(counts) if not strategy.test(*c, cost=cost)), None)
+    else:
+        n = take_all(counts, cost)
+    if n is None:
+        return None
+    budget = budgets[n]
+    if budget.ends is not None:
+        _spent(budget)
+        return budget, max(1.0, budget.ends - accounts().clock())
+    reset = strategy.get_window_stats(counts[n][0], budget.key, budget.scope).reset_time
+    return budget, max(1.0, reset - time.time())
 
 
 def _spent(budget: Budget) -> None:

@@ -29,13 +29,15 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from flask import Flask, abort, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from limits import parse
+from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, MovingWindowSupport, SlidingWindowCounterSupport, Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from ..tables.cluster import DOWN, QUICK_RETRY, where
@@ -106,26 +108,47 @@ class TooMany(NamedTuple):
 def making(kind: str, person: str) -> TooMany | None:
     """Count one more ``kind`` ("practice", "friends", "tourney") made by ``person`` from
     this client address, if both are within their limits: None then (counted), else what
-    to tell the person. Each count is taken with one atomic step of the limiter's storage
-    (its ``hit``: Redis's INCR across processes), never looked at first and written after,
-    so requests at the same moment to several workers cannot all pass a look at the same
-    count. A refusal by the person's count has spent one of the address's (erring toward
-    refusing)."""
+    to tell the person (nothing counted): ``take_all``, so requests at the same moment to
+    several workers cannot all pass."""
     if not limiter.enabled:
         return None
     person_setting, address_setting, noun = MAKING[kind]
     counts = [(parse(current_app.config[address_setting]), get_remote_address(), f"make-{kind}-address"),
               (parse(current_app.config[person_setting]), person, f"make-{kind}-person")]
+    n = take_all(counts)
+    if n is None:
+        return None
+    item, key, scope = counts[n]
+    wait = max(1.0, limiter.limiter.get_window_stats(item, key, scope).reset_time - time.time())
+    when = in_minutes(wait)
+    if n == 0:
+        return TooMany(f"{item.amount} {noun} have been started from your network within an hour, the most "
+                       f"one address may. Try again in {when}.", wait)
+    return TooMany(f"You have started {item.amount} {noun} within an hour, the most one person may. "
+                   f"Try again in {when}.", wait)
+
+
+def take_all(counts: Sequence[tuple[RateLimitItem, str, str]], cost: int = 1) -> int | None:
+    """Take ``cost`` from every one of ``counts`` (limit, key, scope), or from none: None,
+    or the index of the first without room. Each is taken with one atomic increment of the
+    limiter's storage (Redis's INCRBY across processes), never looked at first and written
+    after, so requests at the same moment to several workers cannot all pass; when one has
+    no room, those taken (and its own, which a fixed window counts) are given back, so a
+    refused request spends nothing. (Another strategy than a fixed window, which has no
+    give-back, looks first and takes after.)"""
     strategy = limiter.limiter
+    if not isinstance(strategy, FixedWindowRateLimiter):
+        for n, (item, key, scope) in enumerate(counts):
+            if not strategy.test(item, key, scope, cost=cost):
+                return n
+        for item, key, scope in counts:
+            strategy.hit(item, key, scope, cost=cost)
+        return None
     for n, (item, key, scope) in enumerate(counts):
-        if not strategy.hit(item, key, scope):
-            wait = max(1.0, strategy.get_window_stats(item, key, scope).reset_time - time.time())
-            when = in_minutes(wait)
-            if n == 0:
-                return TooMany(f"{item.amount} {noun} have been started from your network within an hour, the most "
-                               f"one address may. Try again in {when}.", wait)
-            return TooMany(f"You have started {item.amount} {noun} within an hour, the most one person may. "
-                           f"Try again in {when}.", wait)
+        if not strategy.hit(item, key, scope, cost=cost):
+            for done, done_key, done_scope in counts[:n + 1]:
+                strategy.storage.incr(done.key_for(done_key, done_scope), done.get_expiry(), amount=-cost)
+            return n
     return None
 
 
