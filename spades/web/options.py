@@ -19,8 +19,10 @@ page's quick Practice) gets standard rules; ``custom`` ("one by one") means the 
 as posted. With JavaScript (``static/house_rules.js``), picking a preset sets the
 switches to it, and touching a switch sets the preset to ``custom``. A combination
 RULES.md does not offer is refused with ``RulesError``'s sentence, and a shape with fewer
-seats than the people asked for with a sentence of its own. The rules line names a named
-preset ("Cutthroat for 3", "Jokers JJDD"), or each switch away from its default ("3
+seats than the people asked for with a sentence of its own; the form says beside the
+choices what whiz, mirror, suicide and the jokers mean (``Choice.note``), and disables a
+choice that cannot go with what else is chosen (``house_fences``, worked out from ``Rules``).
+The rules line names a named preset ("Cutthroat for 3", "Jokers JJDD"), or each switch away from its default ("3
 players", "cutthroat", "whiz bidding"...); Standard goes without saying.
 
 The allowed values of the rules themselves live with ``Rules`` (``spades.rules_config``),
