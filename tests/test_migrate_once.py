@@ -28,7 +28,7 @@ def test_workers_starting_together_on_a_new_file_all_start_and_migrate_once(tmp_
         procs = [subprocess.Popen([sys.executable, "-c", OPEN_AT, str(path), str(at)], cwd=ROOT,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
         results = [p.communicate(timeout=60) + (p.returncode,) for p in procs]
-        for out, err, code in results:
+        for _, err, code in results:
             assert code == 0, err[-2000:]
         counts = {int(out) for out, _, _ in results}
         assert len(counts) == 1  # each sees every migration, applied once

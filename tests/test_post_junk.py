@@ -65,10 +65,11 @@ def places(app, client, service):
 
 def state(service, places) -> tuple:
     """Everything a refused post must leave as it was (once the bots of a table an earlier
-    post started have made their moves)."""
+    post started have made their moves): the room as stored (its change number is a
+    process's count, which starts from the clock when a process first loads the room)."""
     assert service.wait_idle()
     return (service.store.stats(), service.snapshot(places["practice"], None).view["version"],
-            service.room_snapshot(places["room"], None).version, len(service.store.chat_lines(places["practice"])),
+            service.store.load_room(places["room"]), len(service.store.chat_lines(places["practice"])),
             service.store.muted(places["player"]), service.store.blocked(places["player"]))
 
 
