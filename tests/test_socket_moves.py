@@ -211,8 +211,8 @@ def test_a_socket_whose_person_signed_out_everywhere_cannot_move(mail_app, live_
         before = service.snapshot(code, pid).view
         assert before["to_act"] == service.snapshot(code, pid).seat  # the bots bid up to this seat
         assert laptop.post("/signout/everywhere", data={"csrf": csrf_of(laptop)}).status_code == 303
-        send(ws, route="act", action="bid", bid="3", version=str(before["version"]))
-        with pytest.raises(ConnectionClosed):
+        with pytest.raises(ConnectionClosed):  # closed at once (the bus), or on the move at the latest
+            send(ws, route="act", action="bid", bid="3", version=str(before["version"]))
             while True:
                 if ws.receive(timeout=5) is None:
                     raise AssertionError("the socket stayed open after signing out everywhere")
