@@ -95,6 +95,8 @@ from .circles import (
     WithinCircles,
 )
 from .clocks import ClearHold, ClockStore, FireHold, PutClock, PutHold, PutSeatClock
+from .erase import EraseStore
+from .export import ExportStore
 from .migrations import MIGRATION_SET, MIGRATIONS, Migration, Schema, migration
 from .nights import (
     AddNightTable,
@@ -163,7 +165,7 @@ from .turns import PutAway, PutTurns, TurnStore, TurnTablesFull, Waiting, Within
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
-            AnalysisStore, CircleStore, BoardStore, NightStore):
+            AnalysisStore, CircleStore, BoardStore, NightStore, ExportStore, EraseStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,

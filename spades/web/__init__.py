@@ -222,6 +222,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     atexit.register(close_app, app)
 
     from . import (
+        account_data,
+        account_delete,
+        account_devices,
         analysis,
         auth,
         boards,
@@ -235,6 +238,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         nights,
         notices,
         people,
+        privacy,
         profile,
         push,
         pwa,
@@ -271,6 +275,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     boards.init_app(app)  # /c/<slug>/boards: a circle's weeks of duplicate boards
     secrecy.init_app(app)  # records shut while other tables play the same deals
     nights.init_app(app)  # /c/<slug>/nights: a circle's game nights (after push: it sends notices)
+    account_data.init_app(app)  # /me/data.json: everything the site keeps about a person
+    account_delete.init_app(app)  # /me/delete: an account deleted for good
+    account_devices.init_app(app)  # /me/devices, /me/email: devices signed in, the account's address
+    privacy.init_app(app)  # /privacy
     pwa.init_app(app)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)
