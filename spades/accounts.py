@@ -161,6 +161,16 @@ class TooManyCodes(SignInError):
         self.retry_at = retry_at
 
 
+class EmailTaken(SignInError):
+    def __init__(self) -> None:
+        super().__init__("Another account has that address. Sign in with it there, or choose another address.")
+
+
+class SameEmail(SignInError):
+    def __init__(self) -> None:
+        super().__init__("That is already your address.")
+
+
 def _held(held: Held, now: float) -> SignInError:
     return TooManyCodes(held.until, now) if held.reason == CODES else Locked(held.until, now)
 
@@ -197,6 +207,24 @@ def hash_code(secret: str | bytes, email: str, code: str) -> str:
 
 
 # -- the service -----------------------------------------------------------------------
+def _change_asker(asker: str, user_id: str) -> str:
+    """Whom a code to change an account's address belongs to: that browser, for that
+    account, apart from its sign-in codes (neither voids nor answers for the other)."""
+    return f"{asker}\nemail-change\n{user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A device signed in to an account: the name it goes by (``id``), its session id,
+    its User-Agent, when it signed in and when it was last used (to within a day)."""
+
+    id: str
+    sid: str
+    agent: str
+    created: float
+    seen: float
+
+
 @dataclass(frozen=True, slots=True)
 class Rating:
     mu: float
@@ -322,6 +350,57 @@ class Accounts:
     def sign_out_everywhere(self, user_id: str) -> int:
         """End every session of the account; the new generation."""
         return self.store.bump_session_gen(user_id)
+
+    # -- devices and the account's address -----------------------------------------
+    def device_id(self, sid: str) -> str:
+        """The name a session goes by on pages and in routes (never its id, which its
+        cookie carries): a keyed hash of it."""
+        key = self._secret.encode() if isinstance(self._secret, str) else self._secret
+        return hmac.new(key, f"device\n{sid}".encode(), hashlib.sha256).hexdigest()[:16]
+
+    def devices(self, user_id: str) -> list[SignedIn]:
+        """The account's sessions not signed out, the latest used first."""
+        return [SignedIn(self.device_id(r.sid), r.sid, r.agent, r.created, r.seen)
+                for r in self.store.live_signins(user_id)]
+
+    def end_device(self, user_id: str, device: str) -> SignedIn | None:
+        """Sign out the account's session named ``device``: the one ended, or None when the
+        account has no such session live."""
+        for d in self.devices(user_id):
+            if hmac.compare_digest(d.id, device):
+                self.store.end_signin(d.sid)
+                return d
+        return None
+
+    def ask_email_change(self, user_id: str, email: str, asker: str, trusted: bool = False) -> tuple[str, str]:
+        """A code for the account ``user_id`` to take the address ``email``, under the
+        sign-in code's rules and limits for that address (``request_code``), asked in the
+        browser ``asker``: (the address, the code to mail to it). The code is the change's
+        alone: it cannot sign anyone in. Raises SameEmail, EmailTaken and what
+        ``request_code`` raises."""
+        email = normalize_email(email)
+        user = self.store.user(user_id)
+        if user is not None and user.email == email:
+            raise SameEmail()
+        if self.store.user_by_email(email) is not None:
+            raise EmailTaken()
+        return email, self.request_code(email, _change_asker(asker, user_id), trusted)
+
+    def change_email(self, user_id: str, email: str, asker: str, typed: str, trusted: bool = False) -> str:
+        """Give the account the address ``email`` once the code mailed there is typed (as
+        ``check_code``; each address keeps its own guard: the old one's wrong tries and
+        lock stay with it); the old address. Raises EmailTaken and what ``check_code``
+        raises."""
+        email = normalize_email(email)
+        user = self.store.user(user_id)
+        if user is None:
+            raise NoCode("There is no code waiting for this address. Ask for a new one.")
+        if self.store.user_by_email(email) is not None:
+            raise EmailTaken()
+        self.check_code(email, _change_asker(asker, user_id), typed, trusted)
+        if not self.store.change_email(user_id, email):
+            raise EmailTaken()
+        return user.email
 
     # -- a person's games ------------------------------------------------------------
     def games(self, player_id: str) -> list[PlayerGame]:

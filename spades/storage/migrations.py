@@ -593,3 +593,10 @@ def _on_sqlite(fn: Migration) -> Callable[[Database], None]:
 
     apply.__name__ = fn.__name__
     return apply
+
+
+@migration
+def m025_signin_agents(s: Schema) -> None:
+    """``signins.agent``: the browser's User-Agent as it signed in (at most 300 characters),
+    so that a person's devices can be named in words on ``/me``. NULL for sessions from before."""
+    s.add_column("signins", "agent", str)

@@ -11,6 +11,7 @@ subscriptions too).
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,6 +23,17 @@ from .push import move_push
 from .rows import LoginCodeRow, MatchInfo, PlayerGame, PlayerMatch, UserRow
 from .talk import move_talk
 from .tourneys import move_registrations
+
+
+@dataclass(frozen=True, slots=True)
+class SigninRow:
+    """A signed-in session: its id, when it began and was last used, its User-Agent."""
+
+    sid: str
+    created: float
+    seen: float
+    agent: str
+
 
 # a match's last move, for a person's matches in the order they were played
 _LAST_MOVE = "(SELECT MAX(at) FROM actions a WHERE a.match_id = m.id) AS last_move"
@@ -195,6 +207,30 @@ class PeopleStore(StoreCore):
         """Note that the session was used at ``now``."""
         with self.transaction() as db:
             db.execute("UPDATE signins SET seen = ? WHERE sid = ? AND ended IS NULL", [now, sid])
+
+    def note_signin_agent(self, sid: str, agent: str) -> None:
+        """Keep the User-Agent the session signed in with (the first one noted stays)."""
+        with self.transaction() as db:
+            db.execute("UPDATE signins SET agent = ? WHERE sid = ? AND agent IS NULL", [agent[:300], sid])
+
+    def live_signins(self, user_id: str) -> list[SigninRow]:
+        """The account's sessions not signed out, the latest used first."""
+        with self._reading() as db:
+            return [SigninRow(r["sid"], r["created"], r["seen"] if r["seen"] is not None else r["created"],
+                              r["agent"] or "")
+                    for r in db.query("SELECT sid, created, seen, agent FROM signins WHERE user_id = ? AND "
+                                      "ended IS NULL ORDER BY COALESCE(seen, created) DESC, created DESC", [user_id])]
+
+    def change_email(self, user_id: str, email: str) -> bool:
+        """Give the account the address ``email``; False (nothing changed) when another
+        account has it. Each address keeps its own sign-in guard row."""
+        try:
+            with self.transaction() as db:
+                cur = db.execute("UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users "
+                                 "WHERE email = ? AND id <> ?)", [email, user_id, email, user_id])
+                return cur.rowcount == 1
+        except sqlite3.IntegrityError:  # ``Duplicate`` on either engine: taken at the same moment
+            return False
 
     # -- sign-in codes ---------------------------------------------------------------
     def new_login_code(self, email: str, asker: str, code_hash: str, now: float, ttl: float,
