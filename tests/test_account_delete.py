@@ -27,9 +27,12 @@ from spades.storage import (
     NewBoardWeek,
     NewCircle,
     NewNight,
+    NewTourney,
     PutCircleMember,
     PutCircleResult,
     PutNightAnswer,
+    PutTourneyPlayer,
+    PutTourneyTeam,
     SaveLine,
     SeatRow,
     Store,
@@ -37,7 +40,7 @@ from spades.storage import (
 from spades.storage.boards import BoardWeekRow
 from spades.storage.circles import CircleMemberRow, CircleResultRow, CircleRow
 from spades.storage.nights import NightRow
-from spades.storage.rows import ChatRow
+from spades.storage.rows import ChatRow, TourneyPlayerRow, TourneyRow, TourneyTeamRow
 from spades.web.account_delete import REFUSED
 
 EMAIL = "zed.quill@example.com"  # the person deleted, and their name: neither is in any other text
@@ -111,6 +114,10 @@ def scene(store: Store) -> tuple[Accounts, str, str]:
         NewBoardWeek(BoardWeekRow("week1", "club", 1, Rules().to_dict(), "s", T, T + 7 * 86400, None, T, zed.id)),
         AddBoardTable("week1", "ZZZZZZ", T),
         ClaimBoardSeats("week1", "ZZZZZZ", (zed.id, bob.id), T),
+        NewTourney(TourneyRow("CUP", "Cup", "knockout", None, 8, None, 600.0, True, True, zed.id, "finished", T)),
+        PutTourneyTeam("CUP", TourneyTeamRow(1, "tok", False, False, "in")),
+        PutTourneyPlayer("CUP", TourneyPlayerRow(1, 0, zed.id, NAME, "🦊", False)),
+        PutTourneyPlayer("CUP", TourneyPlayerRow(1, 1, bob.id, "Bob", "🐻", False)),
     ])
     return accounts, zed.id, bob.id
 
@@ -153,6 +160,9 @@ def test_deleting_leaves_no_trace_of_the_email_or_name_and_others_keep_their_his
     assert result.scores == result_before.scores and result.winner == result_before.winner
     assert [s[2] for s in result.seats] == ["A former player", "Bob", "Rex", "Kit"]
     assert result.seats[0][1] not in (zed, None)
+    cup = store.load_tourney("CUP")
+    assert [(p.slot, p.name) for p in cup.players] == [(0, "A former player"), (1, "Bob")]
+    assert cup.players[1].player_id == bob and cup.players[0].player_id not in (zed, None)
     # the chat keeps its place; the reports keep Bob's words, not Zed's
     assert [(x.number, x.name, x.text) for x in store.chat_lines("ZZZZZZ")] == [
         (1, "A former player", "[deleted]"), (2, "Bob", "hello")]
