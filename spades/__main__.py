@@ -1,14 +1,17 @@
 """Command line: ``python -m spades replay PATH|-``, ``python -m spades verify PATH|-``,
-``python -m spades arena ...`` and ``python -m spades tourney simulate ...``.
+``python -m spades arena ...``, ``python -m spades tourney simulate ...`` and, for the
+site's operator, ``python -m spades account export|delete EMAIL [--database PATH]``.
 
 Imports: the core (``spades.arena`` for the arena, ``spades.tourney.simulate`` for the
-tourney command).
+tourney command); the account commands, ``spades.storage``, ``spades.account_export``
+and ``spades.account_delete`` (inside their function, so the rest runs without them).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 
@@ -54,6 +57,44 @@ def verify(path: str) -> int:
     return 0 if report["ok"] else 1
 
 
+def default_database() -> str:
+    """The database the site uses when started here: ``SPADES_DATABASE``, else the
+    ``instance/spades.db`` beside the package (as ``spades.web.create_app`` finds it)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.environ.get("SPADES_DATABASE") or os.path.join(root, "instance", "spades.db")
+
+
+def account(action: str, email: str, database: str | None) -> int:
+    """``export``: print everything the site keeps about the account with ``email`` (the
+    document of GET /me/data.json). ``delete``: delete the account for good. Exit 0 done,
+    1 no such account."""
+    from .storage import Store
+
+    path = database or default_database()
+    if "://" not in path and not os.path.exists(path):
+        print(f"account: no database at {path}", file=sys.stderr)
+        return 2
+    store = Store(path)
+    try:
+        if action == "export":
+            from .account_export import export_account
+
+            document = export_account(store, email)
+            if document is not None:
+                print(json.dumps(document, ensure_ascii=False, indent=1))
+                return 0
+        else:
+            from .account_delete import delete_account
+
+            if delete_account(store, email.strip().lower()):
+                print(f"The account of {email} is deleted.")
+                return 0
+    finally:
+        store.close()
+    print(f"There is no account with the email {email}.", file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["arena"]:
@@ -73,7 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("path", help="a record file, or - for standard input")
     p = sub.add_parser("verify", help="check each hand's deal against its revealed seed (docs/fairness.md)")
     p.add_argument("path", help="a record file, or - for standard input")
+    p = sub.add_parser("account", help="an account's data, for its owner's request by email")
+    p.add_argument("action", choices=("export", "delete"),
+                   help="export: print everything kept about it (JSON); delete: delete it for good")
+    p.add_argument("email", help="the account's email")
+    p.add_argument("--database", help="SQLite file or PostgreSQL URL (default: SPADES_DATABASE, "
+                                      "else instance/spades.db)")
     args = parser.parse_args(argv)
+    if args.command == "account":
+        return account(args.action, args.email, args.database)
     return verify(args.path) if args.command == "verify" else replay(args.path)
 
 

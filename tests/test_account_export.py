@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from conftest import csrf_of, start_practice
 
+from spades.storage import Store
 from spades.tables import Continue, Player, Stale
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -205,3 +206,20 @@ def test_the_command_prints_the_document_and_replay_accepts_its_records(app, ann
                               "--database", database], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert missing.returncode == 1 and missing.stdout == ""
     assert "There is no account with the email nobody@example.com." in missing.stderr
+
+
+def account_command(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "spades", "account", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+
+
+def test_the_command_deletes_an_account_once(tmp_path):
+    database = str(tmp_path / "operator.db")
+    store = Store(database)
+    store.sign_in("cy@example.com", "u-cy", None, "Cy", "🐯", time.time())
+    store.close()
+    deleted = account_command("delete", "Cy@Example.com", "--database", database)
+    assert deleted.returncode == 0 and "The account of Cy@Example.com is deleted." in deleted.stdout
+    again = account_command("delete", "cy@example.com", "--database", database)
+    assert again.returncode == 1 and "There is no account with the email cy@example.com." in again.stderr
+    assert account_command("export", "cy@example.com", "--database", database).returncode == 1
