@@ -115,6 +115,7 @@ from .nights import (
 )
 from .people import CODES, LOCKED, CodeGuard, Held, PeopleStore, RememberPlayer
 from .push import PushStore, PushSubscriptionRow
+from .retention import RetentionStore
 from .rooms import CreateRoom, JoinRoom, RoomStore, StartRoom, UpdateRoom
 from .rows import (
     ChatRow,
@@ -165,7 +166,7 @@ from .turns import PutAway, PutTurns, TurnStore, TurnTablesFull, Waiting, Within
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
-            AnalysisStore, CircleStore, BoardStore, NightStore, ExportStore, EraseStore):
+            AnalysisStore, CircleStore, BoardStore, NightStore, ExportStore, EraseStore, RetentionStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
