@@ -223,3 +223,11 @@ def test_the_command_deletes_an_account_once(tmp_path):
     again = account_command("delete", "cy@example.com", "--database", database)
     assert again.returncode == 1 and "There is no account with the email cy@example.com." in again.stderr
     assert account_command("export", "cy@example.com", "--database", database).returncode == 1
+
+
+def test_the_benchmark_still_runs(capsys):
+    """``python -m bench.export`` on a few matches (its figures are not checked)."""
+    from bench import export
+
+    export.main(["--matches", "12", "--hands", "1", "--runs", "1"])
+    assert "export (median of 1):" in capsys.readouterr().out

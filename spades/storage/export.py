@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +85,14 @@ def _rows(db: Db, sql: str, params: list[Any]) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.items() if k not in _NEVER} for r in db.query(sql, params)]
 
 
+def _tuples(db: Db, sql: str, params: list[Any]) -> Iterator[tuple[Any, ...]]:
+    """The rows as tuples in the columns' order: a person's moves are hundreds of
+    thousands of rows, and a dict each is most of their cost. SQLite's cursor gives
+    tuples; PostgreSQL's (``dict_row``) dicts, whose values keep the columns' order."""
+    for r in db.execute(sql, params):
+        yield tuple(r.values()) if isinstance(r, dict) else r
+
+
 class ExportStore(StoreCore):
     """What the site holds about one person, read for their download (GET /me/data.json)
     and the operator's `python -m spades account export`."""
@@ -103,9 +112,10 @@ class ExportStore(StoreCore):
                 f"(SELECT 1 FROM tourney_matches t WHERE t.table_code = m.table_code)) AS shared FROM matches m "
                 f"WHERE id IN (SELECT id FROM ({_MINE}) mine) ORDER BY created, id", mine))
             moves: dict[int, list[tuple[int | None, str]]] = defaultdict(list)
-            for r in db.query(f"SELECT match_id, seat, action FROM actions WHERE match_id IN "
-                              f"(SELECT id FROM ({_MINE}) mine) ORDER BY match_id, version", mine):
-                moves[r["match_id"]].append((r["seat"], r["action"]))
+            for match_id, seat, action in _tuples(db, f"SELECT match_id, seat, action FROM actions WHERE match_id IN "
+                                                      f"(SELECT id FROM ({_MINE}) mine) ORDER BY match_id, version",
+                                                  mine):
+                moves[match_id].append((seat, action))
             frozen: dict[int, dict[int, str]] = defaultdict(dict)
             for r in db.query(f"SELECT match_id, seat, name FROM match_seats WHERE match_id IN "
                               f"(SELECT id FROM ({_MINE}) mine)", mine):
