@@ -32,6 +32,16 @@ that address, ``spades.web.identity``):
   code, and a code belongs to its asker. The one exception is the cap above: while the
   address is closed, a browser that is not trusted cannot use a code it already holds.
 
+Changing an account's address (``ask_email_change``, ``change_email``): a code mailed to
+the new address under every rule and limit above for that address, but bound to the change
+(its asker is the browser's for that account's change), so it signs nobody in and a
+sign-in code changes nothing. Each address keeps its own guard row: the old address's
+wrong tries and lock stay with it, and the new one's with it. An address another account
+has is refused (``EmailTaken``), checked again as the change is written.
+
+A person's devices (``devices``, ``end_device``): each live session, named by a keyed hash
+of its id (``device_id``: the id itself is what its cookie carries), with its User-Agent.
+
 Signed-in sessions end after ``idle_s`` seconds without use (``SESSION_IDLE_DAYS`` in the
 web layer, 30 days): each session's last use is kept with it in the database, refreshed
 at most once every ``SEEN_EVERY`` seconds (a day), so the check costs no write on most
