@@ -20,6 +20,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from conftest import csrf_of, start_practice
 
+from spades.account_export import export_account
+from spades.records import replay_report
+from spades.rules_config import Rules
 from spades.storage import Store
 from spades.tables import Continue, Player, Stale
 
@@ -132,7 +135,11 @@ def test_the_download_holds_everything_about_the_person_and_nothing_of_anyone_el
     assert re.fullmatch(r'attachment; filename="spades-data-\d{4}-\d{2}-\d{2}\.json"',
                         r.headers["Content-Disposition"])
     assert data["account"]["email"] == "ann@example.com" and data["account"]["name"] == "Ann"
-    assert data["account"]["last_seen"] and data["sessions"] and "sid" not in data["sessions"][0]
+    assert data["account"]["last_seen"]
+    [signin] = data["sessions"]
+    assert signin["ended"] is None and signin["created"] <= signin["seen"]
+    with w["ann"].session_transaction() as s:
+        secret = s["sid"]
 
     matches = {m["table"]: m for m in data["matches"]}
     done, running = matches[w["done"]], matches[w["running"]]
@@ -158,7 +165,7 @@ def test_the_download_holds_everything_about_the_person_and_nothing_of_anyone_el
 
     text = json.dumps(data, ensure_ascii=False)
     assert "bo@example.com" not in text and "bo whispers here" not in text and w["bos"] not in text
-    assert w["bo"].uid not in text
+    assert w["bo"].uid not in text and secret not in text
 
 
 def test_signed_out_the_download_is_refused_with_a_sentence(client):
@@ -223,6 +230,25 @@ def test_the_command_deletes_an_account_once(tmp_path):
     again = account_command("delete", "cy@example.com", "--database", database)
     assert again.returncode == 1 and "There is no account with the email cy@example.com." in again.stderr
     assert account_command("export", "cy@example.com", "--database", database).returncode == 1
+
+
+def test_the_export_reads_the_same_on_both_engines(database):
+    """On SQLite and on PostgreSQL: each of the person's finished matches with a record that
+    replays to its end, and none of another person's."""
+    from bench.export import EMAIL, fill
+
+    store = Store(database)
+    try:
+        fill(store, 3, Rules(end="hands", hands=1))
+        data = export_account(store, EMAIL)
+    finally:
+        store.close()
+    assert data is not None and data["account"]["email"] == EMAIL
+    assert [m["table"] for m in data["matches"]] == ["B00000", "B00001", "B00002"]  # B00003 is someone else's
+    assert [m["seat"] for m in data["matches"]] == [0, 2, 0]
+    for m in data["matches"]:
+        report = replay_report(m["record"])
+        assert report["ok"] and report["finished"] and m["result"] in ("won", "lost")
 
 
 def test_the_benchmark_still_runs(capsys):

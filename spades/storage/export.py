@@ -4,9 +4,10 @@ the operator's `python -m spades account export`.
 Every table that holds a person's id (``_move_player`` in ``people`` lists where a
 person's rows live) or their email is read here:
 
-- the account: ``users``, ``players``; sessions: ``signins`` (every column but ``sid``,
-  the session's secret); sign-in codes: ``login_codes`` (never the hash nor the asking
-  browser's id) and ``signin_guards``, by email;
+- the account: ``users``, ``players``; sessions: ``signins`` (when each began, was last
+  used and ended, and the browser; never ``sid``, the session's secret); sign-in codes:
+  ``login_codes`` (never the hash nor the asking browser's id) and ``signin_guards``, by
+  email;
 - matches: ``match_seats`` (finished, seated or left to a bot), ``seats`` (the one being
   played), with ``matches``, ``actions``, ``deal_secrets`` and ``hands`` to rebuild each
   record, and the seat names as they were; ``tables`` they host, ``room_members``;
@@ -22,8 +23,9 @@ person's rows live) or their email is read here:
 - tourneys: ``tourney_players`` (with ``tourneys``), ``tourney_ready``, ``tourneys`` they
   direct.
 
-Tables keyed by a table or a seat alone (clocks, holds, seat clocks, analyses, circle
-results, night tables' seatings) hold nothing about a person beyond the matches above.
+Tables keyed by a table or a seat alone (clocks, holds, seat clocks, analyses) hold nothing
+about a person; circle results and night tables' seatings name them only as seated at
+the matches above.
 The device cookie is kept in the browser only: the site stores nothing of it.
 
 Each read is a handful of queries whatever the number of matches (one for the matches,
@@ -159,7 +161,8 @@ class ExportStore(StoreCore):
                                      "(SELECT MAX(COALESCE(s.seen, s.created)) FROM signins s "
                                      "WHERE s.user_id = u.id) AS last_seen FROM users u WHERE u.id = ?", p),
                 "player": _rows(db, "SELECT name, emoji, created FROM players WHERE id = ?", p),
-                "sessions": _rows(db, "SELECT * FROM signins WHERE user_id = ? ORDER BY created", p),
+                "sessions": _rows(db, "SELECT created, seen, ended, agent FROM signins WHERE user_id = ? "
+                                      "ORDER BY created", p),
                 "signin_codes": _rows(db, "SELECT created, expires, tries, used, voided, trusted FROM login_codes "
                                           "WHERE email = ? ORDER BY id", [email]),
                 "signin_guards": _rows(db, "SELECT failures, locked_until, asked FROM signin_guards WHERE email = ?",
