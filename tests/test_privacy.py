@@ -1,6 +1,7 @@
-"""The privacy page (``/privacy``, linked from every page's footer and from sign-in) and
-the retention it states, applied by ``spades.retention.purge`` with an injected clock, on
-SQLite and PostgreSQL: what is older than its retention goes, the rest stays."""
+"""The privacy page (``/privacy``, linked from the footer of every page but the table,
+which fills the screen, and from sign-in) and the retention it states, applied by
+``spades.retention.purge`` with an injected clock, on SQLite and PostgreSQL: what is older
+than its retention goes, the rest stays."""
 
 from __future__ import annotations
 
