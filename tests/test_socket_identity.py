@@ -118,6 +118,28 @@ def test_a_guests_socket_takes_no_move_once_its_browser_signed_in_and_out_everyw
             ws.close()
 
 
+@pytest.mark.parametrize("app_config", [{"SESSION_CHECK_S": 60, "SESSION_RECHECK_S": 60}])
+def test_signing_out_this_browser_closes_its_sockets_at_once_and_no_other_device(
+        mail_app, live_server, smtp, service):  # noqa: F811
+    """Plain "Sign out" ends this browser's session: its sockets close at once (the bus,
+    with the sockets' own checks a minute apart), the same account's other device plays on."""
+    browser, ws, code, uid, mine = guest_then_account(mail_app, live_server, smtp, service)
+    laptop = mail_app.test_client()
+    sign_in(laptop, smtp, "ann@example.com")
+    other = open_ws(live_server, code, laptop.get_cookie("session").value)
+    try:
+        assert HAND in other.receive(timeout=5)
+        assert browser.post("/signout", data={"csrf": csrf_of(browser)}).status_code == 303
+        frames, closed = rest(ws, quiet=5.0)
+        assert closed and not any(HAND in f for f in frames), "the signed-out socket stayed open"
+        send(other, route="act", action=str(mine["legal"][0]), version=str(mine["version"]), ack=3)
+        reach(other, mine["version"] + 1, {})  # the laptop's move was taken, and its socket shows it
+    finally:
+        for s in (ws, other):
+            if s.connected:
+                s.close()
+
+
 @pytest.mark.parametrize("app_config", [{"SESSION_CHECK_S": 60, "SESSION_RECHECK_S": 0}])
 @pytest.mark.parametrize("then", ["a move", "a message not understood", "a change at the table"])
 def test_a_sign_out_the_hub_never_heard_of_is_found_before_the_next_move_refusal_or_frame(

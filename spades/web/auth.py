@@ -199,6 +199,9 @@ def check_code():
 @bp.post("/signout")
 def signout():
     accounts().end_session(session.get("sid"))  # a copied cookie is signed out too
+    uid = session.get("uid")
+    if uid:
+        hub().signed_out(uid)  # every process looks again at their sockets' sessions: this one's close at once
     session.clear()
     return redirect(url_for("lobby.home"), 303)
 
