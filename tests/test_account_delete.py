@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from conftest import FakeClock, csrf_of, open_ws, start_practice
-from servers import smtp  # noqa: F401 - the fixture
 
 from spades.account_delete import delete_account
 from spades.accounts import Accounts
@@ -192,19 +191,19 @@ def test_no_account_for_the_email_deletes_nothing(store):
 
 # -- over HTTP ------------------------------------------------------------------------
 @pytest.fixture
-def mail_app(app, smtp):  # noqa: F811
+def mail_app(app, smtp):
     app.config.update(smtp.config())
     return app
 
 
-def sign_in(client, smtp, email: str) -> None:  # noqa: F811
+def sign_in(client, smtp, email: str) -> None:
     """Ask for a code, read it from the mail, type it."""
     assert client.post("/signin", data={"csrf": csrf_of(client), "email": email}).status_code == 303
     code = re.search(r"\b(\d{6})\b", smtp.wait_for(email.lower()).text).group(1)
     assert client.post("/signin/code", data={"csrf": csrf_of(client), "code": code}).status_code == 303
 
 
-def test_a_wrong_confirmation_is_refused_and_changes_nothing(mail_app, smtp):  # noqa: F811
+def test_a_wrong_confirmation_is_refused_and_changes_nothing(mail_app, smtp):
     phone = mail_app.test_client()
     sign_in(phone, smtp, EMAIL)
     me = phone.get("/me").get_data(as_text=True)
@@ -218,7 +217,7 @@ def test_a_wrong_confirmation_is_refused_and_changes_nothing(mail_app, smtp):  #
 
 
 def test_the_right_confirmation_deletes_signs_out_everywhere_and_closes_sockets(mail_app, live_server,
-                                                                                smtp):  # noqa: F811
+                                                                                smtp):
     from simple_websocket import ConnectionClosed
 
     mail_app.config["SESSION_CHECK_S"] = 0.2

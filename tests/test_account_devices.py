@@ -8,7 +8,6 @@ import re
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
-from servers import smtp  # noqa: F401 - the fixture
 
 FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -16,7 +15,7 @@ IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/60
 
 
 @pytest.fixture
-def mail_app(app, smtp):  # noqa: F811
+def mail_app(app, smtp):
     app.config.update(smtp.config())
     return app
 
@@ -31,7 +30,7 @@ def browser(app, agent: str):
     return client
 
 
-def sign_in(client, smtp, email: str) -> None:  # noqa: F811
+def sign_in(client, smtp, email: str) -> None:
     before = len(smtp.messages)
     client.post("/signin", data={"csrf": csrf_of(client), "email": email})
     assert len(smtp.messages) == before + 1
@@ -52,7 +51,7 @@ def signed_in(client) -> bool:
     return "Signed in as" in client.get("/me").get_data(as_text=True)
 
 
-def test_each_device_is_listed_in_words_with_this_one_marked(mail_app, smtp):  # noqa: F811
+def test_each_device_is_listed_in_words_with_this_one_marked(mail_app, smtp):
     laptop, phone = browser(mail_app, FIREFOX), browser(mail_app, IPHONE)
     sign_in(laptop, smtp, "ann@example.com")
     sign_in(phone, smtp, "ann@example.com")
@@ -67,7 +66,7 @@ def test_each_device_is_listed_in_words_with_this_one_marked(mail_app, smtp):  #
         assert s["sid"] not in html  # a device is never named by its session id
 
 
-def test_signing_out_one_device_ends_that_session_only(mail_app, smtp):  # noqa: F811
+def test_signing_out_one_device_ends_that_session_only(mail_app, smtp):
     laptop, phone = browser(mail_app, FIREFOX), browser(mail_app, IPHONE)
     sign_in(laptop, smtp, "ann@example.com")
     sign_in(phone, smtp, "ann@example.com")
@@ -93,7 +92,7 @@ def test_signing_out_one_device_ends_that_session_only(mail_app, smtp):  # noqa:
     assert r.status_code == 303 and not signed_in(phone)
 
 
-def test_signing_out_a_device_closes_its_open_table_socket(mail_app, live_server, smtp):  # noqa: F811
+def test_signing_out_a_device_closes_its_open_table_socket(mail_app, live_server, smtp):
     from simple_websocket import ConnectionClosed
 
     mail_app.config["SESSION_CHECK_S"] = 0.2

@@ -8,13 +8,12 @@ import re
 
 import pytest
 from conftest import csrf_of
-from servers import smtp  # noqa: F401 - the fixture
 
 from spades.accounts import GUARD, MAX_FAILURES, MAX_TRIES
 
 
 @pytest.fixture
-def mail_app(app, smtp):  # noqa: F811
+def mail_app(app, smtp):
     app.config.update(smtp.config())
     return app
 
@@ -28,7 +27,7 @@ def error_of(response) -> str:
     return m.group(1) if m else ""
 
 
-def sign_in(client, smtp, email: str) -> None:  # noqa: F811
+def sign_in(client, smtp, email: str) -> None:
     client.post("/signin", data={"csrf": csrf_of(client), "email": email})
     code = code_in(smtp.wait_for(email).text)
     assert client.post("/signin/code", data={"csrf": csrf_of(client), "code": code}).status_code == 303
@@ -42,11 +41,11 @@ def confirm(client, code: str):
     return client.post("/me/email/code", data={"csrf": csrf_of(client), "code": code})
 
 
-def mails_to(smtp, email: str) -> list:  # noqa: F811
+def mails_to(smtp, email: str) -> list:
     return [m for m in smtp.messages if email in m.rcpt_tos]
 
 
-def test_the_address_changes_with_the_code_mailed_to_it_and_the_old_one_is_told(mail_app, smtp):  # noqa: F811
+def test_the_address_changes_with_the_code_mailed_to_it_and_the_old_one_is_told(mail_app, smtp):
     client = mail_app.test_client()
     sign_in(client, smtp, "ann@example.com")
     assert 'action="/me/email"' in client.get("/me").get_data(as_text=True)
@@ -81,7 +80,7 @@ def test_the_address_changes_with_the_code_mailed_to_it_and_the_old_one_is_told(
         assert c["uid"] != b["uid"]
 
 
-def test_a_change_code_does_not_sign_in_and_a_sign_in_code_does_not_change(mail_app, smtp):  # noqa: F811
+def test_a_change_code_does_not_sign_in_and_a_sign_in_code_does_not_change(mail_app, smtp):
     client = mail_app.test_client()
     sign_in(client, smtp, "ann@example.com")
     assert ask_change(client, "nina@example.com").status_code == 303
@@ -93,7 +92,7 @@ def test_a_change_code_does_not_sign_in_and_a_sign_in_code_does_not_change(mail_
     assert "Signed in as" not in stranger.get("/me").get_data(as_text=True)
 
 
-def test_an_address_another_account_has_is_refused(mail_app, smtp):  # noqa: F811
+def test_an_address_another_account_has_is_refused(mail_app, smtp):
     ann, bob = mail_app.test_client(), mail_app.test_client()
     sign_in(ann, smtp, "ann@example.com")
     sign_in(bob, smtp, "bob@example.com")
@@ -115,7 +114,7 @@ def test_an_address_another_account_has_is_refused(mail_app, smtp):  # noqa: F81
     assert not mails_to(smtp, "ann@example.com")[1:]  # only the sign-in code: no notice
 
 
-def test_bad_addresses_and_signed_out_people_are_refused(mail_app, smtp):  # noqa: F811
+def test_bad_addresses_and_signed_out_people_are_refused(mail_app, smtp):
     client = mail_app.test_client()
     r = ask_change(client, "nina@example.com")
     assert r.status_code == 303 and r.headers["Location"].endswith("/signin")
@@ -124,7 +123,7 @@ def test_bad_addresses_and_signed_out_people_are_refused(mail_app, smtp):  # noq
     assert r.status_code == 422 and error_of(r).startswith("That does not look like an email address")
 
 
-def test_each_address_keeps_its_own_sign_in_limits(mail_app, smtp):  # noqa: F811
+def test_each_address_keeps_its_own_sign_in_limits(mail_app, smtp):
     store = mail_app.extensions["spades.accounts"].store
     clock = mail_app.extensions["spades.accounts"].clock
     client = mail_app.test_client()
@@ -146,7 +145,7 @@ def test_each_address_keeps_its_own_sign_in_limits(mail_app, smtp):  # noqa: F81
     assert r.status_code == 429 and "Too many wrong codes for this address" in error_of(r)  # still ann's
 
 
-def test_asks_for_a_change_count_as_codes_to_the_new_address(mail_app, smtp):  # noqa: F811
+def test_asks_for_a_change_count_as_codes_to_the_new_address(mail_app, smtp):
     client = mail_app.test_client()
     sign_in(client, smtp, "ann@example.com")
     others = [mail_app.test_client() for _ in range(4)]

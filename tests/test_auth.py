@@ -8,13 +8,12 @@ import re
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
-from servers import smtp  # noqa: F401 - the fixture
 
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def mail_app(app, smtp):  # noqa: F811
+def mail_app(app, smtp):
     app.config.update(smtp.config())
     return app
 
@@ -40,7 +39,7 @@ def error_of(response) -> str:
     return m.group(1) if m else ""
 
 
-def sign_in(client, smtp, email: str):  # noqa: F811
+def sign_in(client, smtp, email: str):
     """Ask for a code, read it from the mail, type it: the 303 that ends signing in."""
     before = len(smtp.messages)
     assert ask(client, email).status_code == 303
@@ -55,7 +54,7 @@ def wrong(code: str) -> str:
     return f"{(int(code) + 1) % 10**6:06d}"
 
 
-def test_sign_in_with_the_code_from_the_mail(mail_app, client, smtp):  # noqa: F811
+def test_sign_in_with_the_code_from_the_mail(mail_app, client, smtp):
     anon_csrf = csrf_of(client)
     r = ask(client, "Ann@Example.com")
     assert r.status_code == 303 and r.headers["Location"].endswith("/signin/code")
@@ -85,7 +84,7 @@ def test_cookies_are_secure_over_https(mail_app):
     assert "Secure" in r.headers["Set-Cookie"]
 
 
-def test_known_and_unknown_addresses_get_the_same_answer(mail_app, smtp):  # noqa: F811
+def test_known_and_unknown_addresses_get_the_same_answer(mail_app, smtp):
     sign_in(mail_app.test_client(), smtp, "known@example.com")
     answers = []
     for email in ("known@example.com", "unknown@example.com"):
@@ -99,7 +98,7 @@ def test_known_and_unknown_addresses_get_the_same_answer(mail_app, smtp):  # noq
     assert answers[0] == answers[1]
 
 
-def test_a_wrong_code_says_so_with_the_tries_left_then_too_many(mail_app, client, smtp):  # noqa: F811
+def test_a_wrong_code_says_so_with_the_tries_left_then_too_many(mail_app, client, smtp):
     ask(client, "bob@example.com")
     code = code_in(smtp.wait_for("bob@example.com").text)
     for left in (4, 3, 2, 1):
@@ -115,7 +114,7 @@ def test_a_wrong_code_says_so_with_the_tries_left_then_too_many(mail_app, client
     assert "Signed in as" not in client.get("/me").get_data(as_text=True)
 
 
-def test_an_expired_code_says_so_and_offers_a_new_one(mail_app, client, smtp):  # noqa: F811
+def test_an_expired_code_says_so_and_offers_a_new_one(mail_app, client, smtp):
     accounts = mail_app.extensions["spades.accounts"]
     now = [1_000_000.0]
     accounts.clock = lambda: now[0]
@@ -136,7 +135,7 @@ def test_an_expired_code_says_so_and_offers_a_new_one(mail_app, client, smtp):  
 
 @pytest.mark.parametrize("email", ["", "ann", "ann@", "ann@example", "<script>alert(1)</script>@x.com",
                                   "a" * 300 + "@example.com", "ann@exa mple.com", "ann\x00@example.com"])
-def test_a_malformed_email_gets_an_inline_error(mail_app, client, smtp, email):  # noqa: F811
+def test_a_malformed_email_gets_an_inline_error(mail_app, client, smtp, email):
     r = ask(client, email)
     html = r.get_data(as_text=True)
     assert r.status_code == 422
@@ -145,7 +144,7 @@ def test_a_malformed_email_gets_an_inline_error(mail_app, client, smtp, email): 
     assert smtp.messages == []
 
 
-def test_a_malformed_code_costs_no_try(mail_app, client, smtp):  # noqa: F811
+def test_a_malformed_code_costs_no_try(mail_app, client, smtp):
     ask(client, "dan@example.com")
     code = code_in(smtp.wait_for("dan@example.com").text)
     for text in ("", "12", "abcdef", "1234567", "x" * 40):
@@ -172,7 +171,7 @@ def test_requests_are_limited_per_address_first(app):
     assert ask(other, "eve@example.com").status_code == 303  # another address is not held up
 
 
-def test_a_stranger_cannot_keep_a_person_from_signing_in(mail_app, smtp):  # noqa: F811
+def test_a_stranger_cannot_keep_a_person_from_signing_in(mail_app, smtp):
     ann = from_address(mail_app.test_client(), "198.51.100.4")
     sign_in(ann, smtp, "ann@example.com")  # her browser has signed in before
     assert ann.post("/signout", data={"csrf": csrf_of(ann)}).status_code == 303
@@ -194,7 +193,7 @@ def test_code_tries_are_limited_per_address(app):
     assert r.status_code == 429 and error_of(r) == "Too many tries. Try again in 2 minutes."
 
 
-def test_the_code_tried_is_for_the_address_the_session_holds(mail_app, smtp):  # noqa: F811
+def test_the_code_tried_is_for_the_address_the_session_holds(mail_app, smtp):
     client = from_address(mail_app.test_client(), "10.0.3.1")
     ask(client, "ida@example.com")
     code = code_in(smtp.wait_for("ida@example.com").text)
@@ -226,7 +225,7 @@ def test_garbage_never_gives_a_500(app, client):
     assert client.post("/signin", data={"email": "a@b.co"}).status_code == 400  # no CSRF token
 
 
-def test_the_browsers_game_name_and_emoji_move_to_the_account(mail_app, client, smtp, service):  # noqa: F811
+def test_the_browsers_game_name_and_emoji_move_to_the_account(mail_app, client, smtp, service):
     csrf = csrf_of(client)
     assert client.post("/me", data={"csrf": csrf, "name": "Ann", "emoji": "🦉"}).status_code == 303
     code = start_practice(client, name="Ann")
@@ -246,7 +245,7 @@ def test_the_browsers_game_name_and_emoji_move_to_the_account(mail_app, client, 
         assert r.status_code == 200
 
 
-def test_a_first_sign_in_without_a_name_asks_for_one_prefilled_with_the_name_at_a_table(mail_app, smtp,  # noqa: F811
+def test_a_first_sign_in_without_a_name_asks_for_one_prefilled_with_the_name_at_a_table(mail_app, smtp,
                                                                                         service):
     laptop = mail_app.test_client()
     assert sign_in(laptop, smtp, "ann@example.com").headers["Location"].endswith("/me/name")
@@ -273,7 +272,7 @@ def test_a_first_sign_in_without_a_name_asks_for_one_prefilled_with_the_name_at_
     assert sign_in(mail_app.test_client(), smtp, "ann@example.com").headers["Location"].endswith("/games")
 
 
-def test_a_second_browser_signed_in_with_the_same_email_lands_in_the_same_seat(mail_app, smtp, service):  # noqa: F811
+def test_a_second_browser_signed_in_with_the_same_email_lands_in_the_same_seat(mail_app, smtp, service):
     first, second = mail_app.test_client(), mail_app.test_client()
     code = start_practice(first, name="Ann")
     sign_in(first, smtp, "ann@example.com")
@@ -288,7 +287,7 @@ def test_a_second_browser_signed_in_with_the_same_email_lands_in_the_same_seat(m
     assert a["seat"] == b["seat"] == 0 and a["hand"] == b["hand"] and a["hand"]
 
 
-def test_sign_out_and_sign_out_on_every_device(mail_app, smtp, service):  # noqa: F811
+def test_sign_out_and_sign_out_on_every_device(mail_app, smtp, service):
     first, second, third = (mail_app.test_client() for _ in range(3))
     code = start_practice(first)
     for c in (first, second, third):
@@ -310,7 +309,7 @@ def test_sign_out_and_sign_out_on_every_device(mail_app, smtp, service):  # noqa
     assert third.get(f"/g/{code}/view.json").get_json()["seat"] == 0
 
 
-def test_an_anonymous_cookie_never_carries_an_accounts_player_id(mail_app, smtp):  # noqa: F811
+def test_an_anonymous_cookie_never_carries_an_accounts_player_id(mail_app, smtp):
     client = mail_app.test_client()
     sign_in(client, smtp, "ann@example.com")
     with client.session_transaction() as s:
@@ -324,7 +323,7 @@ def test_an_anonymous_cookie_never_carries_an_accounts_player_id(mail_app, smtp)
         assert s.get("pid") != uid
 
 
-def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp):  # noqa: F811
+def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp):
     from test_lobby import join, new_table
     host, friend, friend_phone = (mail_app.test_client() for _ in range(3))
     code = new_table(host, humans=2)
@@ -340,7 +339,7 @@ def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp): 
         assert mail_app.extensions["spades.tables"].store.load_room(code).members[1].player_id == s["pid"]
 
 
-def test_sign_out_on_every_device_closes_open_sockets(mail_app, live_server, smtp):  # noqa: F811
+def test_sign_out_on_every_device_closes_open_sockets(mail_app, live_server, smtp):
     from simple_websocket import ConnectionClosed
 
     mail_app.config["SESSION_CHECK_S"] = 0.2

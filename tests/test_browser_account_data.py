@@ -8,12 +8,11 @@ import json
 import re
 
 from playwright.sync_api import expect
-from servers import smtp  # noqa: F401 - the fixture
 
 CODE_RE = re.compile(r"\b(\d{6})\b")
 
 
-def test_me_offers_the_download_and_the_file_holds_the_persons_match(live_server, browser, app, smtp):  # noqa: F811
+def test_me_offers_the_download_and_the_file_holds_the_persons_match(live_server, browser, app, smtp):
     app.config.update(smtp.config())
     context = browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
     page = context.new_page()

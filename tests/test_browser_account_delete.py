@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from servers import smtp  # noqa: F401 - the fixture
 
 from spades.web.account_delete import REFUSED
 
 CODE_RE = re.compile(r"\b(\d{6})\b")
 
 
-def test_delete_my_account_at_both_widths(live_server, browser, app, smtp):  # noqa: F811
+def test_delete_my_account_at_both_widths(live_server, browser, app, smtp):
     app.config.update(smtp.config())
     for width, height, email in ((390, 844, "phone.person@example.com"), (1280, 800, "laptop.person@example.com")):
         ctx = browser.new_context(viewport={"width": width, "height": height})

@@ -8,7 +8,6 @@ import time
 
 import pytest
 from playwright.sync_api import Page, expect
-from servers import smtp  # noqa: F401 - the fixture
 
 FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -31,7 +30,7 @@ def sign_in(page: Page, base: str, inbox, email: str) -> None:
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
-def test_me_lists_two_devices_and_signs_out_the_other(live_server, browser, app, smtp, width, height):  # noqa: F811
+def test_me_lists_two_devices_and_signs_out_the_other(live_server, browser, app, smtp, width, height):
     app.config.update(smtp.config())
     here = browser.new_context(viewport={"width": width, "height": height}, user_agent=IPHONE)
     there = browser.new_context(viewport={"width": 1280, "height": 800}, user_agent=FIREFOX)

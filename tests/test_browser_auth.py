@@ -9,7 +9,6 @@ import re
 
 from conftest import PLATE
 from playwright.sync_api import Page, expect
-from servers import smtp  # noqa: F401 - the fixture
 
 CODE_RE = re.compile(r"\b(\d{6})\b")
 
@@ -34,7 +33,7 @@ def cards(page: Page) -> list[str]:
     return page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
 
 
-def test_sign_in_on_two_devices_and_rejoin_the_same_seat(live_server, browser, app, smtp):  # noqa: F811
+def test_sign_in_on_two_devices_and_rejoin_the_same_seat(live_server, browser, app, smtp):
     app.config.update(smtp.config())
     laptop_ctx, phone_ctx = browser.new_context(), browser.new_context()
     laptop, phone = laptop_ctx.new_page(), phone_ctx.new_page()

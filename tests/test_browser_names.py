@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from servers import smtp  # noqa: F401 - the fixture
 from test_browser_auth import sign_in
 
 
-def test_a_first_sign_in_asks_for_a_name_and_the_top_bar_leads_to_circles(live_server, browser, app, smtp):  # noqa: F811
+def test_a_first_sign_in_asks_for_a_name_and_the_top_bar_leads_to_circles(live_server, browser, app, smtp):
     app.config.update(smtp.config())
     context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce")
     page = context.new_page()

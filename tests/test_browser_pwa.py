@@ -12,7 +12,6 @@ from conftest import csrf_of
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import expect
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
 
 
@@ -226,7 +225,7 @@ def test_allowing_and_turning_off_notices_from_the_profile_page(live_server, bro
         context.close()
 
 
-def test_signing_out_turns_this_browsers_notices_off(live_server, browser, app, client, smtp):  # noqa: F811
+def test_signing_out_turns_this_browsers_notices_off(live_server, browser, app, client, smtp):
     app.config.update(smtp.config())
     sign_in(client, smtp, "ann@example.com")
     with client.session_transaction() as session:

@@ -10,14 +10,13 @@ import itertools
 
 import pytest
 from conftest import INSTANT, csrf_of, start_practice
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import HX, ask, sign_in
 
 from spades.web import close_app, create_app
 
 
 @pytest.fixture
-def pair(tmp_path, redis_url, smtp):  # noqa: F811
+def pair(tmp_path, redis_url, smtp):
     pool = cf.ThreadPoolExecutor(2)
     seeds = itertools.count(1)
     apps = [create_app({"SEED_SOURCE": lambda: f"pair-{next(seeds)}", "TESTING": True,
@@ -56,7 +55,7 @@ def test_a_move_posted_to_either_process_is_played_once_at_the_table(pair):
     assert stale.status_code == 409  # the same click twice is refused, not played twice
 
 
-def test_signing_out_everywhere_on_one_process_signs_out_the_other(pair, smtp):  # noqa: F811
+def test_signing_out_everywhere_on_one_process_signs_out_the_other(pair, smtp):
     a, b = pair
     first, second = a.test_client(), b.test_client()
     sign_in(first, smtp, "ann@example.com")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from conftest import csrf_of
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
 
 
@@ -87,7 +86,7 @@ def test_tables_for_friends_are_limited_and_the_form_says_so(app, service):
     assert practice(ann).status_code == 303  # practice counts apart
 
 
-def test_a_listed_tourney_needs_a_signed_in_director_and_spam_never_reaches_the_list(app, smtp):  # noqa: F811
+def test_a_listed_tourney_needs_a_signed_in_director_and_spam_never_reaches_the_list(app, smtp):
     app.config.update(smtp.config())
     tourneys = app.extensions["spades.tourneys"]
     spammer = from_address(app, "10.0.2.1")

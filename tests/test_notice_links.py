@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from servers import smtp  # noqa: F401 - the fixture
 
 from spades.rules_config import Rules
 from spades.storage import SeatRow
@@ -73,11 +72,11 @@ def test_a_site_without_a_usable_public_address_says_so_once_at_start(tmp_path, 
 
 
 @pytest.fixture
-def app_config(smtp):  # noqa: F811
+def app_config(smtp):
     return {"PUBLIC_URL": SERVED, **smtp.config()}
 
 
-def test_with_a_public_address_a_turn_mail_goes_out_with_the_link_and_a_one_click_stop(app, smtp):  # noqa: F811
+def test_with_a_public_address_a_turn_mail_goes_out_with_the_link_and_a_one_click_stop(app, smtp):
     service = app.extensions["spades.tables"]
     service.store.sign_in("ann@example.com", "u-ann", None, "Ann", EMOJIS[0], 0.0)
     seats = [SeatRow(0, "human", "u-ann", "Ann", EMOJIS[0])] + [SeatRow(s, "bot", None, f"Bot{s}", "🤖")

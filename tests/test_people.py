@@ -9,14 +9,13 @@ import re
 
 import pytest
 from conftest import csrf_of
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
 from test_lobby import join, new_table, post
 from test_talk import HX, chat_of, say
 
 
 @pytest.fixture
-def people(app, smtp):  # noqa: F811
+def people(app, smtp):
     """Hana and Ann, signed in, who played at a table together; Bo, signed out."""
     app.config.update(smtp.config(), ADMIN_EMAILS=("boss@example.com",))
     hana, ann, bo = app.test_client(), app.test_client(), app.test_client()
@@ -48,12 +47,12 @@ def invite(client, *names: str):
     return client.post("/people/invite", data={"csrf": csrf_of(client), "person": [listed(client)[n] for n in names]})
 
 
-def to_ann(smtp) -> int:  # noqa: F811
+def to_ann(smtp) -> int:
     return sum("ann@example.com" in m.rcpt_tos for m in smtp.messages)
 
 
 def test_invite_again_makes_a_table_and_invites_by_mail_and_it_is_on_the_rejoin_list_once_joined(app, people,
-                                                                                                   smtp):  # noqa: F811
+                                                                                                   smtp):
     code, hana, ann, bo = people
     before = len(smtp.messages)
     r = invite(hana, "Ann")
@@ -73,7 +72,7 @@ def test_invite_again_makes_a_table_and_invites_by_mail_and_it_is_on_the_rejoin_
     assert r.status_code == 303 and "Choose the people to invite." in hana.get("/me").get_data(as_text=True)
 
 
-def test_one_invitation_an_hour_to_a_person_and_none_while_their_room_waits(app, people, smtp, service):  # noqa: F811
+def test_one_invitation_an_hour_to_a_person_and_none_while_their_room_waits(app, people, smtp, service):
     code, hana, ann, bo = people
     tables, mails = service.store.db["tables"].count, to_ann(smtp)
     r = invite(hana, "Ann")
@@ -116,7 +115,7 @@ def test_a_blocked_person_cannot_join_and_their_chat_is_hidden(app, people):
 
 
 def test_a_block_holds_for_the_blocked_persons_browser_signed_out_or_signed_in_as_someone_else(app, people,
-                                                                                                smtp):  # noqa: F811
+                                                                                                smtp):
     code, hana, ann, bo = people
     assert hana.post("/people/block", data={"csrf": csrf_of(hana), "person": listed(hana)["Ann"]}).status_code == 303
     fresh = new_table(hana, humans=3, name="Hana")
@@ -143,7 +142,7 @@ def test_unmute_from_the_profile(people):
     assert r.status_code == 303 and any("psst" in line for line in chat_of(hana, code))
 
 
-def test_the_reports_page_is_for_the_accounts_that_run_the_site(app, people, smtp):  # noqa: F811
+def test_the_reports_page_is_for_the_accounts_that_run_the_site(app, people, smtp):
     code, hana, ann, bo = people
     say(bo, code, "something rude")
     number = re.search(r'id="line-(\d+)"', ann.get(f"/g/{code}").get_data(as_text=True)).group(1)

@@ -24,7 +24,6 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from py_vapid import Vapid
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
 
 from spades.push import parse_key, subject_for, vapid_key
@@ -402,7 +401,7 @@ def test_signing_in_moves_the_browsers_subscriptions_to_the_account(database):
     store.close()
 
 
-def test_signing_out_on_every_device_turns_every_browsers_notices_off(app, push_service, smtp):  # noqa: F811
+def test_signing_out_on_every_device_turns_every_browsers_notices_off(app, push_service, smtp):
     app.config.update(smtp.config())
     laptop, phone = app.test_client(), app.test_client()
     for device in (laptop, phone):

@@ -16,7 +16,6 @@ import threading
 
 import pytest
 from conftest import INSTANT, csrf_of, open_ws, start_practice
-from servers import smtp  # noqa: F401 - the fixture
 from simple_websocket import ConnectionClosed
 from test_auth import sign_in
 from werkzeug.serving import make_server
@@ -29,7 +28,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 
 @pytest.fixture
-def mail_app(app, smtp):  # noqa: F811
+def mail_app(app, smtp):
     app.config.update(smtp.config())
     return app
 
@@ -82,7 +81,7 @@ def send(ws, **message) -> None:
         pass
 
 
-def guest_then_account(mail_app, live_server, smtp, service):  # noqa: F811
+def guest_then_account(mail_app, live_server, smtp, service):
     """A guest's practice table with its page's socket open; the browser signs in with a
     code from the mail, and the socket, now the account's, bids for it. The browser, the
     socket, the table's code, the account and the seat's view as it is after the bid."""
@@ -104,7 +103,7 @@ def guest_then_account(mail_app, live_server, smtp, service):  # noqa: F811
 
 
 def test_a_guests_socket_takes_no_move_once_its_browser_signed_in_and_out_everywhere(
-        mail_app, live_server, smtp, service):  # noqa: F811
+        mail_app, live_server, smtp, service):
     browser, ws, code, uid, mine = guest_then_account(mail_app, live_server, smtp, service)
     try:
         assert browser.post("/signout/everywhere", data={"csrf": csrf_of(browser)}).status_code == 303
@@ -120,7 +119,7 @@ def test_a_guests_socket_takes_no_move_once_its_browser_signed_in_and_out_everyw
 
 @pytest.mark.parametrize("app_config", [{"SESSION_CHECK_S": 60, "SESSION_RECHECK_S": 60}])
 def test_signing_out_this_browser_closes_its_sockets_at_once_and_no_other_device(
-        mail_app, live_server, smtp, service):  # noqa: F811
+        mail_app, live_server, smtp, service):
     """Plain "Sign out" ends this browser's session: its sockets close at once (the bus,
     with the sockets' own checks a minute apart), the same account's other device plays on."""
     browser, ws, code, uid, mine = guest_then_account(mail_app, live_server, smtp, service)
@@ -143,7 +142,7 @@ def test_signing_out_this_browser_closes_its_sockets_at_once_and_no_other_device
 @pytest.mark.parametrize("app_config", [{"SESSION_CHECK_S": 60, "SESSION_RECHECK_S": 0}])
 @pytest.mark.parametrize("then", ["a move", "a message not understood", "a change at the table"])
 def test_a_sign_out_the_hub_never_heard_of_is_found_before_the_next_move_refusal_or_frame(
-        mail_app, live_server, smtp, service, then):  # noqa: F811
+        mail_app, live_server, smtp, service, then):
     """Signed out on every device through another process whose word never reached this
     one (the accounts' service called directly): the socket's own check finds it, and the
     socket neither moves nor gets its cards, whatever comes next."""
@@ -169,7 +168,7 @@ def test_a_sign_out_the_hub_never_heard_of_is_found_before_the_next_move_refusal
 
 
 @pytest.fixture
-def pair(tmp_path, redis_url, smtp):  # noqa: F811
+def pair(tmp_path, redis_url, smtp):
     """Two sites on one database and one Redis, as two workers are, each served on a port;
     their sockets check a session only every minute, so only the bus can close one sooner."""
     pool = cf.ThreadPoolExecutor(2)
@@ -190,7 +189,7 @@ def pair(tmp_path, redis_url, smtp):  # noqa: F811
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def test_signing_out_everywhere_through_one_process_closes_the_sockets_another_holds(pair, smtp):  # noqa: F811
+def test_signing_out_everywhere_through_one_process_closes_the_sockets_another_holds(pair, smtp):
     (a, _), (b, b_url) = pair
     phone = a.test_client()
     sign_in(phone, smtp, "ann@example.com")

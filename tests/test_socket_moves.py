@@ -13,7 +13,6 @@ import time
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
 from test_talk_live import person
 
@@ -190,12 +189,12 @@ def test_too_many_messages_at_once_are_refused(table, service):
 
 
 @pytest.fixture
-def mail_app(app, smtp):  # noqa: F811
+def mail_app(app, smtp):
     app.config.update(smtp.config())
     return app
 
 
-def test_a_socket_whose_person_signed_out_everywhere_cannot_move(mail_app, live_server, smtp, service):  # noqa: F811
+def test_a_socket_whose_person_signed_out_everywhere_cannot_move(mail_app, live_server, smtp, service):
     from simple_websocket import ConnectionClosed
 
     phone, laptop = mail_app.test_client(), mail_app.test_client()

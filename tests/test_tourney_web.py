@@ -11,7 +11,6 @@ import pytest
 from conftest import csrf_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from servers import smtp  # noqa: F401 - the fixture
 from test_post_junk import NASTY
 
 
@@ -115,7 +114,7 @@ def test_unknown_codes_are_a_404(client):
     assert post(client, "/t/ZZZZZZ/register", name="Ann", emoji="🐼", **{"as": "solo"}).status_code == 404
 
 
-def test_the_listing_shows_listed_tourneys_only(app, client, smtp):  # noqa: F811
+def test_the_listing_shows_listed_tourneys_only(app, client, smtp):
     from test_auth import sign_in
     app.config.update(smtp.config())
     sign_in(client, smtp, "ann@example.com")  # a listed tourney needs a signed-in director
@@ -266,7 +265,7 @@ def test_junk_never_gives_a_500(app, client, route, real, values):
         assert app.extensions["spades.tourneys"].view(code, None) == before, (route, form)
 
 
-def test_a_registration_follows_the_person_into_their_account(app, client, smtp):  # noqa: F811
+def test_a_registration_follows_the_person_into_their_account(app, client, smtp):
     from test_auth import sign_in
     app.config.update(smtp.config())
     code = new_tourney(client)

@@ -13,7 +13,6 @@ import re
 import pytest
 from conftest import FakeClock, csrf_of
 from pools import ManualPool
-from servers import smtp  # noqa: F401 - the fixture
 from test_auth import sign_in
 from test_clock_service import settle
 from test_lobby import join, new_table, post
@@ -68,7 +67,7 @@ def svc(store, pool, clock):
 
 
 @pytest.fixture
-def notices(store, smtp, clock):  # noqa: F811
+def notices(store, smtp, clock):
     host, port = smtp.config()["SPADES_SMTP_HOST"], smtp.config()["SPADES_SMTP_PORT"]
     return Notices(store, Mailer(host=host, port=int(port)), "secret", BASE, clock=clock)
 
@@ -111,7 +110,7 @@ def until_turn(svc: TableService, pool: ManualPool, code: str, seat: int) -> Non
     raise AssertionError("that turn never came")
 
 
-def mails_to(smtp, name: str) -> list:  # noqa: F811
+def mails_to(smtp, name: str) -> list:
     return [m for m in smtp.messages if f"{name.lower()}@example.com" in m.rcpt_tos]
 
 
@@ -126,7 +125,7 @@ def test_a_table_waits_on_one_person_and_bots_move_at_once(svc, pool, clock):
     assert svc.store.waiting_on(person(1 - seat).id) == []
 
 
-def test_three_days_of_mails_warnings_a_missed_move_and_the_seat_taken_back(svc, pool, clock, notices, smtp):  # noqa: F811
+def test_three_days_of_mails_warnings_a_missed_move_and_the_seat_taken_back(svc, pool, clock, notices, smtp):
     a, b = table(svc), table(svc)
     settle(svc, pool)
     notices.tick()
@@ -222,7 +221,7 @@ class Pushes(list):
         return 1
 
 
-def turn_with_the_page_open(svc: TableService, pool: ManualPool, clock, notices) -> str:  # noqa: F811
+def turn_with_the_page_open(svc: TableService, pool: ManualPool, clock, notices) -> str:
     """A table for Ann alone (bots in the other seats): her first wait told, her page
     opened, an hour on, her move made: the new wait begins with her page open. Its code."""
     code = table(svc, people=1)
@@ -237,11 +236,11 @@ def turn_with_the_page_open(svc: TableService, pool: ManualPool, clock, notices)
     return code
 
 
-def your_turn_mails(smtp, name: str) -> list:  # noqa: F811
+def your_turn_mails(smtp, name: str) -> list:
     return [m for m in mails_to(smtp, name) if m.message["Subject"].startswith("Your turn")]
 
 
-def test_a_person_who_closes_the_page_on_their_turn_is_told_once_after_two_minutes(svc, pool, clock, smtp):  # noqa: F811
+def test_a_person_who_closes_the_page_on_their_turn_is_told_once_after_two_minutes(svc, pool, clock, smtp):
     pushes = Pushes()
     notices = Notices(svc.store, Mailer(host=smtp.host, port=int(smtp.port)), "secret", BASE, push=pushes,
                       clock=clock)
@@ -268,7 +267,7 @@ def test_a_person_who_closes_the_page_on_their_turn_is_told_once_after_two_minut
     assert (len(your_turn_mails(smtp, "Ann")), len(pushes)) == (mailed + 1, pushed + 1)
 
 
-def test_back_within_the_grace_is_told_nothing(svc, pool, clock, notices, smtp):  # noqa: F811
+def test_back_within_the_grace_is_told_nothing(svc, pool, clock, notices, smtp):
     code = turn_with_the_page_open(svc, pool, clock, notices)
     mailed = len(mails_to(smtp, "Ann"))
     svc.handle(code, person(0), Disconnected())
@@ -279,7 +278,7 @@ def test_back_within_the_grace_is_told_nothing(svc, pool, clock, notices, smtp):
     assert len(mails_to(smtp, "Ann")) == mailed
 
 
-def test_the_hourly_rule_holds_for_a_person_who_closed_the_page(svc, pool, clock, notices, smtp):  # noqa: F811
+def test_the_hourly_rule_holds_for_a_person_who_closed_the_page(svc, pool, clock, notices, smtp):
     code = turn_with_the_page_open(svc, pool, clock, notices)
     other = table(svc, people=1)  # a second table waits on Ann, who has no page of it open
     settle(svc, pool)
@@ -295,7 +294,7 @@ def test_the_hourly_rule_holds_for_a_person_who_closed_the_page(svc, pool, clock
     assert mail.message["Subject"] == "Your turn at 2 tables" and f"{BASE}/g/{code}" in mail.text
 
 
-def test_the_time_away_is_kept_over_a_restart(svc, pool, clock, notices, smtp, store):  # noqa: F811
+def test_the_time_away_is_kept_over_a_restart(svc, pool, clock, notices, smtp, store):
     code = turn_with_the_page_open(svc, pool, clock, notices)
     svc.handle(code, person(0), Disconnected())  # she closes the tab; then the process stops
     svc.close()
@@ -311,7 +310,7 @@ def test_the_time_away_is_kept_over_a_restart(svc, pool, clock, notices, smtp, s
 
 
 def test_a_page_open_as_the_process_stopped_counts_as_closed_from_the_restart(store, svc, pool, clock, notices,
-                                                                                smtp):  # noqa: F811
+                                                                                smtp):
     code = turn_with_the_page_open(svc, pool, clock, notices)
     svc.close()  # stopped with her page open: no word of its closing ever comes
     mailed = len(your_turn_mails(smtp, "Ann"))
@@ -414,7 +413,7 @@ def test_the_table_page_says_how_long_the_person_has(app, client):
     assert all(re.search(r'class="presence move-left"[^>]*>(12|11) hours left<', p) for p in pages)
 
 
-def test_the_profile_turns_the_mails_off_and_on_for_a_signed_in_person(app, client, smtp):  # noqa: F811
+def test_the_profile_turns_the_mails_off_and_on_for_a_signed_in_person(app, client, smtp):
     app.config.update(smtp.config())
     store = app.extensions["spades.tables"].store
     r = client.post("/me/notices", data={"csrf": csrf_of(client), "mail": "off"})
