@@ -1,7 +1,7 @@
 """Shared fixtures: an app on a database in tmp_path with instant bots, its test client,
-a live server on a random port for browser tests, Debian's Chromium for Playwright, and a
-loopback SMTP server (``smtp``, from ``servers``). A test module overrides
-``app_config`` to add settings (the SMTP server, say) to its app."""
+a live server on a random port for browser tests, Debian's Chromium for Playwright, a
+loopback SMTP server (``smtp``, from ``servers``) and a Web Push service on loopback
+(``push_service``). A test module overrides ``app_config`` to add settings (the SMTP server, say) to its app."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import itertools
 import re
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from simple_websocket import Client
@@ -177,3 +179,45 @@ def browser_type_launch_args(browser_type_launch_args):
         "executable_path": "/usr/bin/chromium",
         "args": ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
     }
+
+
+# -- a push service on loopback ----------------------------------------------------------------
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class PushService:
+    """Takes POSTs as a browser's push service does and keeps them; ``answer`` is the
+    status it gives (201: taken; 410: that browser is gone)."""
+
+    base: str
+    received: list[Received] = field(default_factory=list)
+    answer: int = 201
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    service = PushService("")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            self.send_response(service.answer)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    service.base = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield service
+    server.shutdown()
+    server.server_close()

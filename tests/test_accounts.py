@@ -3,11 +3,11 @@ tries), moving a browser's seats to its account, session generations, ratings.""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
 from conftest import FakeClock
+from helpers.accounts import finished_match
 
 from spades.accounts import (
     CODE_TTL,
@@ -22,7 +22,6 @@ from spades.accounts import (
     hash_code,
     normalize_email,
 )
-from spades.rules import DEAL, Match
 from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
 
@@ -198,34 +197,6 @@ def test_a_signed_out_session_is_over_for_every_copy_of_its_cookie(accounts):
     accounts.end_session(mine)
     assert not accounts.session_valid(user.id, 0, mine) and accounts.session_valid(user.id, 0, other)
     assert not accounts.session_valid(user.id, 0, None)  # a cookie from before sessions had ids
-
-
-def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, left: int | None = None,
-                   number: int = 1) -> Match:
-    """A one-hand match (more if level) played at random, stored move by move like the table service does.
-    ``left``: that seat's person leaves before the first move and a bot plays it for good.
-    ``number`` > 1: a rematch at an existing table, with these seats."""
-    rules = Rules(end="hands", hands=1)
-    if number == 1:
-        store.create_table(code, None, {"level": "normal"}, seats, seed, rules.to_dict())
-    else:
-        store.rematch_seats(code, number, seed, rules.to_dict(), seats)
-    if left is not None:
-        with store.transaction() as db:
-            db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ? "
-                       "WHERE table_code = ? AND seat = ?", [seats[left].player_id, code, left])
-    match_id = store.load_table(code).match.id
-    match, rng = Match(rules, seed), random.Random(seed)
-    while not match.finished:
-        if match.phase == "hand_over":  # level after the last hand: the match goes on
-            match.next_hand()
-            store.append_action(match_id, match.version, None, DEAL)
-            continue
-        seat = match.to_act
-        action = rng.choice(match.legal_actions(seat))
-        match.apply(seat, action)
-        store.append_action(match_id, match.version, seat, str(action), finished=match.finished, winner=match.winner)
-    return match
 
 
 def test_ratings_rise_for_winners_once_per_match_and_never_for_a_leaver(accounts, store):

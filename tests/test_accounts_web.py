@@ -8,8 +8,8 @@ import re
 
 import pytest
 from conftest import csrf_of, start_practice
-from test_accounts import finished_match
-from test_lobby import new_table
+from helpers.accounts import finished_match
+from helpers.lobby import new_table
 from watch import watch
 
 from spades.storage import SeatRow

@@ -8,8 +8,7 @@ import re
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
-
-HX = {"HX-Request": "true"}
+from helpers.auth import HX, ask, code_in, error_of, sign_in, try_code
 
 
 @pytest.fixture
@@ -18,36 +17,8 @@ def mail_app(app, smtp):
     return app
 
 
-def code_in(text: str) -> str:
-    return re.search(r"\b(\d{6})\b", text).group(1)
-
-
 def csrf_in(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-
-
-def ask(client, email: str):
-    return client.post("/signin", data={"csrf": csrf_of(client), "email": email})
-
-
-def try_code(client, code: str):
-    return client.post("/signin/code", data={"csrf": csrf_of(client), "code": code})
-
-
-def error_of(response) -> str:
-    m = re.search(r'class="field-error"[^>]*>([^<]+)<', response.get_data(as_text=True))
-    return m.group(1) if m else ""
-
-
-def sign_in(client, smtp, email: str):
-    """Ask for a code, read it from the mail, type it: the 303 that ends signing in."""
-    before = len(smtp.messages)
-    assert ask(client, email).status_code == 303
-    msg = smtp.wait_for(email.lower())
-    assert len(smtp.messages) == before + 1
-    response = try_code(client, code_in(msg.text))
-    assert response.status_code == 303, error_of(response)
-    return response
 
 
 def wrong(code: str) -> str:
@@ -324,7 +295,7 @@ def test_an_anonymous_cookie_never_carries_an_accounts_player_id(mail_app, smtp)
 
 
 def test_a_waiting_room_follows_the_person_to_a_second_browser(mail_app, smtp):
-    from test_lobby import join, new_table
+    from helpers.lobby import join, new_table
     host, friend, friend_phone = (mail_app.test_client() for _ in range(3))
     code = new_table(host, humans=2)
     assert join(friend, code, "Ari").status_code == 303

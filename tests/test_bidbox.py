@@ -4,8 +4,8 @@ allow (4, not the usual 3), and − and + keep within the bids allowed."""
 from __future__ import annotations
 
 import pytest
+from helpers.browser import DESKTOP, signed_in
 from playwright.sync_api import expect
-from test_browser_house import DESKTOP, signed_in
 
 from spades.rules_config import Rules
 

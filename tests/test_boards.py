@@ -9,6 +9,7 @@ import dataclasses
 import json
 
 import pytest
+from helpers.boards import card_lists
 
 from spades.circles.boards import (
     BoardsError,
@@ -57,22 +58,6 @@ def test_a_week_refuses_what_boards_cannot_be(service):
         new_week(store, "c", "owner", 3, Rules(), now)
     with pytest.raises(BoardsError, match="before it starts"):
         new_week(store, "c", "owner", 4, Rules(), now - 3600)
-
-
-# -- a week at three tables ---------------------------------------------------------------
-def card_lists(value, skip=("results",)):
-    """Every list of card texts anywhere in a JSON value (the finished hands' own lists
-    under ``skip`` left out)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k not in skip:
-                yield from card_lists(v, skip)
-    elif isinstance(value, (list, tuple)):
-        if value and all(isinstance(x, str) and len(x) == 2 and x[1] in "SHDC" for x in value):
-            yield value
-        else:
-            for v in value:
-                yield from card_lists(v, skip)
 
 
 class Watch:
@@ -235,7 +220,7 @@ def test_a_table_of_boards_deals_the_same_after_a_restart(tmp_path):
     """The boards are stored as the table's deals: a server starting again on the same
     database deals the next board as the week committed it (Continue's contribution,
     sent before the restart, is not taken)."""
-    from test_house_tables import service_on
+    from helpers.house import service_on
 
     path = str(tmp_path / "boards.db")
     first, store = service_on(path, "r")

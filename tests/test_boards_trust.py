@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import time
 
-from test_boards_web import boards_section, csrf, make_week, play_boards, start_table, the_week
-from test_circles import invite_link, post, signed_in, text
+from helpers.boards import boards_section, csrf, make_week, play_boards, start_table, the_week
+from helpers.circles import invite_link, post, signed_in, text
 
 from spades.circles.boards import NOT_A_MEMBER
 from spades.tables import Join, Leave, Player
@@ -49,7 +49,7 @@ def test_a_person_who_left_a_table_of_the_week_never_plays_its_boards_again(app)
     block = text(boards_section(pia.get(f"/c/{slug}").get_data(as_text=True)))
     assert "Play this week's boards" not in block
     # nor seated at a table another member starts
-    from test_boards_web import handle_of
+    from helpers.boards import handle_of
     bo = signed_in(app, "bo@example.com", "Bo", "🐼")
     r = post(bo, f"/c/{slug}/boards/{week.id}/table", tempo="normal", partner=handle_of(app, pia.uid))
     assert r.status_code == 409 and "Pia has played them already" in text(r.get_data(as_text=True))

@@ -12,8 +12,18 @@ import json
 import re
 
 import pytest
-from test_boards import card_lists
-from test_circles import invite_link, make, post, signed_in, text
+from helpers.boards import (
+    boards_section,
+    card_lists,
+    csrf,
+    handle_of,
+    make_week,
+    play_boards,
+    start_table,
+    start_with,
+    the_week,
+)
+from helpers.circles import invite_link, make, post, signed_in, text
 
 from spades.cards import Card
 from spades.circles.boards import boards_of, week_secret
@@ -36,29 +46,6 @@ def circle(app):
     slug = make(ann)
     assert post(bo, invite_link(ann, slug)).status_code == 303
     return slug, ann, bo, cy
-
-
-def boards_section(page: str) -> str:
-    found = re.search(r'<section id="boards".*?</section>', page, re.S)
-    assert found, "no boards block on the page"
-    return found.group(0)
-
-
-def make_week(client, slug: str, **fields) -> object:
-    return post(client, f"/c/{slug}/boards", **{"boards": "4", "preset": "standard", "start": "now", "days": "7",
-                                                 **fields})
-
-
-def the_week(app, slug: str):
-    weeks = app.extensions["spades.tables"].store.board_weeks(slug)
-    assert weeks
-    return weeks[0]
-
-
-def start_table(client, slug: str, week_id: str, tempo: str = "normal") -> str:
-    r = post(client, f"/c/{slug}/boards/{week_id}/table", tempo=tempo)
-    assert r.status_code == 303, text(r.get_data(as_text=True))
-    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def play_through(service, code: str, person: str) -> None:
@@ -199,10 +186,6 @@ def test_a_member_starts_a_table_of_the_week_once(app, circle):
     assert r.status_code == 409 and "Everyone plays a week's boards once" in text(r.get_data(as_text=True))
 
 
-def csrf(client) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
-
-
 # -- secrecy ---------------------------------------------------------------------------------------
 LABELS = {Card.parse(f"{r}{s}") for r in "23456789TJQKA" for s in "SHDC"}
 
@@ -282,43 +265,6 @@ def test_a_table_of_boards_keeps_its_records_shut_until_the_week_closes(app, cir
     assert verify_record(shown) == {"ok": True, "hands": week.boards}
     assert [h["fairness"]["commitment"] for h in shown["hands"]] == [b.commitment for b in boards_of(week)]
     assert verify_record(bo.get(f"/g/{a}/record.json").get_json())["ok"]
-
-
-# -- friends at one table of the week ----------------------------------------------------------------
-def handle_of(app, person: str) -> str:
-    """How the circle's forms name a person (``spades.web.circles.handle``)."""
-    from spades.web.circles import handle
-    with app.app_context():
-        return handle(person)
-
-
-def play_boards(service, code: str, people: list[str], boards: int) -> None:
-    """Play a table's first ``boards`` boards: each person's first legal move on their
-    turn, every person's Continue after each hand; bots play the other seats."""
-    for _ in range(3000):
-        assert service.wait_idle()
-        for person in people:
-            snap = service.snapshot(code, person)
-            v = snap.view
-            if v["finished"] or len(v["results"]) >= boards and v["phase"] != "hand_over":
-                return
-            try:
-                if v["phase"] == "hand_over":
-                    if len(v["results"]) >= boards:
-                        return
-                    service.handle(code, Player(person), Continue(v["version"]))
-                elif v["to_act"] == snap.seat and v["legal"]:
-                    service.act(code, Player(person), str(v["legal"][0]), v["version"])
-            except Stale:
-                continue
-    raise AssertionError("the boards were not played")
-
-
-def start_with(client, slug: str, week_id: str, **chosen) -> str:
-    """A table of the week started by ``client`` with members chosen by handle: its code."""
-    r = post(client, f"/c/{slug}/boards/{week_id}/table", tempo="normal", **chosen)
-    assert r.status_code == 303, text(r.get_data(as_text=True))
-    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def test_a_member_seats_a_partner_from_the_circle_who_finds_it_as_his_table(app, circle):

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import redis
-from test_cluster import wait_for
+from helpers.cluster import wait_for
 
 from spades import bots
 from spades.bots.worker import GROUP, STREAM, WORKERS, BotQueue, live_workers
@@ -103,8 +103,8 @@ def test_a_table_whose_worker_is_gone_still_moves_in_time(redis_url, tmp_path):
 def test_an_analyst_process_analyses_a_finished_match(redis_url, tmp_path):
     """With an analyst alive (``--analyses``), a match's hands go to it through Redis, not
     to the site's own processes (here a pool that never runs anything), and are stored."""
+    from helpers.analysis import nil_blunder_record
     from pools import ManualPool
-    from test_analysis import nil_blunder_record
 
     from spades.bots.worker import ANALYSTS, AnalysisWorkers
     from spades.tables.analyses import AnalysisQueue

@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from helpers.bots import heuristic, view
 
-from spades.bots import bidmodel, choose, deals, heuristic_card, hint, knowledge, policy, search
+from spades.bots import bidmodel, choose, deals, hint, knowledge, search
 from spades.cards import Card, mask_of
 from spades.rules import HAND_OVER, Match, Rules, legal_mask, parse_action
 from spades.views import seat_view
@@ -187,35 +188,6 @@ def test_choose_refuses_when_not_its_turn() -> None:
 
 # -- scenarios, as seat views ------------------------------------------------------------
 
-def view(seat: int, hand: str, bids: list, tricks: list[tuple[int, str]] = (), trick: tuple[int, str] | None = None,
-         dealer: int = 3, scores=(0, 0), bags=(0, 0), rules: dict | None = None) -> dict:
-    """A seat view for a scenario: ``hand`` and cards as space-separated text; ``tricks`` as
-    (leader, cards) with the winners worked out; ``legal`` computed by the rules."""
-    def cards(text: str) -> list[int]:
-        return [int(Card.parse(t)) for t in text.split()]
-
-    taken = [0, 0, 0, 0]
-    done = []
-    broken = False
-    for leader, text in tricks:
-        cs = cards(text)
-        winner = (leader + policy.trick_winner(cs)) % 4
-        taken[winner] += 1
-        done.append({"leader": leader, "cards": text.split(), "winner": winner})
-        broken = broken or any(c < 13 for c in cs)
-    held = mask_of(cards(hand))
-    cur = cards(trick[1]) if trick and trick[1] else []
-    legal = legal_mask(held, cur, broken)
-    rules_obj = Rules.from_dict(rules or {})
-    leader = trick[0] if trick else (dealer + 1) % 4
-    return {
-        "seat": seat, "rules": rules_obj.to_dict(), "hand_number": 1, "dealer": dealer,
-        "hand": hand.split(), "bids": list(bids), "blind": [False] * 4, "tricks": done,
-        "trick": {"leader": leader, "cards": trick[1].split() if trick and trick[1] else []},
-        "taken": taken, "spades_broken": broken, "scores": list(scores), "bags": list(bags),
-        "to_act": seat, "legal": [str(Card(c)) for c in range(52) if legal >> c & 1], "version": 1,
-    }
-
 
 def test_cover_partner_nil_overtakes_the_partner() -> None:
     # seat 2 (partner) bid nil and is winning with KH; seat 0 plays last and holds the ace
@@ -234,12 +206,6 @@ def test_bust_opponent_nil_stays_under_the_nil_card() -> None:
     # seat 1 bid nil and is winning with 9C; seat 2 plays last: stay under with the 8
     v = view(2, "QC 8C 2C 4D 5D 6D 7D 8H 9H TH 2S 3S 4S", [3, "nil", 3, 4], trick=(3, "4C 5C 9C"), dealer=2)
     assert choose(v, "normal", 0) == "8C"
-
-
-def heuristic(v: dict) -> str:
-    """Normal's card by its heuristics alone: its card with no nil of an opponent alive,
-    and the card its search starts from (and keeps on a near-tie) while one is."""
-    return str(Card(heuristic_card(knowledge.read(v))))
 
 
 def test_bust_opponent_nil_leads_low() -> None:

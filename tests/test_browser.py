@@ -7,27 +7,12 @@ import re
 
 import pytest
 from conftest import OPEN_PANEL, PLATE
+from helpers.browser import version, wait_for_me
 from playwright.sync_api import Page, expect
-
-MY_TURN_OR_HAND_OVER = """(prev) => {
-  const v = document.getElementById('turn');  // the table's version the page shows
-  if (!v || v.dataset.version === prev) return false;
-  return !!(document.querySelector('.fan.playable') || document.querySelector('#result > *')
-            || document.querySelector('.bidbox'));
-}"""
-
 
 # where the felt lies on the page (not on the screen: a click may scroll)
 FELT = "() => { const r = document.getElementById('felt').getBoundingClientRect(); " \
        "return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"
-
-
-def version(page: Page) -> str:
-    return page.locator("#turn").get_attribute("data-version")
-
-
-def wait_for_me(page: Page, prev: str) -> None:
-    page.wait_for_function(MY_TURN_OR_HAND_OVER, arg=prev, timeout=15000)
 
 
 def plates_around_the_felt(page: Page) -> dict[str, str]:

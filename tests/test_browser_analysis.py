@@ -11,8 +11,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers.analysis import ANN, as_player, play_out
 from playwright.sync_api import Page, expect
-from test_analysis import ANN, as_player, play_out
 
 from spades.rules import Rules
 

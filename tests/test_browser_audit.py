@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 
 from conftest import OPEN_PANEL, csrf_of
+from helpers.circles import signed_in
+from helpers.replay import finished_practice
 from playwright.sync_api import Page, expect
-from test_circles import signed_in
-from test_replay import finished_practice
 
 from spades.fairness import secret_from
 from spades.rules_config import Rules

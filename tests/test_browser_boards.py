@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 
+from helpers.browser import TOO_WIDE, play_a_hand
+from helpers.browser_circles import LAPTOP, PHONE, browser_of
 from playwright.sync_api import expect
-from test_browser_circles import LAPTOP, PHONE, browser_of
-from test_browser_house import play_a_hand
-from test_browser_widths import TOO_WIDE
 
 from spades.circles.boards import boards_of
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from helpers.browser_circles import LAPTOP, PHONE, browser_of, make_and_join
 from playwright.sync_api import expect
-from test_browser_circles import LAPTOP, PHONE, browser_of, make_and_join
 
 from spades.tables import Player
 

@@ -9,37 +9,12 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import Browser, Page, expect
-from test_browser_widths import TOO_WIDE
-from test_circles import BY_HAND, result, signed_in
+from helpers.browser import TOO_WIDE
+from helpers.browser_circles import LAPTOP, PHONE, browser_of
+from helpers.circles import BY_HAND, result, signed_in
+from playwright.sync_api import expect
 
 from spades.storage import PutCircleResult
-
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-
-
-def browser_of(app, browser: Browser, live_server: str, email: str, name: str, emoji: str, viewport: dict,
-               permissions: tuple[str, ...] = ()) -> Page:
-    """A browser of its own, signed in to a new account ``email``."""
-    client = signed_in(app, email, name, emoji)
-    client.get("/")
-    context = browser.new_context(viewport=viewport, reduced_motion="reduce", permissions=list(permissions))
-    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
-    return context.new_page()
-
-
-def make_and_join(owner: Page, member: Page, live_server: str, name: str) -> str:
-    """``owner`` makes a circle on its form and ``member`` joins it by the invite link the
-    owner's page shows: the circle's slug."""
-    owner.goto(f"{live_server}/c/new")
-    owner.get_by_label("Name of the circle").fill(name)
-    owner.get_by_role("button", name="Create the circle").click()
-    expect(owner.get_by_role("heading", name=name, level=1)).to_be_visible()
-    member.goto(owner.locator("a[rel=invite]").get_attribute("href"))
-    member.get_by_role("button", name="Join").click()
-    expect(member.get_by_role("heading", name=name, level=1)).to_be_visible()
-    return owner.url.rsplit("/", 1)[1]
 
 
 def test_make_a_circle_invite_by_link_and_both_see_each_other(app, live_server, browser):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers.browser import DESKTOP, my_turn_or_the_end, others_cards_on, signed_in
 from playwright.sync_api import WebSocketRoute, expect
-from test_browser_house import DESKTOP, my_turn_or_the_end, others_cards_on, signed_in
 
 from spades.rules_config import Rules
 from spades.tables import Player, load_state

@@ -8,9 +8,9 @@ through the table service, the pages following it) the host deals without waitin
 from __future__ import annotations
 
 import re
-import time
 
 from conftest import OPEN_PANEL, PLATE
+from helpers.browser import play_until_hand_over
 from playwright.sync_api import Page, expect
 
 EMOJI = {"Hana": "🦊", "Ann": "🐼", "Bob": "🐨"}
@@ -18,27 +18,6 @@ EMOJI = {"Hana": "🦊", "Ann": "🐼", "Bob": "🐨"}
 
 def pick_emoji(page: Page, who: str) -> None:
     page.locator(f"label:has(input[name=emoji][value='{EMOJI[who]}'])").click()
-
-
-def play_until_hand_over(pages: list[Page], timeout: float = 90) -> None:
-    """Each page bids (the suggested 3) or plays its first legal card when it is its turn."""
-    deadline = time.monotonic() + timeout
-    while True:
-        done = 0
-        for p in pages:
-            if p.locator(OPEN_PANEL).count():
-                done += 1
-            elif p.locator(".bidbox").count():
-                p.get_by_role("button", name="Bid", exact=True).click()
-                expect(p.locator(".bidbox")).to_have_count(0)
-            elif p.locator(".fan.playable .card.legal").count():
-                n = p.locator("#hand .card").count()
-                p.locator(".fan.playable .card.legal").first.click()
-                expect(p.locator("#hand .card")).to_have_count(n - 1)
-        if done == len(pages):
-            return
-        assert time.monotonic() < deadline, "the hand did not end"
-        pages[0].wait_for_timeout(30)
 
 
 def play_hand_through_the_service(service, code: str) -> None:

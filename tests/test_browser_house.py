@@ -10,16 +10,23 @@ import re
 
 import pytest
 from conftest import OPEN_PANEL
+from helpers.browser import (
+    DESKTOP,
+    PHONE,
+    TOO_WIDE,
+    cards_on,
+    moved,
+    my_turn_or_the_end,
+    new_context,
+    others_cards_on,
+    play_a_hand,
+    signed_in,
+)
 from playwright.sync_api import Browser, Page, expect
-from test_browser_widths import TOO_WIDE
 
 from spades.rules_config import Rules
 from spades.tables import load_state
-from spades.web.pictures import card
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|BJ|LJ)(?![A-Za-z0-9])")
 # where a plate is drawn on the felt, from the felt's middle (the page's CSS)
 PLACES = """() => {
     const f = document.getElementById('felt').getBoundingClientRect(), out = {};
@@ -35,69 +42,11 @@ PLACES = """() => {
 # (.sheet-scroll, as at every table), the page never does
 TOO_WIDE_BUT_THE_SHEET = TOO_WIDE.replace('!e.closest(".sr-only")', '!e.closest(".sr-only, .sheet-scroll > *")')
 assert TOO_WIDE_BUT_THE_SHEET != TOO_WIDE
-# what the page says of cards: its text (screen readers' words too) and the attributes that
-# name a card or a move (a form's CSRF token and a deal's contribution are random text)
-CARDS_IN_DOM = """() => {
-  const out = [document.body.innerText];
-  for (const e of document.querySelectorAll('*')) {
-    for (const a of e.attributes) {
-      if (/^(data-card|data-legal|aria-label|title|alt)$/.test(a.name)
-          || (a.name === 'value' && !/^(csrf|contribution)$/.test(e.getAttribute('name') || ''))) out.push(a.value);
-    }
-  }
-  return out.join('\\n');
-}"""
-
-
-def moved(page: Page, version: int) -> None:
-    """Wait until the page shows a later moment of the table than ``version`` (its move was taken)."""
-    page.wait_for_function("(v) => document.getElementById('turn').dataset.version !== v", arg=str(version),
-                           timeout=15000)
-
-
-def my_turn_or_the_end(page: Page) -> None:
-    """Wait until the page (seat 0's) shows its own turn or the hand's result: at a
-    practice table the bots play on by themselves between the person's moves."""
-    page.wait_for_function("() => document.getElementById('turn').dataset.seat === '0'"
-                           " || document.querySelector('#panel #result > *')", timeout=15000)
-
-
-def play_a_hand(page: Page, service, code: str, pid: str) -> dict:
-    """Seat 0's page plays its hand by clicking (a bid, then the first playable card each
-    turn) until the hand is over; the seat's view then."""
-    for _ in range(18):  # a bid and at most 17 cards of one's own
-        my_turn_or_the_end(page)
-        v = service.snapshot(code, pid).view
-        if v["phase"] not in ("bidding", "playing"):
-            break
-        expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
-        if v["phase"] == "bidding":
-            page.get_by_role("button", name="Bid", exact=True).click()  # the box holds the hint's bid
-        else:
-            page.locator("#hand .fan.playable .card.legal").first.click()
-        moved(page, v["version"])
-    return service.snapshot(code, pid).view
 
 
 def seat_of(page: Page) -> int:
     """The page's own seat, from the side it draws the table from (#told.from-N)."""
     return int(re.search(r"\bfrom-(\d)\b", page.locator("#told").get_attribute("class")).group(1))
-
-
-def others_cards_on(page: Page, match, seat: int | None) -> set[str]:
-    """The cards other seats hold now that this page's markup holds (it must hold none)."""
-    return cards_on(page, {str(c) for s in range(match.shape.players) if s != seat for c in match.cards(s)})
-
-
-def cards_on(page: Page, held: set[str]) -> set[str]:
-    """Those of ``held`` that the page names, by notation or in words."""
-    said = page.evaluate(CARDS_IN_DOM)
-    return (set(CARD_TOKEN.findall(said)) & held) | {t for t in held if re.search(rf"\b{card(t).label}\b", said)}
-
-
-def new_context(browser: Browser, viewport: dict, motion: str = "reduce"):
-    """A browser of its own; ``motion``: the person's motion preference (still, unless "no-preference")."""
-    return browser.new_context(viewport=viewport, reduced_motion=motion)
 
 
 def three_friends(browser: Browser, live_server: str, viewport: dict) -> tuple[str, list[Page]]:
@@ -216,17 +165,6 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
     finally:
         for page in {*pages, *(p for p in [locals().get("watcher")] if p)}:
             page.context.close()
-
-
-def signed_in(app, live_server: str, browser: Browser, pid: str, viewport: dict, motion: str = "reduce") -> Page:
-    """A page whose session is ``pid``'s (a table made for them by the service)."""
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["pid"] = pid
-    client.get("/")
-    context = new_context(browser, viewport, motion)
-    context.add_cookies([{"name": "session", "value": client.get_cookie("session").value, "url": live_server}])
-    return context.new_page()
 
 
 def test_a_jjdd_practice_hand_shows_the_jokers_among_the_trumps(app, live_server, browser, service):

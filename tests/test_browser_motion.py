@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from helpers.browser import version, wait_for_me
 from playwright.sync_api import Page, expect
-from test_browser import version, wait_for_me
 
 RECORDER = """(() => {
   window.motionLog = [];

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from helpers.browser_auth import sign_in
 from playwright.sync_api import expect
-from test_browser_auth import sign_in
 
 
 def test_a_first_sign_in_asks_for_a_name_and_the_top_bar_leads_to_circles(live_server, browser, app, smtp):

@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from helpers.browser import TOO_WIDE
+from helpers.browser_circles import LAPTOP, PHONE, browser_of, make_and_join
+from helpers.circles import signed_in
 from playwright.sync_api import expect
-from test_browser_circles import LAPTOP, PHONE, browser_of, make_and_join
-from test_browser_widths import TOO_WIDE
-from test_circles import signed_in
 
 from spades.storage import MoveNight
 

@@ -11,8 +11,8 @@ import pytest
 from conftest import csrf_of
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from helpers.auth import sign_in
 from playwright.sync_api import expect
-from test_auth import sign_in
 
 
 @pytest.fixture

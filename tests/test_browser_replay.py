@@ -6,8 +6,8 @@ without JavaScript; no page breaks the script policy."""
 from __future__ import annotations
 
 import pytest
+from helpers.replay import finished_practice
 from playwright.sync_api import Browser, Page, expect
-from test_replay import finished_practice
 
 from spades import replay_report
 

@@ -10,10 +10,9 @@ import re
 import socket
 import threading
 
+from helpers.browser import PHONE, SHOWN, my_turn_or_the_end, signed_in
+from helpers.sockets import Relay, refuse, shut
 from playwright.sync_api import Page, expect
-from test_browser_house import PHONE, my_turn_or_the_end, signed_in
-from test_browser_resume import Relay, refuse, shut
-from test_browser_watch import SHOWN
 
 from spades.rules_config import Rules
 from spades.tables import load_state

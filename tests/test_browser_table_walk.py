@@ -10,9 +10,9 @@ import re
 
 import pytest
 from conftest import OPEN_PANEL, PLATE
+from helpers.lobby import join, new_table, post
+from helpers.replay import ANN, finished_practice, play_out
 from playwright.sync_api import Page, expect
-from test_lobby import join, new_table, post
-from test_replay import ANN, finished_practice, play_out
 
 from spades import Rules
 

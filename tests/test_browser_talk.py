@@ -7,8 +7,8 @@ silences a person and allows reactions only; markup in a message shows as text."
 from __future__ import annotations
 
 from conftest import csrf_of
+from helpers.lobby import join, new_table, post
 from playwright.sync_api import Page, expect
-from test_lobby import join, new_table, post
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 

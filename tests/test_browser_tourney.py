@@ -11,8 +11,8 @@ import time
 
 import pytest
 from conftest import PLATE
+from helpers.browser import play_until_hand_over
 from playwright.sync_api import Page, expect
-from test_browser_friends import play_until_hand_over
 
 EMOJI = {"Ann": "🐼", "Bo": "🐨", "Cy": "🦊", "Di": "🐯"}
 

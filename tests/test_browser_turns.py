@@ -7,8 +7,8 @@ import re
 
 import pytest
 from conftest import csrf_of
+from helpers.lobby import join, new_table, post
 from playwright.sync_api import expect
-from test_lobby import join, new_table, post
 
 
 @pytest.fixture

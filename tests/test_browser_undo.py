@@ -7,9 +7,8 @@ frame the page receives names a card another seat holds."""
 
 from __future__ import annotations
 
+from helpers.browser import PHONE, SHOWN, my_turn_or_the_end, signed_in
 from playwright.sync_api import expect
-from test_browser_house import PHONE, my_turn_or_the_end, signed_in
-from test_browser_watch import SHOWN
 
 from spades.rules_config import Rules
 from spades.tables import load_state

@@ -8,12 +8,11 @@ import random
 import re
 
 from conftest import csrf_of, start_practice
+from helpers.browser import SHOWN
+from helpers.web import move, view
 from playwright.sync_api import Page, expect
-from test_web import move, view
 
 from spades.tables import load_state
-
-SHOWN = re.compile(r'(?:data-card|value)="([2-9TJQKA][SHDC])"')
 
 
 def held_now(service, code: str) -> set[str]:

@@ -10,28 +10,15 @@ import re
 import threading
 
 import pytest
+from helpers.browser import TOO_WIDE
+from helpers.replay import finished_practice, play_out
 from playwright.sync_api import Page, expect
-from test_replay import finished_practice, play_out
 
 from spades.rules_config import Rules
 from spades.tables import Player, Stale
 
 ANN = "widths-ann"
 PHONE = {"width": 390, "height": 844}
-# what sticks out past the screen's right edge: the page's scroll width, then every element
-# that does (named by the outermost of them, whose parent fits); text for screen readers
-# only (.sr-only: clipped to one pixel, one line so that it reads as one) is never drawn
-TOO_WIDE = """() => {
-  const out = [], w = innerWidth, sw = document.documentElement.scrollWidth;
-  const past = (e) => e.getBoundingClientRect().right > w + 0.5;
-  if (sw > w) out.push('the page scrolls sideways: ' + sw + ' px wide');
-  for (const e of document.querySelectorAll('body *')) {
-    if (past(e) && !past(e.parentElement) && !e.closest(".sr-only")) {
-      out.push(Math.round(e.getBoundingClientRect().right) + ' px: ' + e.outerHTML.slice(0, 90));
-    }
-  }
-  return out;
-}"""
 
 
 @pytest.fixture
@@ -69,7 +56,7 @@ def playing(service, code: str, pid: str) -> None:
 def duplicate_round_over(tourneys, service) -> str:
     """A Swiss tourney on duplicate deals, its one round played and compared, its teams
     with long names: its code."""
-    from test_tourney_service import play_table
+    from helpers.tourney import play_table
 
     code = tourneys.create("director", "Widths duplicate", format="swiss", rounds=1, team_limit=4, duplicate=True)
     for i in range(4):

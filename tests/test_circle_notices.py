@@ -7,9 +7,16 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from test_boards_web import handle_of, make_week, start_with, the_week
-from test_circles import CIRCLE, invite_link, make, post, signed_in
-from test_push import BrowserKeys, PushService, app_config, push_service, subscribe  # noqa: F401 - fixtures
+import pytest
+from conftest import PushService
+from helpers.boards import handle_of, make_week, start_with, the_week
+from helpers.circles import CIRCLE, invite_link, make, post, signed_in
+from helpers.push import BrowserKeys, subscribe, vapid_config
+
+
+@pytest.fixture
+def app_config() -> dict:
+    return vapid_config()
 
 
 def members_with_browsers(app, pushes: PushService) -> tuple[str, dict]:
@@ -36,7 +43,7 @@ def told(pushes: PushService, people: dict, count: int) -> dict[str, dict]:
     return {got.path.strip("/"): people[got.path.strip("/")][1].decrypt(got.body) for got in pushes.received}
 
 
-def test_a_table_of_boards_tells_the_members_seated_at_it(app, push_service):  # noqa: F811
+def test_a_table_of_boards_tells_the_members_seated_at_it(app, push_service):
     slug, people = members_with_browsers(app, push_service)
     ann = people["Ann"][0]
     assert make_week(ann, slug).status_code == 303
@@ -48,7 +55,7 @@ def test_a_table_of_boards_tells_the_members_seated_at_it(app, push_service):  #
     assert got["Bo"]["url"].endswith(f"/g/{code}")
 
 
-def test_a_table_for_the_circle_tells_every_other_member_but_one_who_blocked_the_starter(app, push_service):  # noqa: F811
+def test_a_table_for_the_circle_tells_every_other_member_but_one_who_blocked_the_starter(app, push_service):
     slug, people = members_with_browsers(app, push_service)
     ann, cy = people["Ann"][0], people["Cy"][0]
     app.extensions["spades.tables"].store.set_block(cy.uid, ann.uid, True)

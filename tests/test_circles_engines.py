@@ -10,9 +10,9 @@ import itertools
 
 import pytest
 from conftest import INSTANT
-from test_boards_web import boards_section, make_week, play_boards, start_table, the_week
-from test_circles import invite_link, make, post, signed_in, text
-from test_nights import schedule
+from helpers.boards import boards_section, make_week, play_boards, start_table, the_week
+from helpers.circles import invite_link, make, post, signed_in, text
+from helpers.nights import schedule
 
 from spades.web import close_app, create_app
 

@@ -5,7 +5,7 @@ claimed hand's record replays to the same score."""
 from __future__ import annotations
 
 from conftest import csrf_of
-from test_solver import brute_sweep
+from helpers.solver import brute_sweep
 
 from spades.bots.solver import Position
 from spades.cards import Card, mask_of

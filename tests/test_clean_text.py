@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import csrf_of, start_practice
-from test_lobby import join, new_table
-from test_tourney_web import create, new_tourney
+from helpers.lobby import join, new_table
+from helpers.tourney import create, new_tourney
 
 from spades.text import clean_text
 

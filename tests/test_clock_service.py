@@ -10,6 +10,7 @@ import time
 
 import pytest
 from conftest import FakeClock
+from helpers.clocks import settle
 from pools import ManualPool
 from watch import watch
 
@@ -60,20 +61,6 @@ def svc(store, pool, clock):
     service = TableService(store, pool=pool, play_delays=INSTANT, clock=clock, new_seed=lambda: next(seeds))
     yield service
     service.close()
-
-
-def settle(svc: TableService, pool: ManualPool) -> None:
-    """Let the bots answer and the scheduler apply everything due, until nothing is pending."""
-    svc.wake()
-    end = time.monotonic() + 10
-    while time.monotonic() < end:
-        pool.run_all()
-        if svc.idle():
-            pool.run_all()
-            if svc.idle():
-                return
-        time.sleep(0.002)
-    raise AssertionError("the table did not settle")
 
 
 def advance(svc: TableService, pool: ManualPool, clock: FakeClock, seconds: float) -> None:

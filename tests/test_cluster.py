@@ -14,6 +14,7 @@ import threading
 import time
 
 import pytest
+from helpers.cluster import wait_for
 from watch import watch
 
 from spades.rules import IllegalAction
@@ -66,15 +67,6 @@ def four_people(store: Store, code: str = "FOUR01") -> str:
                        [SeatRow(s, "human", PEOPLE[s].id, f"P{s}", EMOJIS[s]) for s in range(4)], "four",
                        dataclasses.asdict(Rules(tempo="relaxed")))
     return code
-
-
-def wait_for(predicate, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 def test_values_cross_as_json_and_come_back_equal():

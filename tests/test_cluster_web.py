@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 from conftest import INSTANT, csrf_of, start_practice
-from test_auth import HX, ask, sign_in
+from helpers.auth import HX, ask, sign_in
 
 from spades.web import close_app, create_app
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from conftest import start_practice
-from test_lobby import join, new_table
+from helpers.lobby import join, new_table
 
 
 def offered(html: str) -> str:

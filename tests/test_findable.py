@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from test_circles import make, section, signed_in, text
+from helpers.circles import make, section, signed_in, text
 
 TOP_BAR = re.compile(r'<nav id="account-link".*?</nav>', re.S)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_bots import view
-from test_solver import brute
+from helpers.bots import view
+from helpers.solver import brute
 
 from spades.bots import deals, knowledge, policy, search
 from spades.bots.solver import Position

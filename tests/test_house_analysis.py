@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_analysis import as_player, play_out
+from helpers.analysis import as_player, play_out
 
 from spades.bots import house, house_search
 from spades.bots.analysis import DD_TRICKS, PARTS, SPLITS, _start_of, analyse_hand, splits_of

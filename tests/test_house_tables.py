@@ -14,11 +14,12 @@ import time
 
 import pytest
 from conftest import csrf_of
-from test_lobby import join, members, new_table, post
+from helpers.house import service_on
+from helpers.lobby import join, members, new_table, post
 
 from spades import bots
 from spades.rules_config import PRESETS, Rules, preset_rules
-from spades.storage import SeatRow, Store
+from spades.storage import SeatRow
 from spades.tables import Player, Rematch, TableService, load_state
 from spades.tables.commands import Join, Leave
 
@@ -280,15 +281,6 @@ def test_rematch_and_leaving_at_a_three_seat_table(service):
     service.handle(code, Player("p0"), Leave())
     state = load_state(service.store, code)
     assert state.row.seats[0].kind == "bot" and state.row.host == "p1"
-
-
-def service_on(path: str, seeds: str | None = None) -> tuple[TableService, Store]:
-    """A table service on the database at ``path``, as a server starting on it (its seeds
-    drawn as ``seeds``-0, -1, … when given), bots moving at once; and its store."""
-    store = Store(path)
-    new_seed = iter(f"{seeds}-{n}" for n in range(100)).__next__ if seeds else None
-    extra = {"new_seed": new_seed} if new_seed else {}
-    return TableService(store, play_delays={"slow": 0.0, "normal": 0.0, "fast": 0.0}, sweep_s=0, **extra), store
 
 
 def test_a_three_seat_table_resumes_after_a_restart_at_the_exact_card(app, tmp_path):

@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-from test_resume import frames
+from helpers.frames import frames
 
 from spades import bots
 from spades.rules_config import Rules, preset_rules

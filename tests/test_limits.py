@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from conftest import csrf_of
-from test_auth import sign_in
+from helpers.auth import sign_in
 
 
 def from_address(app, address: str):

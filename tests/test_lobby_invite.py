@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from conftest import csrf_of
-from test_lobby import A_EMOJI, join, new_table, post
+from helpers.lobby import A_EMOJI, join, new_table, post
 
 
 @pytest.fixture

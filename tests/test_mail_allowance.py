@@ -8,18 +8,27 @@ from __future__ import annotations
 import logging
 
 import pytest
-import test_signin_guards
-from conftest import csrf_of
-from test_lobby import new_table, post
-from test_signin_guards import CAPPED, HOUR, browser, code_in, error_of, mails_to, sign_in
+from conftest import FakeClock, csrf_of
+from helpers.guards import CAPPED, HOUR, accounts_clock, browser, code_in, error_of, mails_to, sign_in
+from helpers.lobby import new_table, post
 
 from spades.accounts import CODES_PER_HOUR
 
 NETWORK_FULL = "Many sign-in codes have been sent to people on your network this hour."
 SITE_FULL = "The site has sent all the mail it may send this hour."
 
-# the sign-in tests' fixtures: a real SMTP server for the app, and the accounts' clock
-app_config, clock = test_signin_guards.app_config, test_signin_guards.clock
+
+
+# as in the sign-in tests: a real SMTP server for the app, and the accounts' clock
+@pytest.fixture
+def app_config(smtp):
+    return smtp.config()
+
+
+@pytest.fixture
+def clock(app) -> FakeClock:
+    """The accounts' clock (codes, their hourly counts, sessions), moved by the tests."""
+    return accounts_clock(app)
 
 
 class Asker:

@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import FakeClock
-from test_circles import post
-from test_nights import ahead, circle, nights, schedule  # noqa: F401 - the fixture
+from helpers.circles import post
+from helpers.nights import ahead, circle_of_five, nights, schedule
 
 from spades.circles.nights import REMINDER_GAP_S, NightService, soon_words
 from spades.storage import Duplicate, MoveNight, Store
@@ -32,6 +32,12 @@ BASE = "http://spades.test"
 @pytest.fixture
 def app_config(smtp):
     return {**smtp.config(), "PUBLIC_URL": BASE, "NIGHT_TICK_S": 0}
+
+
+@pytest.fixture
+def circle(app):
+    """Ann's circle with Bo, Cy and Di in it; Ed signed in and in no circle."""
+    return circle_of_five(app)
 
 
 def starts_in(app, night_id: str, seconds: float) -> float:
@@ -46,7 +52,7 @@ def to(smtp, address: str) -> list:
     return [m for m in smtp.messages if address in m.rcpt_tos]
 
 
-def test_the_reminder_goes_out_once_the_day_before_and_its_stop_link_works(app, circle, smtp):  # noqa: F811
+def test_the_reminder_goes_out_once_the_day_before_and_its_stop_link_works(app, circle, smtp):
     slug, ann, bo, cy, di, ed = circle
     schedule(ann, slug, weekly=True)
     [night] = nights(app).nights(slug)
@@ -87,7 +93,7 @@ def test_the_reminder_goes_out_once_the_day_before_and_its_stop_link_works(app, 
                                                                     "di@example.com"]
 
 
-def test_a_reminder_the_mail_server_refused_is_tried_again_on_the_next_tick(app, circle, smtp):  # noqa: F811
+def test_a_reminder_the_mail_server_refused_is_tried_again_on_the_next_tick(app, circle, smtp):
     slug, ann, *_ = circle
     schedule(ann, slug)
     [night] = nights(app).nights(slug)
@@ -102,7 +108,7 @@ def test_a_reminder_the_mail_server_refused_is_tried_again_on_the_next_tick(app,
     assert len(smtp.messages) == 4
 
 
-def test_the_push_notice_a_quarter_of_an_hour_before_to_yes_and_maybe_once(app, circle):  # noqa: F811
+def test_the_push_notice_a_quarter_of_an_hour_before_to_yes_and_maybe_once(app, circle):
     slug, ann, bo, cy, di, _ = circle
     schedule(ann, slug)
     [night] = nights(app).nights(slug)
@@ -125,7 +131,7 @@ def paris(wall: str) -> float:
     return datetime.fromisoformat(wall).replace(tzinfo=ZoneInfo("Europe/Paris")).timestamp()
 
 
-def test_the_reminder_says_when_in_words_true_as_it_goes_in_the_nights_zone(app, circle, smtp):  # noqa: F811
+def test_the_reminder_says_when_in_words_true_as_it_goes_in_the_nights_zone(app, circle, smtp):
     slug, ann, *_ = circle
     svc = nights(app)
     # (now, the night's day and time, what the mail says): each over a day after the one before
@@ -170,7 +176,7 @@ def reminders(smtp) -> dict[str, int]:
 MEMBERS = {f"{n}@example.com": 1 for n in ("ann", "bo", "cy", "di")}
 
 
-def test_scheduling_and_cancelling_nights_again_and_again_mails_each_member_once_a_day(app, circle, smtp):  # noqa: F811
+def test_scheduling_and_cancelling_nights_again_and_again_mails_each_member_once_a_day(app, circle, smtp):
     """The attack: eight nights in the next day, the reminder tick, all cancelled, four
     times over (the changes' limit out of the way): one reminder each, not 32; the next
     day, one more."""
@@ -187,7 +193,7 @@ def test_scheduling_and_cancelling_nights_again_and_again_mails_each_member_once
     assert reminders(smtp) == {m: 2 for m in MEMBERS}
 
 
-def test_scheduling_and_cancelling_are_limited_per_person_with_a_sentence(app, circle, smtp):  # noqa: F811
+def test_scheduling_and_cancelling_are_limited_per_person_with_a_sentence(app, circle, smtp):
     slug, ann, bo, *_ = circle
     statuses = []
     for _ in range(4):  # the attack as it was run, with the limit in place
@@ -209,7 +215,7 @@ def test_scheduling_and_cancelling_are_limited_per_person_with_a_sentence(app, c
     assert within_the_day(bo, other, 2) == [303, 429]
 
 
-def test_reminders_are_taken_from_their_share_of_the_mail_and_wait_for_the_next_hour(app, circle, smtp,  # noqa: F811
+def test_reminders_are_taken_from_their_share_of_the_mail_and_wait_for_the_next_hour(app, circle, smtp,
                                                                                      caplog):
     slug, ann, *_ = circle
     app.config.update(MAIL_HOURLY_CAP=30)  # the reminders' share: 3
@@ -232,7 +238,7 @@ def test_reminders_are_taken_from_their_share_of_the_mail_and_wait_for_the_next_
     assert reminders(smtp) == MEMBERS
 
 
-def test_two_processes_ticking_at_once_send_each_member_one_reminder_a_day(app, circle, smtp):  # noqa: F811
+def test_two_processes_ticking_at_once_send_each_member_one_reminder_a_day(app, circle, smtp):
     slug, ann, *_ = circle
     within_the_day(ann, slug)
     one = nights(app)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from test_bots import heuristic, view
+from helpers.bots import heuristic, view
 
 from spades.bots import bidmodel, choose
 from spades.rules_config import Rules

@@ -9,9 +9,9 @@ import re
 
 import pytest
 from conftest import csrf_of
-from test_auth import sign_in
-from test_lobby import join, new_table, post
-from test_talk import HX, chat_of, say
+from helpers.auth import sign_in
+from helpers.lobby import join, new_table, post
+from helpers.talk import HX, chat_of, say
 
 
 @pytest.fixture

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import csrf_of, start_practice
+from helpers.junk import NASTY
+from helpers.lobby import new_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_lobby import new_table
 
 from spades.web.limits import limiter
 
@@ -46,8 +47,6 @@ ROUTES = {
     "/signin/code": ("code",),
     "/me": ("name", "emoji"),
 }
-NASTY = ["²", "١٢", "٣", "9" * 40, "-1", "0", "14", "1e3", " 3 ", "", "\x00", "\r\nX: y", "<script>", "nil",
-         "blind_nil", "look", "deal", "deal_now", "QS", "ZZ", "bot", "🦊", "a" * 5000, "x@", "é" * 30]
 value = st.one_of(st.sampled_from(NASTY), st.text(max_size=30))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_yardstick import DEFAULT_RULES, RULE_SETS, drive, play_view
+from helpers.yardstick import DEFAULT_RULES, RULE_SETS, drive, play_view
 
 from spades.bots import punisher
 from spades.bots.policy import HandCtx

@@ -12,19 +12,14 @@ import os
 import re
 import stat
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import http_ece
 import pytest
 from conftest import csrf_of
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from helpers.auth import sign_in
+from helpers.push import BrowserKeys, b64url, subscribe, vapid_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from py_vapid import Vapid
-from test_auth import sign_in
 
 from spades.push import parse_key, subject_for, vapid_key
 from spades.rules_config import Rules
@@ -35,91 +30,14 @@ from spades.web.identity import CSRF_MESSAGE
 from spades.web.limits import limiter
 from spades.web.push import notify
 
-SITE_KEY = ec.generate_private_key(ec.SECP256R1())
-SITE_PEM = SITE_KEY.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                  serialization.NoEncryption()).decode()
-
 
 @pytest.fixture
 def app_config() -> dict:
-    return {"VAPID_PRIVATE_KEY": SITE_PEM, "VAPID_SUBJECT": "mailto:games@spades.test",
-            "PUBLIC_URL": "https://spades.example"}
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    return vapid_config()
 
 
 def unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-# -- a push service on loopback ----------------------------------------------------------------
-@dataclass
-class Received:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-@dataclass
-class PushService:
-    """Takes POSTs as a browser's push service does and keeps them; ``answer`` is the
-    status it gives (201: taken; 410: that browser is gone)."""
-
-    base: str
-    received: list[Received] = field(default_factory=list)
-    answer: int = 201
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    service = PushService("")
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-            self.send_response(service.answer)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service.base = f"http://127.0.0.1:{server.server_port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield service
-    server.shutdown()
-    server.server_close()
-
-
-# -- a browser's side of a subscription --------------------------------------------------------
-@dataclass
-class BrowserKeys:
-    """What a browser makes when it subscribes: a P-256 key pair and a 16-byte auth secret."""
-
-    private: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
-    auth: bytes = field(default_factory=lambda: os.urandom(16))
-
-    def subscription(self, endpoint: str) -> dict:
-        point = self.private.public_key().public_bytes(serialization.Encoding.X962,
-                                                       serialization.PublicFormat.UncompressedPoint)
-        return {"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": b64url(point),
-                                                                      "auth": b64url(self.auth)}}
-
-    def decrypt(self, body: bytes) -> dict:
-        return json.loads(http_ece.decrypt(body, private_key=self.private, auth_secret=self.auth,
-                                           version="aes128gcm"))
-
-
-def subscribe(client, subscription, csrf: str | None = "read"):
-    headers = {} if csrf is None else {"X-CSRF-Token": csrf_of(client) if csrf == "read" else csrf}
-    if isinstance(subscription, (bytes, str)):
-        return client.post("/push/subscribe", data=subscription, headers=headers, content_type="application/json")
-    return client.post("/push/subscribe", json=subscription, headers=headers)
 
 
 def person_of(client) -> str:
@@ -460,7 +378,6 @@ def test_a_bad_vapid_subject_stops_the_start(tmp_path, subject):
 ])
 def test_the_vapid_subject_is_the_setting_else_the_mail_sender(setting, sender, subject):
     assert subject_for(setting, sender) == subject
-
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),

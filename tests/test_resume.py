@@ -5,9 +5,10 @@ whole table. Either way the page ends up as a fresh one would be."""
 from __future__ import annotations
 
 import dataclasses
-import queue
 import random
 import re
+
+from helpers.frames import frames
 
 from spades import bots
 from spades.rules_config import Rules
@@ -36,17 +37,6 @@ def moves(service, code: str, n: int, rng: random.Random, pump=lambda: None) -> 
         sv = service.snapshot(code, person).view
         service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
     pump()
-
-
-def frames(hub, conn: Connection) -> list[str]:
-    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.live.pump``)."""
-    out = []
-    while True:
-        try:
-            item = conn.take(0)
-        except queue.Empty:
-            return out
-        out.append(hub.render(item, conn))
 
 
 def apply(page: dict[str, str], frame: str) -> dict[str, str]:

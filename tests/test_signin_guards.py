@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 from conftest import FakeClock, csrf_of, start_practice
-from test_lobby import new_table, post
+from helpers.guards import CAPPED, HOUR, accounts_clock, ask, browser, code_in, error_of, mails_to, sign_in, try_code
+from helpers.lobby import new_table, post
 
 from spades.accounts import (
     CODES_PER_HOUR,
@@ -24,10 +25,8 @@ from spades.accounts import (
 )
 from spades.storage import Store
 
-HOUR = 3600.0
 DAY = 24 * HOUR
 LOCKED = "Too many wrong codes for this address from everywhere."
-CAPPED = f"This address has been sent {CODES_PER_HOUR} codes in the last hour."
 
 
 @pytest.fixture
@@ -38,50 +37,11 @@ def app_config(smtp):
 @pytest.fixture
 def clock(app) -> FakeClock:
     """The accounts' clock (codes, their hourly counts, sessions), moved by the tests."""
-    fake = FakeClock()
-    app.extensions["spades.accounts"].clock = fake
-    return fake
-
-
-def browser(app, address: str):
-    """A fresh browser whose every request comes from the client address ``address``."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
-
-
-def ask(client, email: str):
-    return client.post("/signin", data={"csrf": csrf_of(client), "email": email})
-
-
-def try_code(client, code: str):
-    return client.post("/signin/code", data={"csrf": csrf_of(client), "code": code})
-
-
-def error_of(response) -> str:
-    m = re.search(r'class="field-error"[^>]*>([^<]+)<', response.get_data(as_text=True))
-    return m.group(1).replace("&#39;", "'") if m else ""
-
-
-def code_in(text: str) -> str:
-    return re.search(r"\b(\d{6})\b", text).group(1)
+    return accounts_clock(app)
 
 
 def wrong(code: str) -> str:
     return f"{(int(code) + 1) % 10**6:06d}"
-
-
-def mails_to(smtp, email: str) -> int:
-    return sum(email in m.rcpt_tos for m in smtp.messages)
-
-
-def sign_in(client, smtp, email: str) -> None:
-    before = mails_to(smtp, email)
-    r = ask(client, email)
-    assert r.status_code == 303, error_of(r)
-    assert mails_to(smtp, email) == before + 1
-    r = try_code(client, code_in(smtp.messages[-1].text))
-    assert r.status_code == 303, error_of(r)
 
 
 def signed_in(client) -> bool:

@@ -16,8 +16,8 @@ import threading
 
 import pytest
 from conftest import INSTANT, csrf_of, open_ws, start_practice
+from helpers.auth import sign_in
 from simple_websocket import ConnectionClosed
-from test_auth import sign_in
 from werkzeug.serving import make_server
 
 from spades.web import close_app, create_app

@@ -13,8 +13,8 @@ import time
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
-from test_auth import sign_in
-from test_talk_live import person
+from helpers.auth import sign_in
+from helpers.talk import person
 
 from spades.rules_config import Rules
 from spades.storage import SeatRow

@@ -8,14 +8,13 @@ import re
 
 import pytest
 from conftest import FakeClock, csrf_of
-from test_lobby import join, new_table, post
+from helpers.lobby import join, new_table, post
+from helpers.talk import HX, chat_of, say
 
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, React, Say, TalkRefused
 from spades.web.hub import Connection
-
-HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
@@ -28,20 +27,6 @@ def table(app, client):
     watcher = app.test_client()
     watcher.get(f"/g/{code}/watch")
     return code, client, ann, watcher
-
-
-def say(client, code: str, text: str, hx: bool = True):
-    return client.post(f"/g/{code}/chat", data={"csrf": csrf_of(client), "text": text}, headers=HX if hx else {})
-
-
-def chat_of(client, code: str) -> list[str]:
-    """The chat lines this person's table page shows, as text."""
-    html = client.get(f"/g/{code}").get_data(as_text=True)
-    log = re.search(r'<ol id="chat-log".*?</ol>', html, re.S)
-    assert log, "the table page has no chat"
-    lines = re.findall(r'<li id="line-\d+"[^>]*>(.*?)(?:<details|</li>)', log.group(0), re.S)
-    lines = [re.sub(r'<span aria-hidden="true">[^<]*</span>', "", line) for line in lines]  # the emoji
-    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", line)).strip() for line in lines]
 
 
 def test_players_talk_and_everyone_at_the_table_reads_it(table):

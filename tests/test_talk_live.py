@@ -10,6 +10,7 @@ import time
 
 import pytest
 from conftest import csrf_of, open_ws
+from helpers.talk import person
 
 from spades.rules_config import Rules
 from spades.storage import SeatRow
@@ -19,15 +20,6 @@ from spades.web.hub import CSRF_MARK
 HANA, ANN, EVE = "p-hana", "p-ann", "p-eve"
 HX = {"HX-Request": "true"}
 FINAL = re.compile(r"won the match|A draw")  # the result's headline once the match is over
-
-
-def person(app, pid: str):
-    """A browser whose player id is ``pid``."""
-    client = app.test_client()
-    csrf_of(client)
-    with client.session_transaction() as s:
-        s["pid"] = pid
-    return client
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 from conftest import FakeClock
-from test_tourney_service import DIRECTOR, INSTANT, everyone, play_table, ready_all, register_teams, settle
+from helpers.tourney import DIRECTOR, INSTANT, everyone, play_table, ready_all, register_teams, settle
 
 from spades.rules import IllegalAction
 from spades.rules_config import Rules

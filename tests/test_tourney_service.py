@@ -12,13 +12,13 @@ option). Time moves only when a test moves the clock.
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 from conftest import FakeClock
+from helpers.tourney import DIRECTOR, INSTANT, everyone, play_table, ready_all, register_teams, settle
 
 from spades.storage import Store
-from spades.tables import EMOJIS, Continue, Player, Refused, TableService
+from spades.tables import EMOJIS, Player, TableService
 from spades.tourney import (
     AlreadyRegistered,
     BadEntry,
@@ -35,9 +35,7 @@ from spades.tourney import (
     page_channel,
 )
 
-INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 ONE_HAND = {"end": "hands", "hands": 1}  # tests only: every match is one hand
-DIRECTOR = "director"
 
 
 @pytest.fixture
@@ -66,54 +64,6 @@ def svc(path, pool, clock):
     tables.close()
 
 
-def register_teams(tourneys: TourneyService, code: str, n: int, prefix: str = "t") -> dict[int, tuple[str, str]]:
-    """``n`` complete teams through the team link; team id -> its two people."""
-    teams = {}
-    for i in range(n):
-        a, b = f"{prefix}{i}a", f"{prefix}{i}b"
-        token = tourneys.register_team(code, a, f"A{prefix}{i}", EMOJIS[i % len(EMOJIS)])
-        teams[tourneys.join_team(code, token, b, f"B{prefix}{i}", EMOJIS[(i + 1) % len(EMOJIS)])] = (a, b)
-    return teams
-
-
-def settle(tables: TableService, tourneys: TourneyService) -> None:
-    for _ in range(3):
-        assert tables.wait_idle(10)
-        assert tourneys.wait_idle(10)
-
-
-def play_table(tables: TableService, code: str, contribution: str = "") -> None:
-    """The people at the table play their first legal card and press Continue (offering
-    ``contribution`` for the next deal) until the match is over; the bots move on their own."""
-    end = time.monotonic() + 20
-    while time.monotonic() < end:
-        tables.wait_idle(10)
-        view = tables.snapshot(code, None).view
-        if view["finished"]:
-            return
-        seats = tables.seats(code)
-        try:
-            if view["phase"] == "hand_over":
-                for s in seats:
-                    if s.kind == "human":
-                        tables.handle(code, Player(s.player_id), Continue(view["version"], contribution))
-            elif seats[view["to_act"]].kind == "human":
-                pid = seats[view["to_act"]].player_id
-                mine = tables.snapshot(code, pid).view
-                tables.act(code, Player(pid), mine["legal"][0], mine["version"])
-        except Refused:
-            continue  # dealt already, or a bot moved first: look again
-    raise AssertionError(f"table {code} did not finish")
-
-
-def ready_all(tourneys: TourneyService, code: str, people: list[str]) -> None:
-    """Everyone whose team has a match waiting presses Ready."""
-    for pid in people:
-        mine = tourneys.view(code, pid).my_match
-        if mine is not None and not mine.ready:
-            tourneys.ready(code, pid)
-
-
 def play_out(tables: TableService, tourneys: TourneyService, code: str, people: list[str]) -> TourneyView:
     """Ready and play every match until the tourney is over."""
     for _ in range(200):
@@ -127,10 +77,6 @@ def play_out(tables: TableService, tourneys: TourneyService, code: str, people: 
             if tv.status == "playing":
                 play_table(tables, tv.table)
     raise AssertionError("the tourney did not finish")
-
-
-def everyone(teams: dict[int, tuple[str, str]]) -> list[str]:
-    return [pid for pair in teams.values() for pid in pair]
 
 
 def played(view: TourneyView) -> list:

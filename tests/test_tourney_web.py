@@ -9,9 +9,10 @@ import re
 
 import pytest
 from conftest import csrf_of
+from helpers.junk import NASTY
+from helpers.tourney import create, new_tourney
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_post_junk import NASTY
 
 
 @pytest.fixture
@@ -20,19 +21,6 @@ def app_config() -> dict:
     return {"TOURNEY_RULES_OVERRIDE": {"end": "hands", "hands": 1}, "TOURNEY_TICK_S": 0,
             "TOURNEYS_PER_PERSON": "1000 per hour", "TOURNEYS_PER_ADDRESS": "1000 per hour",
             "TOURNEY_SEED_SOURCE": lambda: "byes"}  # the same draw on every run
-
-
-def create(client, **fields) -> object:
-    """A tourney by link (a listed one needs its director signed in)."""
-    data = {"csrf": csrf_of(client), "tourney_name": "Friday cup", "format": "knockout", "team_limit": "4",
-            "start": "director", "listed": "", "name": "Ann", "emoji": "🐼", **fields}
-    return client.post("/t/new", data=data)
-
-
-def new_tourney(client, **fields) -> str:
-    r = create(client, **fields)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def post(client, path: str, **fields):
@@ -115,7 +103,7 @@ def test_unknown_codes_are_a_404(client):
 
 
 def test_the_listing_shows_listed_tourneys_only(app, client, smtp):
-    from test_auth import sign_in
+    from helpers.auth import sign_in
     app.config.update(smtp.config())
     sign_in(client, smtp, "ann@example.com")  # a listed tourney needs a signed-in director
     listed = new_tourney(client, tourney_name="Open cup", listed="on")
@@ -266,7 +254,7 @@ def test_junk_never_gives_a_500(app, client, route, real, values):
 
 
 def test_a_registration_follows_the_person_into_their_account(app, client, smtp):
-    from test_auth import sign_in
+    from helpers.auth import sign_in
     app.config.update(smtp.config())
     code = new_tourney(client)
     post(client, f"/t/{code}/register", name="Ann", emoji="🐼", **{"as": "solo"})
@@ -295,7 +283,7 @@ def test_a_team_with_a_bye_is_told_so_on_the_tourney_page(app, client):
 
 
 def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(app, client, service):
-    from test_tourney_service import play_table
+    from helpers.tourney import play_table
 
     from spades.web.secrecy import ROUND_SHUT
 

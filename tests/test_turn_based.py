@@ -12,10 +12,10 @@ import re
 
 import pytest
 from conftest import FakeClock, csrf_of
+from helpers.auth import sign_in
+from helpers.clocks import settle
+from helpers.lobby import join, new_table, post
 from pools import ManualPool
-from test_auth import sign_in
-from test_clock_service import settle
-from test_lobby import join, new_table, post
 
 from spades.mail import Mailer
 from spades.notices import Notices, unsubscribe_token

@@ -11,8 +11,8 @@ import sqlite3
 
 import pytest
 from conftest import csrf_of
+from helpers.restart import Browser, Server, practice_and_bid, wait_for_turn
 from servers import free_port
-from test_restart import Browser, Server, practice_and_bid, wait_for_turn
 
 from spades.rules import IllegalAction, Rules
 from spades.storage import SeatRow

@@ -12,7 +12,7 @@ import random
 import re
 
 from conftest import csrf_of, start_practice
-from test_web import HX, move, to_my_card_turn, view
+from helpers.web import HX, move, to_my_card_turn, view
 from watch import watch
 
 from spades.rules_config import Rules
@@ -59,7 +59,7 @@ def test_the_players_see_how_many_are_watching(app, client, service):
 
 
 def test_the_host_turns_watching_off_and_watchers_are_refused(app, client, service):
-    from test_lobby import join, new_table, post
+    from helpers.lobby import join, new_table, post
 
     code = new_table(client, humans=2)  # a table of friends: a practice table offers no switch
     join(app.test_client(), code, "Ann")
@@ -150,7 +150,7 @@ def refused_page(client, code: str) -> tuple[int, str, str]:
 
 
 def test_a_full_room_says_it_is_full_and_that_its_game_may_be_watched_once_it_starts(app, client, service):
-    from test_lobby import join, new_table, post
+    from helpers.lobby import join, new_table, post
 
     code = new_table(client, humans=2)  # two people, two bots: the host never touched watching
     join(app.test_client(), code, "Ann")
@@ -179,7 +179,7 @@ def test_a_full_table_whose_deals_other_tables_play_says_so_and_not_that_the_hos
 
 
 def test_a_person_at_the_turn_based_limit_is_told_so_not_that_the_table_is_full(app, client, service):
-    from test_lobby import new_table
+    from helpers.lobby import new_table
 
     code = new_table(client, humans=2, tempo="days-3")
     ann = app.test_client()

@@ -10,30 +10,9 @@ from email.utils import parsedate_to_datetime
 
 import pytest
 from conftest import csrf_of, start_practice
+from helpers.web import HX, move, to_my_card_turn, view
 
 from spades.tables import load_state
-
-HX = {"HX-Request": "true"}
-
-
-def view(client, code) -> dict:
-    return client.get(f"/g/{code}/view.json").get_json()
-
-
-def move(client, code, action, version, htmx=True, **extra):
-    data = {"csrf": csrf_of(client), "action": action, "version": str(version), **extra}
-    return client.post(f"/g/{code}/act", data=data, headers=HX if htmx else {})
-
-
-def to_my_card_turn(client, service, code, rng) -> dict:
-    """Bid 3 / play random legal cards for seat 0 until it is seat 0's turn to play."""
-    while True:
-        assert service.wait_idle()
-        v = view(client, code)
-        if v["phase"] == "playing" and v["to_act"] == 0:
-            return v
-        assert v["to_act"] == 0, v
-        assert move(client, code, "bid", v["version"], bid="3").status_code == 200
 
 
 def test_home_page_offers_practice_with_every_option(client):
@@ -258,7 +237,7 @@ def test_a_blind_nil_bidder_cannot_read_their_cards_in_the_record_before_looking
 
 @pytest.mark.parametrize("mode", ["no_bidding", "bidding"])
 def test_at_a_tourney_table_only_legal_cards_can_be_tapped(client, service, mode):
-    from test_lobby import new_table
+    from helpers.lobby import new_table
 
     code = new_table(client, humans=1, mode=mode)
     rng = random.Random(5)
@@ -329,7 +308,7 @@ def test_the_session_cookie_lasts_as_long_as_an_unused_session_from_its_last_day
 
 
 def test_a_practice_table_offers_no_watch_link_nor_watching_switch_a_friends_table_does(app, client, service):
-    from test_lobby import join, new_table, post
+    from helpers.lobby import join, new_table, post
 
     code = start_practice(client)
     service.wait_idle()
@@ -349,7 +328,7 @@ def test_a_practice_table_offers_no_watch_link_nor_watching_switch_a_friends_tab
 
 
 def test_the_sealed_deal_is_said_in_plain_words_with_its_check_and_its_hash_last(app, client, service):
-    from test_lobby import new_table
+    from helpers.lobby import new_table
 
     def sentences(html: str) -> list[str]:
         return re.findall(r'<p class="fair-deal[^"]*">(.*?)</p>', html, re.S)

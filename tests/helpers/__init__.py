@@ -1,0 +1,1 @@
+"""Helpers shared by the test modules (plain functions, constants and small classes)."""
