@@ -113,6 +113,13 @@ def app(tmp_path, app_config):
 
 
 @pytest.fixture
+def mail_app(app, smtp):
+    """``app`` sending its mail to the loopback SMTP server ``smtp``."""
+    app.config.update(smtp.config())
+    return app
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

@@ -190,12 +190,6 @@ def test_no_account_for_the_email_deletes_nothing(store):
 
 
 # -- over HTTP ------------------------------------------------------------------------
-@pytest.fixture
-def mail_app(app, smtp):
-    app.config.update(smtp.config())
-    return app
-
-
 def sign_in(client, smtp, email: str) -> None:
     """Ask for a code, read it from the mail, type it."""
     assert client.post("/signin", data={"csrf": csrf_of(client), "email": email}).status_code == 303

@@ -8,20 +8,11 @@ import re
 
 import pytest
 from conftest import csrf_of, open_ws, start_practice
+from helpers.auth import code_in
 
 FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.5 Mobile/15E148 Safari/604.1")
-
-
-@pytest.fixture
-def mail_app(app, smtp):
-    app.config.update(smtp.config())
-    return app
-
-
-def code_in(text: str) -> str:
-    return re.search(r"\b(\d{6})\b", text).group(1)
 
 
 def browser(app, agent: str):

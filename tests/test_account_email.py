@@ -6,20 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from conftest import csrf_of
+from helpers.auth import code_in
 
 from spades.accounts import GUARD, MAX_FAILURES, MAX_TRIES
-
-
-@pytest.fixture
-def mail_app(app, smtp):
-    app.config.update(smtp.config())
-    return app
-
-
-def code_in(text: str) -> str:
-    return re.search(r"\b(\d{6})\b", text).group(1)
 
 
 def error_of(response) -> str:

@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import csrf_of, start_practice
+from conftest import start_practice
+from helpers.circles import post, signed_in
 
 from spades.account_export import export_account
 from spades.records import replay_report
@@ -32,23 +33,6 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def app_config() -> dict:
     return {"NIGHT_TICK_S": 0}
-
-
-def signed_in(app, email: str, name: str, emoji: str = "🦊"):
-    """A test client signed in to a new account ``email``, made as signing in makes it."""
-    accounts = app.extensions["spades.accounts"]
-    user, _ = accounts.store.sign_in(email, f"u-{name.lower()}", None, name, emoji, time.time())
-    client = app.test_client()
-    with client.session_transaction() as s:
-        s["pid"] = s["uid"] = user.id
-        s["gen"] = user.session_gen
-        s["sid"] = accounts.new_session(user.id)
-    client.uid = user.id
-    return client
-
-
-def post(client, path: str, **data):
-    return client.post(path, data={"csrf": csrf_of(client), **data})
 
 
 def play_through(service, code: str, person: str) -> None:

@@ -11,12 +11,6 @@ from conftest import csrf_of, open_ws, start_practice
 from helpers.auth import HX, ask, code_in, error_of, sign_in, try_code
 
 
-@pytest.fixture
-def mail_app(app, smtp):
-    app.config.update(smtp.config())
-    return app
-
-
 def csrf_in(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 

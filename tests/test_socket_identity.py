@@ -27,12 +27,6 @@ HX = {"HX-Request": "true"}
 VERSION = re.compile(r'data-version="(\d+)"')
 
 
-@pytest.fixture
-def mail_app(app, smtp):
-    app.config.update(smtp.config())
-    return app
-
-
 def uid_of(client) -> str:
     with client.session_transaction() as s:
         return s["uid"]

@@ -188,12 +188,6 @@ def test_too_many_messages_at_once_are_refused(table, service):
     assert statuses[:2] == ["404", "404"] and statuses[-1] == "429"
 
 
-@pytest.fixture
-def mail_app(app, smtp):
-    app.config.update(smtp.config())
-    return app
-
-
 def test_a_socket_whose_person_signed_out_everywhere_cannot_move(mail_app, live_server, smtp, service):
     from simple_websocket import ConnectionClosed
 
