@@ -7,7 +7,6 @@ with the person's open socket closed."""
 
 from __future__ import annotations
 
-import random
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -15,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from conftest import FakeClock, csrf_of, open_ws, start_practice
+from helpers.accounts import play_stored
 
 from spades.account_delete import delete_account
 from spades.accounts import Accounts
-from spades.rules import DEAL, Match
 from spades.rules_config import Rules
 from spades.storage import (
     AddBoardTable,
@@ -60,18 +59,8 @@ def play(store: Store, code: str, seats: list[SeatRow], seed: str) -> int:
     """A one-hand match played at random, stored move by move as the table service does: its id."""
     rules = Rules(end="hands", hands=1)
     store.create_table(code, seats[0].player_id, {"level": "normal"}, seats, seed, rules.to_dict())
-    match_id = store.load_table(code).match.id
-    match, rng = Match(rules, seed), random.Random(seed)
-    while not match.finished:
-        if match.phase == "hand_over":
-            match.next_hand()
-            store.append_action(match_id, match.version, None, DEAL)
-            continue
-        seat = match.to_act
-        action = rng.choice(match.legal_actions(seat))
-        match.apply(seat, action)
-        store.append_action(match_id, match.version, seat, str(action), finished=match.finished, winner=match.winner)
-    return match_id
+    play_stored(store, code, rules, seed)
+    return store.load_table(code).match.id
 
 
 def scene(store: Store) -> tuple[Accounts, str, str]:

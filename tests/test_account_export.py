@@ -19,13 +19,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import start_practice
+from helpers.boards import play_through
 from helpers.circles import post, signed_in
 
 from spades.account_export import export_account
 from spades.records import replay_report
 from spades.rules_config import Rules
 from spades.storage import Store
-from spades.tables import Continue, Player, Stale
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,23 +33,6 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def app_config() -> dict:
     return {"NIGHT_TICK_S": 0}
-
-
-def play_through(service, code: str, person: str) -> None:
-    """The person's first legal move each turn and Continue after each hand, to the end."""
-    for _ in range(3000):
-        assert service.wait_idle()
-        v = (snap := service.snapshot(code, person)).view
-        if v["finished"]:
-            return
-        try:
-            if v["phase"] == "hand_over":
-                service.handle(code, Player(person), Continue(v["version"]))
-            elif v["to_act"] == snap.seat and v["legal"]:
-                service.act(code, Player(person), str(v["legal"][0]), v["version"])
-        except Stale:
-            continue
-    raise AssertionError("the table did not finish")
 
 
 def table_for_two(host, guest) -> str:

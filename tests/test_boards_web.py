@@ -19,6 +19,7 @@ from helpers.boards import (
     handle_of,
     make_week,
     play_boards,
+    play_through,
     start_table,
     start_with,
     the_week,
@@ -28,7 +29,7 @@ from helpers.circles import invite_link, make, post, signed_in, text
 from spades.cards import Card
 from spades.circles.boards import boards_of, week_secret
 from spades.fairness import FairDeals, hand_seed, verify_record
-from spades.tables import Continue, Leave, Player, Stale
+from spades.tables import Leave, Player
 from spades.web.boards import NOT_REVEALED
 from spades.web.secrecy import BOARDS_SHUT
 
@@ -46,25 +47,6 @@ def circle(app):
     slug = make(ann)
     assert post(bo, invite_link(ann, slug)).status_code == 303
     return slug, ann, bo, cy
-
-
-def play_through(service, code: str, person: str) -> None:
-    """Play a table to the end of its match: the person's first legal move each turn,
-    Continue after each hand; the bots play the other seats."""
-    for _ in range(3000):
-        assert service.wait_idle()
-        snap = service.snapshot(code, person)
-        v = snap.view
-        if v["finished"]:
-            return
-        try:
-            if v["phase"] == "hand_over":
-                service.handle(code, Player(person), Continue(v["version"]))
-            elif v["to_act"] == snap.seat and v["legal"]:
-                service.act(code, Player(person), str(v["legal"][0]), v["version"])
-        except Stale:
-            continue
-    raise AssertionError("the table did not finish")
 
 
 # -- the block and the owner's week --------------------------------------------------------

@@ -7,7 +7,6 @@ the partnership rating, and reads on the profile, the history and the Rejoin lis
 from __future__ import annotations
 
 import json
-import random
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -15,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from conftest import FakeClock, csrf_of
+from helpers.accounts import play_stored
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from spades.accounts import Accounts
 from spades.records import from_record
-from spades.rules import BIDS, DEAL, Match
+from spades.rules import BIDS, Match
 from spades.rules_config import Rules
 from spades.stats import Played, record_of, replay, results_over_time
 from spades.storage import MIGRATION_SET, MIGRATIONS, SeatRow, Store
@@ -55,18 +55,7 @@ def stored_match(store: Store, code: str, seats: list[SeatRow], rules: Rules, se
     """A match played out by random legal moves at a new table with ``seats``, stored move
     by move as the table service stores them (the next hand dealt while the lead is shared)."""
     store.create_table(code, None, {"level": "normal"}, seats, seed, rules.to_dict())
-    match_id = store.load_table(code).match.id
-    match, rng = Match(rules, seed), random.Random(seed)
-    while not match.finished:
-        if match.phase == "hand_over":
-            match.next_hand()
-            store.append_action(match_id, match.version, None, DEAL)
-            continue
-        seat = match.to_act
-        action = rng.choice(match.legal_actions(seat))
-        match.apply(seat, action)
-        store.append_action(match_id, match.version, seat, str(action), finished=match.finished, winner=match.winner)
-    return match
+    return play_stored(store, code, rules, seed)
 
 
 def people(prefix: str, n: int) -> list[SeatRow]:

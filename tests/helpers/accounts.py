@@ -1,4 +1,4 @@
-"""Accounts: a finished match stored move by move."""
+"""Accounts: a finished match stored move by move, played at random."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ def finished_match(store: Store, code: str, seats: list[SeatRow], seed: str, lef
         with store.transaction() as db:
             db.execute("UPDATE seats SET kind = 'bot', player_id = NULL, left_player_id = ? "
                        "WHERE table_code = ? AND seat = ?", [seats[left].player_id, code, left])
+    return play_stored(store, code, rules, seed)
+
+
+def play_stored(store: Store, code: str, rules: Rules, seed: str) -> Match:
+    """Table ``code``'s current match played out by random legal moves (seeded), stored
+    move by move as the table service stores them (the next hand dealt while the lead is
+    shared): the match as played."""
     match_id = store.load_table(code).match.id
     match, rng = Match(rules, seed), random.Random(seed)
     while not match.finished:

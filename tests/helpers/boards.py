@@ -86,3 +86,22 @@ def start_with(client, slug: str, week_id: str, **chosen) -> str:
     r = post(client, f"/c/{slug}/boards/{week_id}/table", tempo="normal", **chosen)
     assert r.status_code == 303, text(r.get_data(as_text=True))
     return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def play_through(service, code: str, person: str) -> None:
+    """Play a table to the end of its match: the person's first legal move each turn,
+    Continue after each hand; the bots play the other seats."""
+    for _ in range(3000):
+        assert service.wait_idle()
+        snap = service.snapshot(code, person)
+        v = snap.view
+        if v["finished"]:
+            return
+        try:
+            if v["phase"] == "hand_over":
+                service.handle(code, Player(person), Continue(v["version"]))
+            elif v["to_act"] == snap.seat and v["legal"]:
+                service.act(code, Player(person), str(v["legal"][0]), v["version"])
+        except Stale:
+            continue
+    raise AssertionError("the table did not finish")
