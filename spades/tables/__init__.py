@@ -27,6 +27,7 @@ from .actor import load_state
 from .bus import Bus
 from .commands import *  # noqa: F403 - every command's value
 from .errors import (
+                     AtLimit,
                      BadAction,
                      BadPlayer,
                      Busy,
@@ -84,7 +85,7 @@ __all__ = [
     "PRACTICE_BOTS", "WATCHING_OFF", "BadAction", "BadPlayer",
     "BotSeat", "Bus", "Busy", "Change", "Command", "Declared", "Event", "Member", "NotHost", "NotSaved", "NotSeated",
     "NotStarted", "NotWatchable", "Player", "Refused", "Removed", "RoomSnapshot", "Said", "Server", "Snapshot", "Stale",
-    "TableClosed", "TableFull", "TableNotFound", "TalkRefused", "TooFast", "TableService", "Timeout", "Who",
+    "AtLimit", "TableClosed", "TableFull", "TableNotFound", "TalkRefused", "TooFast", "TableService", "Timeout", "Who",
     "bot_seed", "buttons", "check_emoji", "check_joinable", "clean_name", "command_name", "declared", "load_state",
     "news_of", "offers", "room_capacity", "room_snapshot",
     "routed", "seat_plan", *commands.__all__,

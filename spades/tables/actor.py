@@ -34,7 +34,7 @@ from ..storage import BoardPlayed, Conflict, MatchRow, PutTurns, Store, TurnTabl
 from .bus import Bus
 from .commands.presence import Started
 from .decide import Decision, decide
-from .errors import NotSaved, NotStarted, Stale, TableFull, TableNotFound
+from .errors import AtLimit, NotSaved, NotStarted, Stale, TableNotFound
 from .registry import Command, command_name
 from .rooms import RoomState
 from .scheduler import Scheduler
@@ -220,7 +220,7 @@ class TableActor:
 
     def _commit(self, command: Command, decision: Decision) -> None:
         """Store the decision's rows in one transaction. Raises Stale (a lost race),
-        TableFull (a person's turn-based tables or week of boards, counted in the
+        AtLimit (a person's turn-based tables or week of boards, counted in the
         transaction) or NotSaved, with the table reloaded as stored."""
         if not decision.rows:
             return
@@ -228,10 +228,10 @@ class TableActor:
             self.store.commit(decision.rows)
         except TurnTablesFull:  # the person's limit, counted in the change's transaction
             self._recover()
-            raise TableFull(TOO_MANY_TURN_TABLES) from None
+            raise AtLimit(TOO_MANY_TURN_TABLES) from None
         except BoardPlayed:  # a week of boards the person played at another table
             self._recover()
-            raise TableFull(PLAYED_ELSEWHERE) from None
+            raise AtLimit(PLAYED_ELSEWHERE) from None
         except Conflict:
             self._recover()
             raise Stale(decision.conflict, self._version()) from None

@@ -103,7 +103,8 @@ _TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     values.RoomSnapshot, values.Said, ChatRow, SeatRow, *(d.cls for d in registry.every()))}
 _ERRORS: dict[str, type[Exception]] = {cls.__name__: cls for cls in (
     errors.Refused, errors.TableNotFound, errors.NotStarted, errors.NotSeated, errors.NotSaved, errors.Busy,
-    errors.BadAction, errors.NotHost, errors.NotWatchable, errors.TableClosed, errors.TableFull, errors.Removed,
+    errors.BadAction, errors.NotHost, errors.NotWatchable, errors.TableClosed, errors.TableFull, errors.AtLimit,
+    errors.Removed,
     errors.BadPlayer, errors.TalkRefused, errors.TooFast, Unreachable, IllegalAction)}
 
 

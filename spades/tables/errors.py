@@ -89,6 +89,13 @@ class TableFull(Refused):
     """Every seat for people is taken (or the match has started)."""
 
 
+class AtLimit(Refused):
+    """The person is at a limit of their own (the turn-based tables they may hold, a week
+    of boards played at another table): the table is not full for anyone else."""
+
+    status = 409
+
+
 class Removed(Refused):
     """The host removed this player from the room."""
 

@@ -44,7 +44,7 @@ from .bus import Bus
 from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
 from .commands.play import act_command
 from .commands.presence import Connected, Disconnected, Reseat, Resume
-from .errors import BadAction, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
+from .errors import AtLimit, BadAction, NotSaved, NotSeated, NotStarted, Removed, TableFull, TableNotFound
 from .outage import Unreachable
 from .registry import Command
 from .rooms import RoomState, check_joinable, room_snapshot
@@ -528,7 +528,7 @@ class TableService:
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:
         """A table for ``humans`` people (2 up to the rules' players) that waits for them,
         with its creator as host. Returns the join code. Raises BadAction, BadPlayer, and
-        TableFull for a turn-based table past the creator's ``MAX_TURN_TABLES`` (counted
+        AtLimit for a turn-based table past the creator's ``MAX_TURN_TABLES`` (counted
         in the room's transaction)."""
         if level not in LEVELS:
             raise BadAction(f"level must be one of {', '.join(LEVELS)}")
@@ -544,7 +544,7 @@ class TableService:
                 turn_limit(player_id, code, rules.tempo)
                 + [CreateRoom(code, player_id, options, name, emoji), PutDealSecret(code, 1, secret)]))
         except TurnTablesFull:
-            raise TableFull(TOO_MANY_TURN_TABLES) from None
+            raise AtLimit(TOO_MANY_TURN_TABLES) from None
 
     def room_snapshot(self, code: str, player_id: str | None) -> RoomSnapshot:
         """What this person sees of the room (whatever its status). Raises TableNotFound."""
@@ -563,7 +563,8 @@ class TableService:
 
     def joinable(self, code: str, player_id: str | None) -> RoomRow:
         """The table as its join form shows it, if this player may join it (or is in it):
-        not when the host blocked them. Raises TableNotFound, TableClosed, TableFull, Removed."""
+        not when the host blocked them. Raises TableNotFound, TableClosed, TableFull, Removed,
+        AtLimit."""
         code = code.upper()
         row = self.store.load_room(code)
         if row is None:
@@ -573,7 +574,7 @@ class TableService:
         if player_id and row.host and player_id in self.store.blocked(row.host):
             raise Removed("You cannot join this table.")
         if player_id and row.options.get("rules", {}).get("tempo") in TURN_BASED and self.at_turn_limit(player_id):
-            raise TableFull(TOO_MANY_TURN_TABLES)
+            raise AtLimit(TOO_MANY_TURN_TABLES)
         if row.status != "playing":
             check_joinable(row, player_id)
             return row

@@ -54,7 +54,7 @@ from ..circles.service import IN_ALL, NAME_MAX, PER_DAY
 from ..circles.standings import figure
 from ..rules_config import TURN_BASED
 from ..storage import CircleMemberRow, CircleResultRow, CircleRow
-from ..tables import EMOJIS, MAX_HUMANS, TOO_MANY_TURN_TABLES, BadPlayer, Refused, TableFull, check_emoji, clean_name
+from ..tables import EMOJIS, MAX_HUMANS, TOO_MANY_TURN_TABLES, AtLimit, BadPlayer, Refused, check_emoji, clean_name
 from .identity import default_emoji
 from .limits import hit, in_minutes, making
 from .options import DEFAULT_VALUES, table_options
@@ -362,7 +362,7 @@ def start_table(slug: str):
         started = circles().start_table(slug, uid, name, emoji, rules, level, int(humans))
     except CircleError as e:
         return _refuse(e)
-    except TableFull as e:  # the turn-based tables' limit, counted as the room is stored
+    except AtLimit as e:  # the turn-based tables' limit, counted as the room is stored
         return _table_form(row, values, str(e), 409)
     except Refused as e:
         return _table_form(row, values, str(e), 400)

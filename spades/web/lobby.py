@@ -51,6 +51,7 @@ from ..tables import (
     NO_TABLE,
     TOO_MANY_TURN_TABLES,
     WATCHING_OFF,
+    AtLimit,
     BadPlayer,
     NotSaved,
     NotSeated,
@@ -186,7 +187,7 @@ def create():
     else:
         try:
             code = service().create_room(pid, name, emoji, rules, level, n)
-        except TableFull as e:  # the turn-based tables' limit, counted as the room is stored
+        except AtLimit as e:  # the turn-based tables' limit, counted as the room is stored
             return refuse(str(e))[0], 409
     return redirect(f"/g/{code}", 303)
 
@@ -197,7 +198,7 @@ def refused(e: Refused, code: str | None = None):
     status = {TableNotFound: 404, TableClosed: 410, TableFull: 409, Removed: 403}.get(type(e), e.status)
     if isinstance(e, NotSaved):  # nothing happened (Redis or the database away): try again
         status = 503
-    full = isinstance(e, TableFull) and str(e) != TOO_MANY_TURN_TABLES  # that one is the person's limit
+    full = isinstance(e, TableFull)
     watchable, watching = _watching(code) if full and code is not None else (False, "")
     return render_template("room/refused.html", message=str(e), code=code, full=full, watchable=watchable,
                            watching=watching), status
