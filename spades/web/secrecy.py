@@ -9,17 +9,16 @@ list of matches leave out the links of a shut table, and ``records_opening(code)
 finished table's end panel, which then offers none of them, when they open.
 
 Imports: Flask, ``spades.circles.boards``, ``spades.tourney.duplicate`` and the web
-layer's services.
+layer's services and boards (how a week's end is said).
 """
 
 from __future__ import annotations
-
-from datetime import UTC, datetime
 
 from flask import Flask
 
 from ..circles.boards import table_records_open
 from ..tourney.duplicate import records_open as round_records_open
+from .boards import when
 from .services import service
 
 BOARDS_SHUT = ("This table plays a circle's week of duplicate boards: its boards' records, replays and "
@@ -45,10 +44,9 @@ def records_opening(code: str) -> str | None:
     week_id = store.board_week_of_table(code)
     week = store.board_week(week_id) if week_id is not None else None
     if week is not None and not table_records_open(store, code, service().now()):
-        ends = datetime.fromtimestamp(week.ends, UTC).strftime("%a %-d %b %Y, %H:%M UTC")
         return (f"This table played a week of duplicate boards that other tables are still playing: its replay, "
-                f"analysis and score sheet open when the week closes ({ends}, or sooner if the circle's owner "
-                "closes it).")
+                f"analysis and score sheet open when the week closes ({when(week.ends)}, or sooner if the "
+                "circle's owner closes it).")
     if not round_records_open(store, code):
         return ("This table played a tourney round on duplicate deals: its replay, analysis and score sheet open "
                 "when every table of the round has finished.")
