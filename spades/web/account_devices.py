@@ -58,8 +58,7 @@ from ..accounts import (
 )
 from ..mail import MailError
 from .allowance import Budget, take_code, tally
-from .auth import ASK_PER_ADDRESS, ASK_PER_DEVICE, TRY_PER_ADDRESS
-from .auth import _asker as asker
+from .auth import ASK_PER_ADDRESS, ASK_PER_DEVICE, TRY_PER_ADDRESS, asker
 from .identity import device, remember_device, trusted_for
 from .limits import hit, in_minutes, limiter
 from .services import accounts, hub, mailer

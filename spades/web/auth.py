@@ -94,7 +94,7 @@ def signed_in() -> bool:
     return bool(session.get("uid"))
 
 
-def _asker() -> str:
+def asker() -> str:
     """This browser's sign-in id: the codes it asks for are its own to try."""
     if "signin_asker" not in session:
         session["signin_asker"] = secrets.token_urlsafe(16)
@@ -127,7 +127,7 @@ def ask_code():
     except BadEmail as e:
         return _signin_page(str(e), 422, email=typed[:254])
     known = device()
-    trusted = known is not None and email in known.emails
+    trusted = trusted_for(email)
     if known is not None and trusted:
         wait = hit(ASK_PER_DEVICE, known.id, "signin-ask-device")
         if wait is not None:
@@ -135,7 +135,7 @@ def ask_code():
     elif (full := take_code(email, dry=True)) is not None:
         return _mail_full(*full, email)
     try:
-        code = accounts().request_code(email, _asker(), trusted)
+        code = accounts().request_code(email, asker(), trusted)
     except TooManyTries as e:
         session["signin_email"] = email
         return _code_page(str(e), 429)
@@ -173,7 +173,7 @@ def check_code():
     if not email:
         return redirect(url_for("auth.signin"), 303)
     try:
-        accounts().check_code(email, _asker(), request.form.get("code", "")[:32], trusted_for(email))
+        accounts().check_code(email, asker(), request.form.get("code", "")[:32], trusted_for(email))
     except (BadCode, WrongCode) as e:
         return _code_page(str(e), 422)
     except (Expired, NoCode) as e:
