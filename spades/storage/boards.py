@@ -150,10 +150,10 @@ class NewBoardWeekAlone:
 class BoardStore(StoreCore):
     """Weeks of boards, and the tables that play them."""
 
-    def new_board_week(self, row: BoardWeekRow, now: float | None = None) -> None:
-        """Store a new week. Raises Duplicate when its id is taken and, given ``now``,
-        Conflict when the circle has a week open or to come then (``NewBoardWeekAlone``)."""
-        self.commit([NewBoardWeek(row) if now is None else NewBoardWeekAlone(row, now)])
+    def new_board_week(self, row: BoardWeekRow, now: float) -> None:
+        """Store a new week. Raises Duplicate when its id is taken and Conflict when the
+        circle has a week open or to come at ``now`` (``NewBoardWeekAlone``)."""
+        self.commit([NewBoardWeekAlone(row, now)])
 
     def board_week(self, week_id: str) -> BoardWeekRow | None:
         with self._reading() as db:
@@ -173,10 +173,6 @@ class BoardStore(StoreCore):
         with self.transaction() as db:
             return db.execute("UPDATE board_weeks SET closed = ? WHERE id = ? AND closed IS NULL",
                               [at, week_id]).rowcount > 0
-
-    def add_board_table(self, week_id: str, code: str, at: float | None = None) -> None:
-        """A table plays the week's boards. Raises Duplicate when it plays a week already."""
-        self.commit([AddBoardTable(week_id, code, time.time() if at is None else at)])
 
     def board_week_of_table(self, code: str) -> str | None:
         """The week whose boards a table plays, or None for any other table."""

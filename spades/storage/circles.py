@@ -279,12 +279,6 @@ class CircleStore(StoreCore):
                 "SELECT c.*, m.role FROM circle_members m JOIN circles c ON c.slug = m.slug "
                 "WHERE m.person = ? AND m.state = 'in' ORDER BY m.joined DESC", [person])]
 
-    def circles_owned(self, owner: str, since: float | None = None) -> int:
-        """How many circles ``owner`` made, in all or after ``since`` (epoch seconds)."""
-        with self._reading() as db:
-            return int(next(iter(db.query("SELECT COUNT(*) AS n FROM circles WHERE owner = ? AND created > ?",
-                                          [owner, -1.0 if since is None else since])))["n"])
-
     def seasons(self, slug: str) -> list[SeasonRow]:
         """The circle's seasons, the first first."""
         with self._reading() as db:
