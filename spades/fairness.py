@@ -264,7 +264,7 @@ def _check_hand(number: int, hand: dict, fair: object, shape: Shape) -> str | No
     if type(dealer) is not int or dealer not in shape.seats:
         return f"dealer must be a seat 0-{n - 1}."
     if not isinstance(deal, list) or len(deal) != n or not all(isinstance(d, list) for d in deal):
-        return f"A deal is {_COUNT_WORDS[n]} lists of {size} cards."
+        return f"A deal is {shape.players_word} lists of {size} cards."
     expected = dealt(seed, given, number, dealer, shape)
     owner = {text: s for s, cards in enumerate(expected) for text in cards}
     for s, cards in enumerate(deal):
@@ -279,9 +279,6 @@ def _check_hand(number: int, hand: dict, fair: object, shape: Shape) -> str | No
         if len(cards) != size or len(set(cards)) != size:
             return f"Seat {s} holds {len(set(cards))} different cards; the algorithm deals {size}."
     return None
-
-
-_COUNT_WORDS = {3: "three", 4: "four"}
 
 
 # -- the figures: exact probabilities and the chi-square test ---------------------------

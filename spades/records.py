@@ -33,7 +33,6 @@ from .views import bid_json
 FORMAT = FORMAT_1  # a standard match's format; FORMAT_2 is the house rules' (RECORD.md)
 FORMATS = (FORMAT_1, FORMAT_2)
 TAKEBACKS = "takebacks"  # the record's extra key: how many times moves were taken back
-_COUNT_WORDS = {3: "three", 4: "four"}
 
 
 class RecordError(ValueError):
@@ -181,7 +180,7 @@ def _read_deal(h: int, deal: object, shape: Shape) -> list[list[Card]]:
     ``hand_size`` cards, each card of the deck once (no joker without jokers, no removed card)."""
     n, size = shape.players, shape.hand_size
     if not isinstance(deal, list) or len(deal) != n or not all(isinstance(d, list) for d in deal):
-        raise IllegalStep(h, "deal", 0, None, None, f"A deal is {_COUNT_WORDS[n]} lists of {size} cards.")
+        raise IllegalStep(h, "deal", 0, None, None, f"A deal is {shape.players_word} lists of {size} cards.")
     seen: set[Card] = set()
     out = []
     for s, cards in enumerate(deal):

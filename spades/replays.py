@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .cards import Card, display_order
 from .records import replay_steps
 from .rules import HAND_OVER, MATCH_OVER
-from .rules_config import STANDARD_SHAPE
+from .rules_config import STANDARD_SHAPE, ordinal_word
 from .views import result_json
 
 Sides = tuple[tuple[int, ...], ...]  # each side's seats (``spades.rules_config.Shape.sides``)
@@ -368,7 +368,7 @@ class Replay:
         if not isinstance(trick, int) or trick >= len(h.tricks):
             return f"After trick {trick} of hand {hand} no card is played: choose card 0. There is no card {card}."
         n = len(h.deal)
-        return (f"Card {card} of trick {trick + 1} is not a step: choose card 0 to {n - 1} (the {_ORDINALS[n]} "
+        return (f"Card {card} of trick {trick + 1} is not a step: choose card 0 to {n - 1} (the {ordinal_word(n)} "
                 f"card ends the trick, trick {trick + 1}).")
 
     def _no_step(self, hand: int, trick: int | str) -> str:
@@ -379,9 +379,6 @@ class Replay:
         end = ', or "end" (its result)' if h.result is not None else ""
         return (f"Hand {hand} has {len(h.tricks)} trick{'s' if len(h.tricks) != 1 else ''}: choose trick 0 "
                 f"(after the bids) to {len(h.tricks)}{end}. There is no trick {trick}.")
-
-
-_ORDINALS = {3: "third", 4: "fourth"}
 
 
 def load(record: object, names: tuple[str, ...] | list[str]) -> Replay:

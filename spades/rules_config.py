@@ -31,7 +31,7 @@ from .cards import (
     mask_of,
 )
 
-# The values the settings may take (the options forms offer them: ``spades.web.options``).
+# The values the settings may take (the options forms offer them: ``spades.web.rooms.options``).
 MODES = ("bidding", "no_bidding")
 ENDS = ("target", "hands")
 CLOCK_TEMPOS = ("relaxed", "normal", "fast")  # a turn clock at each of these paces
@@ -55,6 +55,21 @@ SPADES_LEADS = ("broken", "any")
 HOUSE_KEYS = ("players", "partners", "jokers", "bidding", "min_bid", "ten_for_200", "spades_lead")
 SUICIDE_BID = 4  # under "suicide" the number bidder of a team bids at least this
 FORMAT_1, FORMAT_2 = "spades-match/1", "spades-match/2"  # RECORD.md's formats: standard, house rules
+
+
+# numbers in words, by number (a table's seats: ``Shape.players_word``, ``ordinal_word``)
+_CARDINALS = ("zero", "one", "two", "three", "four", "five", "six")
+_ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def ordinal_word(n: int) -> str:
+    """A place among a table's seats in words: the card that ends a trick at a table of
+    ``n`` seats is the ``ordinal_word(n)`` card.
+
+    >>> ordinal_word(STANDARD_SHAPE.players), ordinal_word(3)
+    ('fourth', 'third')
+    """
+    return _ORDINALS[n]
 
 
 class RulesError(ValueError):
@@ -97,6 +112,15 @@ class Shape:
     @property
     def side_count(self) -> int:
         return len(self.sides)
+
+    @property
+    def players_word(self) -> str:
+        """The number of seats in words, for sentences a person reads.
+
+        >>> shape_of(3, False).players_word, STANDARD_SHAPE.players_word
+        ('three', 'four')
+        """
+        return _CARDINALS[self.players]
 
     def partner(self, seat: int) -> int | None:
         """The seat's partner, or None in cutthroat."""

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from ..cards import SPADES, Card
 from ..rules import shape_legal_mask
-from ..rules_config import SUICIDE_BID, Rules, Shape
+from ..rules_config import STANDARD_SHAPE, SUICIDE_BID, Rules, Shape
 from ..scoring import DOUBLE_FROM, score_hand
 
 SLOT_BITS = 16  # slots per suit: a card's slot is 16 * suit + power
@@ -58,8 +58,9 @@ TRUMP = SPADES  # the trump suit as play sees it (suit 0: jokers and the jjdd 2D
 SIDE_SUITS = (1, 2, 3)
 
 # what the count leaves out (long side cards, a partner's help, the tricks that fall to
-# someone), by players: Normal bots playing each other took this much more than the count
-LIFT = {3: 1.8, 4: 0.5}
+# someone): Normal bots playing each other took this much more than the count at a full
+# table, and this much more again for each seat fewer (``lift``)
+LIFT, LIFT_PER_SEAT_FEWER = 0.5, 1.3
 EASY_ANY, EASY_HIGH = 0.15, 0.10  # Easy's slips: a share of its cards any legal card, the highest one
 NIL_KNEE = 0.8  # nil_chance's lines hold up to this risk
 SUICIDE_PARTNER = 20  # suicide: a partner held to nil gives up about this much more than one held to a number
@@ -300,6 +301,17 @@ def _note(t: Table, slots: list[int], leader: int, broken: bool, played_by: list
 
 # -- bidding -----------------------------------------------------------------------------
 
+def lift(shape: Shape) -> float:
+    """The tricks a hand takes beyond its count at this shape of table: 0.5 with four
+    players, 1.8 with three (more cards each, and fewer players over a card).
+
+    >>> from spades.rules_config import shape_of
+    >>> lift(STANDARD_SHAPE), lift(shape_of(3, False))
+    (0.5, 1.8)
+    """
+    return LIFT + LIFT_PER_SEAT_FEWER * (STANDARD_SHAPE.players - shape.players)
+
+
 def count_tricks(t: Table, hand: int) -> float:
     """The tricks a hand should take, counted as a player counts them: the sure high
     trumps and guarded ones (jokers and the jjdd 2D are the top trumps), trump length,
@@ -363,7 +375,7 @@ def count_tricks(t: Table, hand: int) -> float:
     est += ruffs
     if spare > 0 and count > share + 1:
         est += 0.7 * min(spare, count - share - 1)
-    return est + LIFT[n]
+    return est + lift(t.shape)
 
 
 def nil_risk(t: Table, hand: int) -> float:
@@ -437,7 +449,7 @@ def desired_bid(state: State, cautious: bool = False) -> int:
     pbid = g.bids[partner] if partner >= 0 else None
     cutthroat = partner < 0
     variant = t.rules.bidding_variant
-    raw = est - LIFT[t.players]  # the count itself, the cards that win alone
+    raw = est - lift(t.shape)  # the count itself, the cards that win alone
     chance = nil_chance(t, risk) - (0.1 if cautious else 0.0)
     # a nil is worth 100 to its side (to the bidder alone in cutthroat); a partner's
     # nil costs the team some of its tricks to cover it

@@ -49,7 +49,7 @@ from ..duplicate import Standings, tally
 from ..fairness import FairDeals, hand_commitment, secret_from
 from ..records import record_format
 from ..rules import Match
-from ..rules_config import FRIENDS_TEMPOS, Rules, RulesError
+from ..rules_config import FRIENDS_TEMPOS, STANDARD_SHAPE, Rules, RulesError
 from ..stats import replay
 from ..storage import (
     AddBoardTable,
@@ -83,8 +83,8 @@ WEEK_BUSY = "A week of boards is open or about to start: close it before making 
 
 
 # -- the week's deals ---------------------------------------------------------------------
-def board_dealer(board: int, players: int = 4) -> int:
-    """Board ``board``'s dealer, rotating as in duplicate: board k's is seat k mod 4.
+def board_dealer(board: int, players: int = STANDARD_SHAPE.players) -> int:
+    """Board ``board``'s dealer, rotating as in duplicate: board k's is seat k mod the seats.
 
     >>> [board_dealer(k) for k in range(1, 6)]
     [1, 2, 3, 0, 1]
@@ -106,7 +106,7 @@ def week_rules(rules: Rules, boards: int) -> Rules:
     """
     if not isinstance(boards, int) or isinstance(boards, bool) or not MIN_BOARDS <= boards <= MAX_BOARDS:
         raise BoardsError(f"A week has {MIN_BOARDS} to {MAX_BOARDS} boards.")
-    if not rules.shape.partners or rules.shape.players != 4:
+    if not rules.shape.partners:  # two sides of two (``Rules`` allows partners at four seats only)
         raise BoardsError("Duplicate boards are played at partnership tables: choose house rules with partners.")
     return dataclasses.replace(rules, end="hands", hands=boards)
 

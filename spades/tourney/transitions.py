@@ -272,12 +272,14 @@ class Transitions:
             return base
 
     def _make_table(self, t: Tourney, p: Pairing, m: TourneyMatchRow) -> None:
-        """Both teams are ready: their table, team A at seats 0 and 2, team B at 1 and 3."""
+        """Both teams are ready: their table, team A at the rules' first side (seats 0 and
+        2), team B at the second (1 and 3)."""
         code = self.store.tourney_table(t.code, p.round, p.slot)  # made just before a crash?
         if code is None:
+            rules = self.rules(p.target)
             seats = []
-            for team, seat_pair in ((m.team_a, (0, 2)), (m.team_b, (1, 3))):
-                for player, seat in zip(sorted(t.players[team], key=lambda x: x.slot), seat_pair):
+            for team, side in zip((m.team_a, m.team_b), rules.shape.sides):
+                for player, seat in zip(sorted(t.players[team], key=lambda x: x.slot), side):
                     if player.bot:
                         seats.append(SeatRow(seat, "bot", None, player.name, BOT_EMOJI))
                     else:
@@ -289,7 +291,7 @@ class Transitions:
             if t.row.duplicate:  # the round's deals at every table; nobody watches until it is over
                 options.update(duplicate=True, watch=False)
                 seed = round_seed(t.row.seed, p.round)
-            code = self.tables.create_seated(seats, self.rules(p.target), options,
+            code = self.tables.create_seated(seats, rules, options,
                                              host=people[0].player_id if people else None, seed=seed)
         self.store.commit([PutTourneyMatch(t.code, replace(m, table_code=code))])
 
