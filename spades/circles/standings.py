@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..storage import CircleResultRow
 
@@ -131,6 +131,100 @@ def _better(p: Partnership) -> tuple[int, float, int, int]:
     return p.won, p.won / p.played, p.played, p.points_for - p.points_against
 
 
+def _won(r: CircleResultRow, t: int) -> int:
+    """1 when side ``t`` won the match, else 0."""
+    return int(r.winner is not None and r.winner == t)
+
+
+def _against(r: CircleResultRow, t: int) -> int:
+    """The points against side ``t``: the best other side's final score."""
+    return max((v for u, v in enumerate(r.scores) if u != t), default=0)
+
+
+def _seat_ids(r: CircleResultRow) -> tuple[list[str], dict[int, str]]:
+    """Each seat's id for the rating (a person's, or ``bot:<seat>`` for a bot or an empty
+    seat), and the seats that people played, with their ids."""
+    ids = [pid if kind == "human" and pid else f"bot:{seat}" for seat, (kind, pid, _) in enumerate(r.seats)]
+    humans = {seat: pid for seat, (kind, pid, _) in enumerate(r.seats) if kind == "human" and pid}
+    return ids, humans
+
+
+def _add_standings(people: dict[str, Standing], r: CircleResultRow, humans: dict[int, str],
+                   side_of: dict[int, int]) -> None:
+    """Each seated person's match added to their standing."""
+    for seat, pid in humans.items():
+        t = side_of.get(seat)
+        if t is None:
+            continue
+        s = people.setdefault(pid, Standing(pid, r.seats[seat][2]))
+        s.name = r.seats[seat][2] or s.name
+        s.played += 1
+        s.won += _won(r, t)
+        s.points_for += r.scores[t]
+        s.points_against += _against(r, t)
+
+
+def _add_partnerships(pairs: dict[tuple[str, str], Partnership], r: CircleResultRow,
+                      humans: dict[int, str]) -> None:
+    """The match added to each partnership it has: two people on one side."""
+    for t, side in enumerate(r.sides):
+        together = sorted(humans[s] for s in side if s in humans)
+        if len(together) != 2 or together[0] == together[1]:
+            continue
+        a, b = together
+        p = pairs.setdefault((a, b), Partnership(a, b))
+        p.played += 1
+        p.won += _won(r, t)
+        p.points_for += r.scores[t]
+        p.points_against += _against(r, t)
+
+
+def _add_head_to_head(h2h: dict[tuple[str, str], HeadToHead], humans: dict[int, str],
+                      side_of: dict[int, int], ranks: list[float]) -> None:
+    """The match added to each pair of people on different sides, ahead by the sides' places."""
+    seated = sorted(humans.items())
+    for i, (sa, pa) in enumerate(seated):
+        for sb, pb in seated[i + 1:]:
+            ta, tb = side_of.get(sa), side_of.get(sb)
+            if ta is None or tb is None or ta == tb or pa == pb:
+                continue
+            (a, xa), (b, xb) = sorted(((pa, ta), (pb, tb)))
+            h = h2h.setdefault((a, b), HeadToHead(a, b))
+            h.played += 1
+            h.a_won += int(ranks[xa] < ranks[xb])
+            h.b_won += int(ranks[xb] < ranks[xa])
+
+
+def _rate(model: PlackettLuce, ratings: dict[str, tuple[float, float]], r: CircleResultRow,
+          ids: list[str], ranks: list[float]) -> None:
+    """Every seat's rating moved by its side's place (a match where one id holds two seats,
+    or with fewer than two sides, is not rated)."""
+    if len(set(ids)) != len(ids) or len(r.sides) < 2:
+        return
+
+    def rating(name: str) -> PlackettLuceRating:
+        if name in ratings:
+            mu, sigma = ratings[name]
+            return model.rating(mu=mu, sigma=sigma, name=name)
+        return model.rating(name=name)
+
+    new = model.rate([[rating(ids[seat]) for seat in side] for side in r.sides], ranks=ranks)
+    for side, team in zip(r.sides, new):
+        for seat, x in zip(side, team):
+            ratings[ids[seat]] = (x.mu, x.sigma)
+
+
+def _best_partners(partnerships: Iterable[Partnership]) -> dict[str, Partnership]:
+    """Each person's best partnership (``_better``; the first of equals)."""
+    best: dict[str, Partnership] = {}
+    for p in partnerships:
+        for person in (p.a, p.b):
+            held = best.get(person)
+            if held is None or _better(p) > _better(held):
+                best[person] = p
+    return best
+
+
 def work_out(results: Iterable[CircleResultRow], model: PlackettLuce | None = None) -> Standings:
     """The standings of these results (in the order they finished)."""
     model = model or PlackettLuce()
@@ -142,59 +236,15 @@ def work_out(results: Iterable[CircleResultRow], model: PlackettLuce | None = No
     for r in results:
         count += 1
         ranks = _ranks(r)
-        ids = [pid if kind == "human" and pid else f"bot:{seat}" for seat, (kind, pid, _) in enumerate(r.seats)]
-        humans = {seat: pid for seat, (kind, pid, _) in enumerate(r.seats) if kind == "human" and pid}
+        ids, humans = _seat_ids(r)
         side_of = {seat: t for t, side in enumerate(r.sides) for seat in side}
-        for seat, pid in humans.items():
-            t = side_of.get(seat)
-            if t is None:
-                continue
-            s = people.setdefault(pid, Standing(pid, r.seats[seat][2]))
-            s.name = r.seats[seat][2] or s.name
-            s.played += 1
-            s.won += int(r.winner is not None and r.winner == t)
-            s.points_for += r.scores[t]
-            s.points_against += max((v for u, v in enumerate(r.scores) if u != t), default=0)
-        # partnerships: two people on one side
-        for t, side in enumerate(r.sides):
-            together = sorted(humans[s] for s in side if s in humans)
-            if len(together) == 2 and together[0] != together[1]:
-                a, b = together
-                p = pairs.setdefault((a, b), Partnership(a, b))
-                p.played += 1
-                p.won += int(r.winner is not None and r.winner == t)
-                p.points_for += r.scores[t]
-                p.points_against += max((v for u, v in enumerate(r.scores) if u != t), default=0)
-        # head to head: people on different sides, ahead by the sides' places
-        seated = sorted(humans.items())
-        for i, (sa, pa) in enumerate(seated):
-            for sb, pb in seated[i + 1:]:
-                ta, tb = side_of.get(sa), side_of.get(sb)
-                if ta is None or tb is None or ta == tb or pa == pb:
-                    continue
-                (a, xa), (b, xb) = sorted(((pa, ta), (pb, tb)))
-                h = h2h.setdefault((a, b), HeadToHead(a, b))
-                h.played += 1
-                h.a_won += int(ranks[xa] < ranks[xb])
-                h.b_won += int(ranks[xb] < ranks[xa])
-        # the rating: every seat's side rated by its place
-        if len(set(ids)) == len(ids) and len(r.sides) >= 2:
-            rated = [[model.rating(mu=ratings[ids[seat]][0], sigma=ratings[ids[seat]][1], name=ids[seat])
-                      if ids[seat] in ratings else model.rating(name=ids[seat]) for seat in side]
-                     for side in r.sides]
-            new = model.rate(rated, ranks=ranks)
-            for side, team in zip(r.sides, new):
-                for seat, x in zip(side, team):
-                    ratings[ids[seat]] = (x.mu, x.sigma)
+        _add_standings(people, r, humans, side_of)
+        _add_partnerships(pairs, r, humans)
+        _add_head_to_head(h2h, humans, side_of, ranks)
+        _rate(model, ratings, r, ids, ranks)
     for pid, standing in people.items():
         if pid in ratings:
             standing.mu, standing.sigma = ratings[pid]
     rows = tuple(sorted(people.values(), key=lambda s: (-round(s.rating, 6), -s.won, s.name.lower(), s.person)))
     partnerships = tuple(sorted(pairs.values(), key=lambda p: (-p.won, -p.played, p.a, p.b)))
-    best: dict[str, Partnership] = {}
-    for p in partnerships:
-        for person in (p.a, p.b):
-            held = best.get(person)
-            if held is None or _better(p) > _better(held):
-                best[person] = p
-    return Standings(rows, partnerships, best, h2h, count)
+    return Standings(rows, partnerships, _best_partners(partnerships), h2h, count)
