@@ -18,13 +18,13 @@ Redis (``spades.tables.cluster``; docs/serving.md). Settings come from the envir
 - ``SPADES_LOG_LEVEL`` (default ``info``).
 - ``SPADES_CONNECTIONS_PER_ADDRESS`` (default ``SPADES_SOCKETS_PER_ADDRESS`` +
   ``SPADES_MAX_REQUESTS_PER_ADDRESS`` + 50, so 200): open connections one client address
-  may hold in one worker; the next is closed at once (``spades.web.guard.ConnectionCap``).
+  may hold in one worker; the next is closed at once (``spades.web.site.guard.ConnectionCap``).
   Peers in ``forwarded_allow_ips`` (env ``FORWARDED_ALLOW_IPS``, by default loopback: a
   proxy on this machine) are not capped. 0 turns it off.
 
 Slow clients: a request's headers must arrive within ``keepalive`` (5 s; the gevent worker
 reads them under that timeout, and closes the connection without an answer when it runs
-out), its body within the app's ``BODY_TIMEOUT_S`` (``spades.web.guard``), and one address
+out), its body within the app's ``BODY_TIMEOUT_S`` (``spades.web.site.guard``), and one address
 may hold ``SPADES_CONNECTIONS_PER_ADDRESS`` connections: so one address cannot fill
 ``worker_connections`` with slow ones.
 """
@@ -68,7 +68,7 @@ def on_starting(server) -> None:
 def post_worker_init(worker) -> None:
     """Cap each client address's open connections in this worker, before a byte is read;
     and keep the garbage collector's pauses short (``FULL_COLLECTION_EVERY``)."""
-    from spades.web.guard import ConnectionCap
+    from spades.web.site.guard import ConnectionCap
 
     ConnectionCap(connections_per_address, worker.cfg.forwarded_allow_ips).install(worker)
     keep_collections_short()
@@ -94,8 +94,8 @@ def keep_collections_short() -> None:
 
 def pre_request(worker, req) -> None:
     """As gunicorn's own (a debug line), and let the app's refusals close their connection
-    (``spades.web.guard.note_request``; imported here, in the worker, after gevent's patching)."""
-    from spades.web.guard import note_request
+    (``spades.web.site.guard.note_request``; imported here, in the worker, after gevent's patching)."""
+    from spades.web.site.guard import note_request
 
     worker.log.debug("%s %s", req.method, req.path)
     note_request(req)

@@ -18,7 +18,7 @@ Frames and answers are text starting with ``<sequence number>:``, padded to
 site's average sizes). The padding is HTML-like text, so that a socket with
 permessage-deflate compresses it about as well as the site's fragments.
 
-Imports: Flask, flask-sock, and the site's socket settings (``spades.web.live``).
+Imports: Flask, flask-sock, and the site's socket settings (``spades.web.table.live``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import threading
 from flask import Flask, Response
 from flask_sock import Sock
 
-from spades.web.live import compress_each_message_alone
+from spades.web.table.live import compress_each_message_alone
 
 FRAME_BYTES = int(os.environ.get("BAREWS_FRAME_BYTES", "6000"))
 ANSWER_BYTES = int(os.environ.get("BAREWS_ANSWER_BYTES", "6000"))

@@ -42,7 +42,7 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player
 from spades.web import close_app, create_app
-from spades.web.hub import Connection
+from spades.web.table.hub import Connection
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,7 +15,7 @@ account is made when the code is used), so the answer never tells who has one.
 
 Guards per address, that no stranger can turn against the person (``trusted``: the
 browser asking carries the signed device cookie the web layer sets when it signs in to
-that address, ``spades.web.identity``):
+that address, ``spades.web.site.identity``):
 
 - At most ``CODES_PER_HOUR`` codes an hour for an address to browsers that are not
   trusted, whoever asks (``TooManyCodes``): the site cannot be used to flood an inbox, and

@@ -17,7 +17,7 @@ Every tick:
 
 Mail goes only to people with an account and an address, who did not turn the notice
 mails off; every mail carries a signed link that turns them off without signing in
-(``unsubscribe_token``; its route is ``spades.web.notices``: one press on its page, or
+(``unsubscribe_token``; its route is ``spades.web.rooms.notices``: one press on its page, or
 the one-click POST that mail programs send from the ``List-Unsubscribe`` header, RFC
 8058). A notice names tables and how long is left; never a card.
 

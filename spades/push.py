@@ -11,7 +11,7 @@ given, otherwise the one kept in ``instance/vapid_private.pem``, created on firs
 Browsers subscribe with its public key, so it must not change while they are subscribed.
 
 Imports: stdlib, cryptography, pywebpush and ``spades.storage``. No Flask: the web layer
-(``spades.web.push``) builds ``Notices`` from its config.
+(``spades.web.accounts.push``) builds ``Notices`` from its config.
 """
 
 from __future__ import annotations

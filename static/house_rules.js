@@ -1,7 +1,7 @@
 // The house rules on the options forms (templates/lobby/_options.html): picking a preset
 // sets the switches to it, and touching a switch makes the preset "custom" (one by one).
 // Without this script the server reads a named preset alone and the switches only with
-// "custom" (spades.web.options), so every form means what it shows either way.
+// "custom" (spades.web.rooms.options), so every form means what it shows either way.
 "use strict";
 document.addEventListener("change", (event) => {
   const el = event.target;

@@ -1,4 +1,4 @@
-// Moves over the table page's socket (spades/web/live.py). While the page's live
+// Moves over the table page's socket (spades/web/table/live.py). While the page's live
 // connection is open, a form of the table that htmx would post to /g/<CODE>/<route>, for a
 // route the site takes over the socket (#table-main's data-socket-routes: a bid, a card,
 // Continue or Deal now, claim, take over, ...), is sent over that socket instead: one JSON

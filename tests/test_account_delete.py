@@ -39,7 +39,7 @@ from spades.storage.boards import BoardWeekRow
 from spades.storage.circles import CircleMemberRow, CircleResultRow, CircleRow
 from spades.storage.nights import NightRow
 from spades.storage.rows import ChatRow, TourneyPlayerRow, TourneyRow, TourneyTeamRow
-from spades.web.account_delete import REFUSED
+from spades.web.accounts.delete import REFUSED
 
 EMAIL = "zed.quill@example.com"  # the person deleted, and their name: neither is in any other text
 NAME = "Zedquill"

@@ -13,7 +13,7 @@ from helpers.lobby import new_table
 from watch import watch
 
 from spades.storage import SeatRow
-from spades.web.profile import EMOJI
+from spades.web.accounts.profile import EMOJI
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
 

@@ -1,4 +1,4 @@
-"""Duplicate boards on the site (``spades.web.boards``, docs/boards.md "On the site"),
+"""Duplicate boards on the site (``spades.web.circles.boards``, docs/boards.md "On the site"),
 through the Flask test client: the week on the circle's page, the owner's week form and
 early close, a member's table of the week (and the second one refused), the 404 every
 boards address answers to anyone not in the circle, and the secrecy: a table of boards'
@@ -30,8 +30,8 @@ from spades.cards import Card
 from spades.circles.boards import boards_of, week_secret
 from spades.fairness import FairDeals, hand_seed, verify_record
 from spades.tables import Leave, Player
-from spades.web.boards import NOT_REVEALED
-from spades.web.secrecy import BOARDS_SHUT
+from spades.web.circles.boards import NOT_REVEALED
+from spades.web.matches.secrecy import BOARDS_SHUT
 
 NOT_HERE = "There is no circle at this address."
 UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
@@ -174,7 +174,7 @@ LABELS = {Card.parse(f"{r}{s}") for r in "23456789TJQKA" for s in "SHDC"}
 
 def card_words(page: str) -> list[str]:
     """Every card named in words on a page (``ace of spades``), as the site draws cards."""
-    from spades.web.pictures import card
+    from spades.web.table.pictures import card
     return [card(str(c)).label for c in LABELS if card(str(c)).label in page]
 
 

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from spades.web.account_delete import REFUSED
+from spades.web.accounts.delete import REFUSED
 
 CODE_RE = re.compile(r"\b(\d{6})\b")
 

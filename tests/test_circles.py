@@ -419,7 +419,7 @@ def test_the_service_tells_a_replaced_link_from_a_bad_one(app, circle):
 
 
 def test_the_game_nights_block_shows_what_a_registered_part_gives(app, circle):
-    from spades.web.circles import PAGE_PARTS, page_part
+    from spades.web.circles.home import PAGE_PARTS, page_part
     slug, ann, bo, cy = circle
     assert 'id="nights"' not in ann.get(f"/c/{slug}").get_data(as_text=True)  # no nights: nothing shown
     seen = []

@@ -10,7 +10,7 @@ from conftest import FakeClock, csrf_of, open_ws, start_practice
 from watch import watch
 
 from spades.tables import EMOJIS, Player
-from spades.web.render import render_public
+from spades.web.table.render import render_public
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from spades.rules_config import Rules
 from spades.storage import MIGRATION_SET, MIGRATIONS, Conflict, PutHand, SeatRow, Store
 from spades.storage.migrations import SqliteSchema
 from spades.tables import Continue, Player, Rematch, TableService, load_state
-from spades.web.fairness import figures_of
+from spades.web.matches.fairness import figures_of
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}

@@ -13,7 +13,7 @@ from spades.fairness import FairDeals, first_dealt, shuffled
 from spades.rules_config import Rules, shape_of
 from spades.storage import SeatRow
 from spades.tables import Player
-from spades.web.fairness import figures_of, first_hands
+from spades.web.matches.fairness import figures_of, first_hands
 
 ANN = "fair-decks-ann"
 ONE_HAND = {"mode": "no_bidding", "end": "hands", "hands": 1, "tempo": "off"}

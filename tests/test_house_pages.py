@@ -29,8 +29,8 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Event, Player, Snapshot, load_state
 from spades.views import seat_view
-from spades.web import replay as replay_web
-from spades.web.render import public_part, render_fragments, table_context
+from spades.web.matches import replay as replay_web
+from spades.web.table.render import public_part, render_fragments, table_context
 
 RECORDS = Path(__file__).parent / "records"
 NAMES3 = ("Ann", "Bo", "Cy")
@@ -370,7 +370,7 @@ def test_a_joker_on_the_trick_and_in_the_last_trick_is_a_named_card(app):
 
 def test_the_suits_a_jjdd_seat_may_play_count_the_jokers_and_the_2d_as_spades():
     """The page marks the playable cards from the suits in #told: a joker and the 2D are spades."""
-    from spades.web.render import _legal_suits
+    from spades.web.table.render import _legal_suits
     shape = Rules(jokers="jjdd").shape
     assert _legal_suits(shape, {"BJ", "2D", "4S"}) == "S"
     assert _legal_suits(shape, {"3D", "KD"}) == "D"

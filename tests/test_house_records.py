@@ -27,7 +27,7 @@ from spades.storage import MIGRATION_SET, MIGRATIONS, SeatRow, Store
 from spades.storage.migrations import SqliteSchema
 from spades.storage.people import CUTTHROAT, PARTNERS
 from spades.views import seat_view
-from spades.web.profile import game_line, history_lines, rules_word
+from spades.web.accounts.profile import game_line, history_lines, rules_word
 
 RECORDS = Path(__file__).parent / "records"
 CUTTHROAT_3 = Rules(players=3, partners=False, end="hands", hands=1)

@@ -17,8 +17,8 @@ from spades.circles.service import PER_DAY
 from spades.rules_config import TURN_BASED, Rules
 from spades.tables import MAX_TURN_TABLES
 from spades.web import close_app, create_app
-from spades.web.allowance import code_budgets, mail_figures, take
-from spades.web.lobby import NEW_DEFAULTS
+from spades.web.rooms.lobby import NEW_DEFAULTS
+from spades.web.site.allowance import code_budgets, mail_figures, take
 
 BURST = 8
 

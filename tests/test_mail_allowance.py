@@ -108,10 +108,10 @@ def test_a_spent_share_is_logged_once_an_hour_and_shown_to_who_runs_the_site(app
     assert stranger.get("/admin/mail").status_code == 403
     for client, email in ((boss, "boss@example.com"), (stranger, "stranger@example.com")):
         sign_in(client, smtp, email)  # two codes from the codes' share
-    caplog.set_level(logging.WARNING, logger="spades.web.allowance")
+    caplog.set_level(logging.WARNING, logger="spades.web.site.allowance")
     statuses = spray(app, [f"203.0.{n}.9" for n in range(30)], asks=3)  # 90 asks from 30 networks
     assert statuses.count(303) == 18 + 15  # the rest of the codes' share and the reserve (one a network)
-    warnings = [rec.getMessage() for rec in caplog.records if rec.name == "spades.web.allowance"]
+    warnings = [rec.getMessage() for rec in caplog.records if rec.name == "spades.web.site.allowance"]
     assert len(warnings) == 2, warnings
     assert warnings[0].startswith("mail: the sign-in codes' share is spent: codes to new browsers come from the "
                                   "reserve, one per network until ")

@@ -16,7 +16,7 @@ from helpers.lobby import new_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spades.web.limits import limiter
+from spades.web.site.limits import limiter
 
 ROUTES = {
     "/practice": ("level", "speed", "end", "name", "bag_penalty", "blind_nil"),

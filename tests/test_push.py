@@ -1,5 +1,5 @@
 """Notices in the browser (Web Push) over HTTP: a browser's subscription posted to
-``/push/subscribe``, a notice sent with ``spades.web.push.notify`` to a push service on
+``/push/subscribe``, a notice sent with ``spades.web.accounts.push.notify`` to a push service on
 loopback that keeps what it receives, decrypted there with the browser's keys; a push
 service that answers 410 makes the site forget the subscription; malformed subscriptions
 are refused with a sentence; signing in moves a browser's subscriptions to the account."""
@@ -26,9 +26,9 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
 from spades.tables import EMOJIS
 from spades.web import close_app, create_app
-from spades.web.identity import CSRF_MESSAGE
-from spades.web.limits import limiter
-from spades.web.push import notify
+from spades.web.accounts.push import notify
+from spades.web.site.identity import CSRF_MESSAGE
+from spades.web.site.limits import limiter
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import json
 import re
 import struct
 
-from spades.web.headers import POLICY
+from spades.web.site.headers import POLICY
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, load_state
 from spades.tables.commands.talk import Say
-from spades.web.hub import BEHIND, Connection
+from spades.web.table.hub import BEHIND, Connection
 
 FRAGMENT = re.compile(r'<(\w+) id="([\w-]+)"[^>]*hx-swap-oob="[^"]*">.*?</\1>(?=<\w+ id="[\w-]+"[^>]*hx-swap-oob|$)',
                       re.S)

@@ -285,7 +285,7 @@ def test_a_team_with_a_bye_is_told_so_on_the_tourney_page(app, client):
 def test_a_duplicate_tourney_shuts_a_round_s_replays_until_every_table_finished(app, client, service):
     from helpers.tourney import play_table
 
-    from spades.web.secrecy import ROUND_SHUT
+    from spades.web.matches.secrecy import ROUND_SHUT
 
     code = new_tourney(client, format="swiss", rounds="1", duplicate="on")
     tourneys = app.extensions["spades.tourneys"]

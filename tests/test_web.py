@@ -202,7 +202,7 @@ def test_an_unexpected_error_renders_a_friendly_page(app, client, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr("spades.web.lobby.render_template", boom)
+    monkeypatch.setattr("spades.web.rooms.lobby.render_template", boom)
     r = client.get("/")
     assert r.status_code == 500 and "kaboom" not in r.get_data(as_text=True)
     assert "Something went wrong on our side" in r.get_data(as_text=True)

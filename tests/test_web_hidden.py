@@ -19,7 +19,7 @@ from spades import bots
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, load_state
-from spades.web.render import render_fragments
+from spades.web.table.render import render_fragments
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
@@ -133,7 +133,7 @@ def test_the_frames_each_socket_is_sent_never_hold_another_seats_cards(app, serv
     sent (only the fragments that changed) is checked as it is made, under the table's
     lock, against the cards the other seats hold at that very moment."""
     from spades.tables.commands.host import Rematch
-    from spades.web.hub import Connection
+    from spades.web.table.hub import Connection
 
     hub = app.extensions["spades.hub"]
     code = "HIDFRM"

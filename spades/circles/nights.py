@@ -2,7 +2,7 @@
 time, an IANA time zone, weekly or not), members answer yes, maybe or no, and at the
 start the site seats the people who said yes and are on the circle's page at tables of
 four, partners by the circle's pairing rule, bots in the empty seats. ``docs/circles.md``
-("Game nights") says every rule; the web's part is ``spades.web.nights``.
+("Game nights") says every rule; the web's part is ``spades.web.circles.nights``.
 
 ``tick(now)``, run every few seconds by the web's worker thread:
 

@@ -9,10 +9,10 @@ Invite again, block), ``notices`` (turn-based tables: the your-turn list, notice
 match's every bid and card weighed), ``rules`` (``/rules``: how to play), ``tourney``
 (``/t``: tourneys, their service in ``app.extensions["spades.tourneys"]``), ``circles``
 (``/c``: a friend group's home, its service in ``app.extensions["spades.circles"]``), ``push``
-(notices in the browser, ``spades.web.push.notify``) and ``pwa`` (the service worker that
+(notices in the browser, ``spades.web.accounts.push.notify``) and ``pwa`` (the service worker that
 makes the site an app). The table service
 (``spades.tables``) lives in ``app.extensions["spades.tables"]``, the socket hub
-(``spades.web.hub``) in ``app.extensions["spades.hub"]``, the accounts
+(``spades.web.table.hub``) in ``app.extensions["spades.hub"]``, the accounts
 (``spades.accounts``) in ``app.extensions["spades.accounts"]``.
 
 Configuration (all optional; ``bash scripts/serve`` needs none):
@@ -37,7 +37,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
-  of turn-based tables are looked for (``spades.web.notices``); 0: never (tests tick).
+  of turn-based tables are looked for (``spades.web.rooms.notices``); 0: never (tests tick).
   ``NOTICE_AWAY_S`` (120; env ``SPADES_NOTICE_AWAY_S``): a person whose every page of a
   table waiting on them closed is told after this long, unless one opened again.
   ``TURN_LIST_POLL_S`` (15): how often an open home or Games page asks for its your-turn list.
@@ -45,7 +45,7 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   the site and read ``/admin/reports`` (reported chat messages). Empty: nobody.
 - ``CLOCK_SECONDS_OVERRIDE``: tests only (never set in production config): every turn at a
   timed table gets this many seconds, whatever its tempo, so a browser test sees a timeout.
-- ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.limits``;
+- ``RATELIMIT_STORAGE_URI`` / ``RATELIMIT_ENABLED``: rate limits (``spades.web.site.limits``;
   a Redis storage counts in memory while Redis does not answer).
 - ``PRACTICE_PER_PERSON`` (30 per hour), ``PRACTICE_PER_ADDRESS`` (60 per hour),
   ``FRIENDS_TABLES_PER_PERSON`` (20 per hour), ``FRIENDS_TABLES_PER_ADDRESS`` (40 per hour),
@@ -68,25 +68,25 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
   the next one is closed with a reason. ``SOCKET_QUEUE`` (64): changes waiting for one
   socket before it counts as stuck and is closed (its page reconnects).
   ``SOCKET_MOVES_PER_S`` (20, bursts of twice that; env ``SPADES_SOCKET_MOVES_PER_S``):
-  moves one table socket may send a second (``spades.web.live``); past it they are refused.
+  moves one table socket may send a second (``spades.web.table.live``); past it they are refused.
   ``SOCK_SERVER_OPTIONS["max_message_size"]`` (4 KiB): the largest message a page may send.
 - ``MAX_REQUESTS_PER_ADDRESS`` (50; env ``SPADES_MAX_REQUESTS_PER_ADDRESS``): requests in
   progress from one client address (WebSockets not counted); the next is answered 429.
   ``BODY_TIMEOUT_S`` (5; env ``SPADES_BODY_TIMEOUT_S``): a request body must arrive within
   this many seconds of the app first reading it, or it is answered 408 and its connection
-  closed (``spades.web.guard``; 0 turns either off).
+  closed (``spades.web.site.guard``; 0 turns either off).
 - ``SESSION_COOKIE_SECURE`` (env ``SPADES_SESSION_COOKIE_SECURE=1``): Secure cookies even
   where the server cannot tell it is behind https (they are Secure on https requests anyway).
 - ``VAPID_PRIVATE_KEY`` (env ``SPADES_VAPID_PRIVATE_KEY``: a PEM or the base64url raw key;
   a bad one stops the start), ``VAPID_SUBJECT`` (env ``SPADES_VAPID_SUBJECT``: ``mailto:``
   or ``https:``), ``PUSH_HOSTS``, ``PUSH_ALLOW_LOOPBACK`` (on when testing): notices in the
-  browser (``spades.web.push``); without a key one is made once into
+  browser (``spades.web.accounts.push``); without a key one is made once into
   ``instance/vapid_private.pem``.
 - ``SESSION_IDLE_DAYS`` (30; env ``SPADES_SESSION_IDLE_DAYS``): a signed-in session unused
   this long is signed out (``spades.accounts``), and the session cookie lasts as long from
   its last day of use (``PERMANENT_SESSION_LIFETIME``). ``MAIL_HOURLY_CAP`` (500; env
   ``SPADES_MAIL_HOURLY_CAP``): messages the whole site may send in an hour, counted in the
-  rate limits' storage (``spades.web.allowance``).
+  rate limits' storage (``spades.web.site.allowance``).
 
 Imports: Flask and friends, ``spades.tables``, ``spades.storage``, ``spades.push`` and the core.
 """
@@ -110,11 +110,11 @@ from ..tables import TableService
 from ..tables.analyses import AnalysisQueue, analysis_channel
 from ..tables.cluster import Cluster
 from ..tourney.service import TourneyService
-from .guard import Guard
-from .hub import Hub
+from .site.guard import Guard
+from .table.hub import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# what one person and one client address may make (spades.web.limits.making)
+# what one person and one client address may make (spades.web.site.limits.making)
 MAKING_LIMITS = {
     "PRACTICE_PER_PERSON": "30 per hour", "PRACTICE_PER_ADDRESS": "60 per hour",
     "FRIENDS_TABLES_PER_PERSON": "20 per hour", "FRIENDS_TABLES_PER_ADDRESS": "40 per hour",
@@ -142,7 +142,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         # the cookie is sent again only when the session changes, not with every answer
         # (signing it is a good part of a move's cost), and once a day of use
-        # (``spades.web.identity``): its lifetime, SESSION_IDLE_DAYS, runs from that day
+        # (``spades.web.site.identity``): its lifetime, SESSION_IDLE_DAYS, runs from that day
         SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_IDLE_DAYS=float(os.environ.get("SPADES_SESSION_IDLE_DAYS", "30")),
         MAIL_HOURLY_CAP=int(os.environ.get("SPADES_MAIL_HOURLY_CAP", "500")),
@@ -221,36 +221,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         **({} if budget is None else {"budget_s": budget}))
     atexit.register(close_app, app)
 
-    from . import (
-        account_data,
-        account_delete,
-        account_devices,
-        analysis,
-        auth,
-        boards,
-        circles,
-        errors,
-        headers,
-        identity,
-        limits,
-        live,
-        lobby,
-        nights,
-        notices,
-        people,
-        privacy,
-        profile,
-        push,
-        pwa,
-        render,
-        replay,
-        rules,
-        secrecy,
-        table,
-        talk,
-        tourney,
-    )
-    from .fairness import bp as fairness_bp
+    from .accounts import auth, people, privacy, profile, push
+    from .accounts import data as account_data
+    from .accounts import delete as account_delete
+    from .accounts import devices as account_devices
+    from .circles import boards, nights
+    from .circles import home as circles
+    from .matches import analysis, replay, secrecy
+    from .matches.fairness import bp as fairness_bp
+    from .rooms import lobby, notices
+    from .site import errors, headers, identity, limits, pwa, rules
+    from .table import live, render, talk
+    from .table import page as table
+    from .tourney import pages as tourney
 
     identity.init_app(app)
     headers.init_app(app)

@@ -53,8 +53,8 @@ def csrf(client) -> str:
 
 # -- friends at one table of the week ----------------------------------------------------------------
 def handle_of(app, person: str) -> str:
-    """How the circle's forms name a person (``spades.web.circles.handle``)."""
-    from spades.web.circles import handle
+    """How the circle's forms name a person (``spades.web.circles.home.handle``)."""
+    from spades.web.circles.home import handle
     with app.app_context():
         return handle(person)
 

@@ -8,7 +8,7 @@ import time
 from conftest import OPEN_PANEL
 from playwright.sync_api import Browser, Page, expect
 
-from spades.web.pictures import card
+from spades.web.table.pictures import card
 
 MY_TURN_OR_HAND_OVER = """(prev) => {
   const v = document.getElementById('turn');  // the table's version the page shows

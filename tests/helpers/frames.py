@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import queue
 
-from spades.web.hub import Connection
+from spades.web.table.hub import Connection
 
 
 def frames(hub, conn: Connection) -> list[str]:
-    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.live.pump``)."""
+    """What the socket's own loop sends now (``Connection.take``, as ``spades.web.table.live.pump``)."""
     out = []
     while True:
         try:

@@ -6,7 +6,7 @@ which the players do not see while the match runs (they see it once it is over; 
 watchers read both). A line is stored with the table (not with a match, and never in
 a match record) and published as a change of its own that carries the line and no
 picture (``spades.tables.values.Said``); each page adds it to its chat, and a person's
-mutes and blocks keep it from their sockets (``spades.web.hub``).
+mutes and blocks keep it from their sockets (``spades.web.table.hub``).
 
 The host's settings are the table's options ``chat`` (``on``, ``reactions``: the fixed
 reactions only, ``off``) and ``filter`` (rude words masked, with ``better-profanity``'s
