@@ -49,7 +49,6 @@ from ..table.chat import MUTED_CHANNEL
 bp = Blueprint("people", __name__)
 
 MAX_INVITED = 3  # a table seats four at most: the host and three people
-WORDS = {3: "three", 4: "four"}
 INVITE_AGAIN_PER_PERSON = "1 per hour"  # "Invite again" from one person to another
 
 
@@ -175,9 +174,10 @@ def invite_again():
         rules = Rules.from_dict(last.get("rules"))
     except (RulesError, TypeError, ValueError):  # options from before a rule was refused: the usual ones
         rules = Rules()
-    seats = rules.shape.players  # the last table's shape: three seats in cutthroat for three
+    shape = rules.shape  # the last table's shape: three seats in cutthroat for three
+    seats = shape.players
     if len(chosen) > min(MAX_INVITED, seats - 1):
-        return _back(f"A table seats {WORDS[seats]}: choose at most {seats - 1} people.")
+        return _back(f"A table seats {shape.players_word}: choose at most {seats - 1} people.")
     blocked = store.blocked(pid)
     if any(p in blocked for p in chosen):
         return _back("Unblock a person before you invite them.")

@@ -177,7 +177,6 @@ def card_name(text: str) -> Markup:
 
 # where the page draws each seat, clockwise from the bottom (three seats: no one across)
 PLACES = {4: ("bottom", "left", "top", "right"), 3: ("bottom", "left", "right")}
-COUNT_WORDS = {3: "three", 4: "four"}
 # a line's colour for each player of a cutthroat chart
 SIDE_COLOURS = ("#1f6f4a", "#b3261e", "#1a56a8", "#8a5a00")
 
@@ -329,7 +328,7 @@ def page(code: str):
         hand=h + 1, hands=[(i + 1, link(i, 0)) for i in range(len(hands))], step=listed[k], steps=listed,
         seats=seats, trick=trick, prev=prev, next=nxt, chart=_chart(steps, team, k, shape), team=team,
         team_name=side_names[team], side_names=side_names, cutthroat=not shape.partners,
-        hands_face_up=COUNT_WORDS[shape.players], losses=_losses(hands, names), hand_losses=_losses([hands[h]], names),
+        hands_face_up=shape.players_word, losses=_losses(hands, names), hand_losses=_losses([hands[h]], names),
         inaccuracy=analyst.INACCURACY, mistake=analyst.MISTAKE, dd_tricks=analyst.DD_TRICKS,
         replay_url=url_for("replay.replay", code=code, match=match), card_name=card_name)
 
