@@ -17,7 +17,7 @@ from spades.rules_config import Rules, preset_rules
 from spades.storage import SeatRow
 from spades.tables import Change, Player
 from spades.web.table import render
-from spades.web.table.hub import Connection
+from spades.web.table.connection import Connection
 
 # one fragment of a frame: an element with an id, sent out of band, up to the next one
 FRAGMENT = re.compile(r'<(\w+) id="([\w-]+)"[^>]*hx-swap-oob="[^"]*">.*?</\1>(?=<\w+ id="[\w-]+"[^>]*hx-swap-oob|$)',

@@ -14,7 +14,7 @@ from helpers.talk import HX, chat_of, say
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, React, Say, TalkRefused
-from spades.web.table.hub import Connection
+from spades.web.table.connection import Connection
 
 
 @pytest.fixture

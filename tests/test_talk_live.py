@@ -15,7 +15,7 @@ from helpers.talk import person
 from spades.rules_config import Rules
 from spades.storage import SeatRow
 from spades.tables import Player, Stale
-from spades.web.table.hub import CSRF_MARK
+from spades.web.table.published import CSRF_MARK
 
 HANA, ANN, EVE = "p-hana", "p-ann", "p-eve"
 HX = {"HX-Request": "true"}
