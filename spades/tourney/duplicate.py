@@ -40,7 +40,8 @@ from ..storage import Store
 from .model import Pairing
 from .state import Tourney, load
 
-__all__ = ["Compared", "compare", "hand_points", "records_open", "round_deals", "round_over", "round_seed"]
+__all__ = ["Compared", "compare", "hand_points", "records_open", "round_deals", "round_over", "round_records_open",
+           "round_seed", "watchable"]
 
 
 def round_seed(tourney_seed: str, round_number: int) -> str:
@@ -62,6 +63,18 @@ def round_over(t: Tourney, number: int) -> bool:
     return bool(pairings) and all(p.result is not None for p in pairings)
 
 
+def round_records_open(t: Tourney, number: int) -> bool:
+    """Whether the records, replays and analyses of round ``number``'s tables may be shown:
+    always, but in a duplicate tourney only once the round is over."""
+    return not t.row.duplicate or round_over(t, number)
+
+
+def watchable(t: Tourney) -> bool:
+    """Whether people without a seat may watch the tourney's tables: never on duplicate
+    deals, where a watcher could tell another table the hands it is about to play."""
+    return not t.row.duplicate
+
+
 def records_open(store: Store, table_code: str) -> bool:
     """Whether table ``table_code``'s records, replays and analyses may be shown as far as
     a tourney goes: always, but for a table of a duplicate tourney's round still under way."""
@@ -69,7 +82,7 @@ def records_open(store: Store, table_code: str) -> bool:
     if found is None:
         return True
     t = load(store, found[0])
-    return t is None or not t.row.duplicate or round_over(t, found[1])
+    return t is None or round_records_open(t, found[1])
 
 
 def hand_points(match: Match) -> dict[int, tuple[int, int]]:

@@ -11,7 +11,8 @@ sentence, flashed); the page's live part (``tourney/_live.html``) is pushed agai
 the WebSocket ``/t/<CODE>/ws`` after every change of the tourney (the tourney service
 announces it on the table service's bus, page channel ``t/<CODE>``, which the socket hub
 of every process hears), so registrations, Ready marks, new tables, scores and results
-show without a reload. A person whose table has just been made is taken to it by the page
+show without a reload; that part is a view model (``live.live_page``), which decides
+what each person is offered. A person whose table has just been made is taken to it by the page
 (``data-go``, once per table).
 
 Imports: Flask, ``spades.tourney`` (the service and its views), ``spades.tables`` (names)
@@ -27,7 +28,6 @@ from flask import (
     Blueprint,
     Flask,
     abort,
-    current_app,
     flash,
     get_flashed_messages,
     redirect,
@@ -39,7 +39,7 @@ from flask import (
 
 from ...tables import EMOJIS, BadPlayer, check_emoji, clean_name
 from ...tourney.errors import TourneyError, TourneyNotFound
-from ...tourney.service import LIST_PAGE, TourneyService
+from ...tourney.service import LIST_PAGE
 from ...tourney.views import TourneyView, page_channel
 from ..accounts.auth import signed_in
 from ..rooms.codes import CODE_RE
@@ -49,6 +49,7 @@ from ..site.limits import making
 from ..site.services import service
 from ..table.hub import CSRF_MARK
 from ..table.live import origin_allowed, serve_page, sock
+from .live import LiveModel, clock_time, live_page, tourneys
 
 bp = Blueprint("tourney", __name__)
 
@@ -61,10 +62,6 @@ NEW_DEFAULTS = {"format": "knockout", "rounds": "3", "team_limit": "8", "start":
 # whether the creator plays in their tourney: as a team (they get the link to send), alone,
 # or not at all; a form that does not say (an older page) registers nobody
 PLAY = {"team": "team", "solo": "solo", "no": None, "": None}
-
-
-def tourneys() -> TourneyService:
-    return current_app.extensions["spades.tourneys"]
 
 
 def _token(token: str) -> None:
@@ -86,6 +83,13 @@ def _view(code: str, pid: str | None) -> TourneyView:
         abort(404, description=NO_TOURNEY)
 
 
+def _live(code: str, pid: str | None) -> LiveModel:
+    try:
+        return live_page(tourneys(), code, pid)
+    except TourneyNotFound:
+        abort(404, description=NO_TOURNEY)
+
+
 def _person() -> tuple[str, str, str]:
     """This browser's player id, and the name and emoji the form gave. Raises BadPlayer."""
     name = clean_name(request.form.get("name"))
@@ -94,17 +98,16 @@ def _person() -> tuple[str, str, str]:
     return player_id(create=True), name, emoji
 
 
-def live_context(t: TourneyView, pid: str | None, typed: str = "") -> dict:
-    """What the live part of the page shows this person, besides the view itself (a push
-    has no request: ``typed`` is the name this browser last typed, from its session)."""
+def live_context(live: LiveModel, pid: str | None, typed: str = "") -> dict:
+    """What the live part of the page reads: its model, and the register form's values (a
+    push has no request: ``typed`` is the name this browser last typed, from its session)."""
     name, emoji = service().known_player(pid)
-    return {"t": t, "now": tourneys().clock(), "values": {"name": name or typed, "emoji": emoji or EMOJIS[0]},
-            "emojis": EMOJIS, "team_names": {tm.id: " & ".join(p.name for p in tm.players) for tm in t.teams}}
+    return {"live": live, "values": {"name": name or typed, "emoji": emoji or EMOJIS[0]}, "emojis": EMOJIS}
 
 
 def live_html(code: str, pid: str | None, csrf: str) -> str:
     """The live part of the tourney page for this person, as the socket pushes it."""
-    return render_template("tourney/_live.html", csrf=csrf, oob=True, **live_context(_view(code, pid), pid))
+    return render_template("tourney/_live.html", csrf=csrf, oob=True, **live_context(_live(code, pid), pid))
 
 
 # -- pages ---------------------------------------------------------------------------------
@@ -191,19 +194,18 @@ def create():
 def page(code: str):
     code = _code(code)
     pid = player_id(create=True)  # a visitor gets an identity too, so the live part can reach them
-    t = _view(code, pid)
+    live = _live(code, pid)
     messages = get_flashed_messages()
-    return render_template("tourney/page.html", csrf=csrf_token(), oob=False, team_url=_team_url(t),
+    return render_template("tourney/page.html", csrf=csrf_token(), oob=False, team_url=_team_url(live),
                            message=messages[-1] if messages else None,
-                           **live_context(t, pid, session.get("name", "")))
+                           **live_context(live, pid, session.get("name", "")))
 
 
-def _team_url(t: TourneyView) -> str | None:
+def _team_url(live: LiveModel) -> str | None:
     """The link a team's first player sends the partner, while the team waits for them."""
-    mine = next((tm for tm in t.teams if tm.id == t.my_team), None)
-    if t.token is None or mine is None or mine.complete or mine.solo or t.status != "registering":
+    if live.team_link_token is None:
         return None
-    path = url_for("tourney.team_link", code=t.code, token=t.token)
+    path = url_for("tourney.team_link", code=live.code, token=live.team_link_token)
     return public_url(path) or request.host_url.rstrip("/") + path
 
 
@@ -323,4 +325,4 @@ def socket(ws, code: str) -> None:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.filters.setdefault("clock_time", lambda ts: dt.datetime.fromtimestamp(ts).strftime("%H:%M"))
+    app.jinja_env.filters.setdefault("clock_time", clock_time)
