@@ -31,45 +31,47 @@ Limits: invite links made (renewed) and tables started for circles count against
 ``CIRCLE_INVITES_PER_PERSON`` (config, "10 per hour" by default); a table for the circle
 counts as a table for friends too (``spades.web.site.limits.making``).
 
-Imports: Flask, ``spades.circles``, ``spades.rules_config``, ``spades.tables`` and the web
-layer's identity, limits, options, push and services (no other blueprint).
+Imports: Flask, ``spades.circles``, ``spades.rules_config``, ``spades.tables``, the circles'
+services and the web layer's identity, limits, options, push and services (no other blueprint).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 from flask import Blueprint, Flask, abort, current_app, flash, get_flashed_messages, redirect, render_template, request
 from flask import session as flask_session
 from werkzeug.exceptions import HTTPException
 
-from ...circles import CircleError, CircleService
+from ...circles import CircleError
 from ...circles.service import IN_ALL, NAME_MAX, PER_DAY
 from ...circles.standings import figure
-from ...rules_config import TURN_BASED
-from ...storage import CircleMemberRow, CircleResultRow, CircleRow
-from ...tables import EMOJIS, MAX_HUMANS, TOO_MANY_TURN_TABLES, AtLimit, BadPlayer, Refused, check_emoji, clean_name
+from ...storage import CircleMemberRow, CircleRow
+from ...tables import EMOJIS
 from ..accounts.push import notify
-from ..rooms.options import DEFAULT_VALUES, table_options
 from ..site.identity import default_emoji
-from ..site.limits import hit, in_minutes, making
-from ..site.services import service
+from ..site.limits import making
+from . import services
+from .services import (
+    NOT_HERE,
+    PEOPLE,
+    TABLE_DEFAULTS,
+    Refusal,
+    blocked_among,
+    circle_page,
+    circles,
+    day,
+    handle,
+    membership,
+)
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("circles", __name__)
 
-CIRCLE_INVITES_PER_PERSON = "10 per hour"  # invite links renewed and tables started, per person
-NOT_HERE = "There is no circle at this address."
-MIN_PEOPLE = 2  # a table for the circle is a room (``TableService.create_room``): 2 people at least
-PEOPLE = tuple(str(n) for n in range(MIN_PEOPLE, MAX_HUMANS + 1))  # the form's choices
-TABLE_DEFAULTS = {"humans": str(MAX_HUMANS), **DEFAULT_VALUES}
 
 
 @bp.errorhandler(404)
@@ -94,17 +96,6 @@ def page_part(fn: PageContext) -> PageContext:
     return fn
 
 
-def circles() -> CircleService:
-    """This application's circles."""
-    return current_app.extensions["spades.circles"]
-
-
-def handle(person: str) -> str:
-    """How the circle's pages name a person: never their id."""
-    key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, f"circle-person/{person}".encode(), hashlib.sha256).hexdigest()[:20]
-
-
 def _uid() -> str | None:
     return flask_session.get("uid") or None
 
@@ -112,25 +103,17 @@ def _uid() -> str | None:
 def member_of(slug: str) -> tuple[CircleRow, CircleMemberRow, str]:
     """The circle and this person's membership, or 404 for anyone not in it now."""
     uid = _uid()
-    row = circles().store.circle(slug) if len(slug) <= 40 else None
-    member = circles().member(slug, uid) if row is not None else None
-    if row is None or member is None or uid is None:
+    found = membership(slug, uid)
+    if found is None or uid is None:
         abort(404, description=NOT_HERE)
-    return row, member, uid
+    return found[0], found[1], uid
 
 
-def _refuse(e: CircleError) -> NoReturn:
+def _refuse(e: CircleError | Refusal) -> NoReturn:
     """Abort with the refusal's status and sentence (someone not in the circle: 404)."""
+    if isinstance(e, Refusal):
+        abort(e.status, description=e.message)
     abort(e.status, description=str(e) or NOT_HERE)
-
-
-def _invites_counted(uid: str) -> None:
-    """Count one invitation round (a renewed link, a table for the circle): 429 past the limit."""
-    limit = current_app.config.get("CIRCLE_INVITES_PER_PERSON", CIRCLE_INVITES_PER_PERSON)
-    wait = hit(limit, uid, "circle-invites")
-    if wait is not None:
-        abort(429, description=f"You have sent the most circle invitations one person may in an hour. "
-                               f"Try again in {in_minutes(wait)}.")
 
 
 def invite_url(slug: str, token: str) -> str:
@@ -175,75 +158,23 @@ def create():
 @bp.get("/c/<slug>")
 def page(slug: str):
     row, me, uid = member_of(slug)
-    svc = circles()
-    current = svc.current_season(slug)
-    seasons = svc.seasons(slug)
-    shown = current
-    asked = request.args.get("season", "")
-    if asked:
-        shown = next((s for s in seasons if str(s.number) == asked), None)  # type: ignore[assignment]
-        if shown is None:
-            abort(404, description="This circle has no such season.")
-    standings = svc.standings(slug, shown.number)
-    members = svc.members(slug)
-    names = _named(members, {s.person: s.name for s in standings.rows})
-    state = {m.person: m.state for m in members}
-    count = sum(m.state == "in" for m in members)
-    owner = row.owner == uid
-    recent = svc.recent(slug, 10)
-    tables = svc.open_tables(slug)
+    shown = circle_page(row, me, uid, request.args.get("season", ""), lambda token: invite_url(slug, token))
+    if isinstance(shown, Refusal):
+        abort(shown.status, description=shown.message)
     parts: dict[str, Any] = {}
     for part in PAGE_PARTS:
         parts.update(part(slug, uid))
-    return render_template(
-        "circles/page.html", circle=row, me=me, owner=owner, members=members, names=names, state=state,
-        handle=handle, season=shown, current=current, seasons=seasons, standings=standings,
-        partnerships=standings.partnerships[:10], best=standings.best_partner,
-        against=sorted(standings.against(uid), key=lambda x: names.get(x[0], ("",))[0].lower()),
-        recent=[_recent_line(r, uid) for r in recent], tables=tables, uid=uid,
-        invite=invite_url(slug, svc.invite_token(slug)) if owner else None, message=_flashed(), day=_day,
-        count=count, invite_first=owner and count == 1, figure=figure, **parts)
-
-
-def _named(members: Sequence[CircleMemberRow], played: dict[str, str] | None = None) -> dict[str, tuple[str, str]]:
-    """Each member's (name, emoji) as the circle's pages show them: the name they chose,
-    else the one they last sat at a table with, else the one they played the circle's
-    matches under (``played``); "Someone" only when none is known."""
-    names: dict[str, tuple[str, str]] = {}
-    for m in members:
-        name, emoji = (m.name, m.emoji) if m.name else service().known_player(m.person)
-        names[m.person] = (name or (played or {}).get(m.person) or "Someone", emoji or m.emoji)
-    for person, name in (played or {}).items():
-        names.setdefault(person, (name or "Someone", ""))
-    return names
-
-
-def _day(ts: float | None) -> str:
-    """A date as the page shows it ("7 Dec 2026", UTC)."""
-    if ts is None:
-        return ""
-    return datetime.fromtimestamp(ts, UTC).strftime("%-d %b %Y")
-
-
-def _recent_line(r: CircleResultRow, uid: str) -> dict:
-    """A recent match in words: each side's names and score, the winner's first."""
-    sides: list[dict] = []
-    for t, side in enumerate(r.sides):
-        names = " & ".join(r.seats[s][2] or "Someone" for s in side)
-        sides.append({"names": names, "score": r.scores[t] if t < len(r.scores) else 0, "won": r.winner == t,
-                      "mine": any(r.seats[s][1] == uid for s in side)})
-    sides.sort(key=lambda x: (not x["won"], -x["score"]))
-    return {"code": r.table_code, "number": r.number, "day": _day(r.finished), "sides": sides}
+    return render_template("circles/page.html", **shown.context(), handle=handle, message=_flashed(), day=day,
+                           figure=figure, **parts)
 
 
 # -- the invite link -------------------------------------------------------------------------
 @bp.post("/c/<slug>/invite/renew")
 def renew(slug: str):
-    row, me, uid = member_of(slug)
-    if row.owner != uid:
-        abort(403, description="Only the circle's owner may renew its invite link.")
-    _invites_counted(uid)
-    circles().renew_invite(slug, uid)
+    row, _, uid = member_of(slug)
+    refused = services.renew_invite(row, uid)
+    if refused is not None:
+        _refuse(refused)
     flash("A new invite link is ready: the old one no longer works.")
     return redirect(f"/c/{slug}#invite", 303)
 
@@ -257,13 +188,12 @@ def _invited(slug: str, token: str) -> CircleRow:
 
 @bp.get("/c/<slug>/join/<token>")
 def invited(slug: str, token: str):
-    row = _invited(slug, token)
     uid = _uid()
-    if uid is not None and circles().member(slug, uid) is not None:
+    shown = services.join_page(_invited(slug, token), uid)
+    if shown.member:
         return redirect(f"/c/{slug}", 303)
-    members = [m for m in circles().members(slug) if m.state == "in"]
-    return render_template("circles/join.html", circle=row, signed_in=uid is not None, members=members,
-                           names=_named(members), token=token), 200
+    return render_template("circles/join.html", circle=shown.circle, signed_in=uid is not None,
+                           members=shown.members, names=shown.names, token=token), 200
 
 
 @bp.post("/c/<slug>/join/<token>")
@@ -294,27 +224,20 @@ def leave(slug: str):
 @bp.post("/c/<slug>/remove")
 def remove(slug: str):
     row, _, uid = member_of(slug)
-    if row.owner != uid:
-        abort(403, description="Only the circle's owner may remove a member.")
-    by_handle = {handle(m.person): m for m in circles().members(slug) if m.state == "in"}
-    member = by_handle.get(request.form.get("person", ""))
-    if member is None:
-        abort(400, description="That person is not in the circle any more. Reload the page.")
-    try:
-        circles().remove(slug, uid, member.person)
-    except CircleError as e:
-        _refuse(e)
-    flash(f"You removed {member.name or 'them'} from the circle. Their results stay in the standings.")
+    said = services.remove_member(row, uid, request.form.get("person", ""))
+    if isinstance(said, Refusal):
+        _refuse(said)
+    flash(said)
     return redirect(f"/c/{slug}#members", 303)
 
 
 @bp.post("/c/<slug>/season/next")
 def next_season(slug: str):
     row, _, uid = member_of(slug)
-    if row.owner != uid:
-        abort(403, description="Only the circle's owner may close the season.")
-    season = circles().next_season(slug, uid)
-    flash(f"Season {season.number - 1} is closed; season {season.number} starts now.")
+    said = services.next_season(row, uid)
+    if isinstance(said, Refusal):
+        _refuse(said)
+    flash(said)
     return redirect(f"/c/{slug}", 303)
 
 
@@ -327,12 +250,8 @@ def _table_form(row: CircleRow, values: dict, message: str | None = None, status
 @bp.get("/c/<slug>/table")
 def table_form(slug: str):
     row, _, uid = member_of(slug)
-    name, emoji = service().known_player(uid)
-    # as many people as the circle has, up to a full table (a room is for 2 at least)
-    count = sum(m.state == "in" for m in circles().members(slug))
-    humans = str(max(MIN_PEOPLE, min(count, MAX_HUMANS)))
-    values = {**TABLE_DEFAULTS, "humans": humans, "name": name, "emoji": emoji or default_emoji(EMOJIS)}
-    return _table_form(row, values, alone=count == 1)
+    shown = services.table_form(row, uid, default_emoji(EMOJIS))
+    return _table_form(row, dict(shown.values), alone=shown.alone)
 
 
 @bp.post("/c/<slug>/table")
@@ -341,33 +260,18 @@ def start_table(slug: str):
     row, _, uid = member_of(slug)
     form = request.form
     values = {**TABLE_DEFAULTS, **form.to_dict()}
-    humans = form.get("humans", "")
-    if humans not in PEOPLE:
-        return _table_form(row, values, f"Choose how many people will play: {MIN_PEOPLE} to {MAX_HUMANS}.", 400)
-    chosen = table_options(form, people=int(humans))
-    if isinstance(chosen, str):
-        return _table_form(row, values, chosen, 400)
-    rules, level = chosen
-    try:
-        name, emoji = clean_name(form.get("name")), check_emoji(form.get("emoji"))
-    except BadPlayer as e:
-        return _table_form(row, values, str(e), 400)
-    if rules.tempo in TURN_BASED and service().at_turn_limit(uid):
-        return _table_form(row, values, TOO_MANY_TURN_TABLES, 409)
-    refusal = making("friends", uid)
-    if refusal:
-        return _table_form(row, values, refusal.message, 429)[0], 429, refusal.headers
-    _invites_counted(uid)
-    try:
-        started = circles().start_table(slug, uid, name, emoji, rules, level, int(humans))
-    except CircleError as e:
-        return _refuse(e)
-    except AtLimit as e:  # the turn-based tables' limit, counted as the room is stored
-        return _table_form(row, values, str(e), 409)
-    except Refused as e:
-        return _table_form(row, values, str(e), 400)
-    flask_session["name"] = name
-    tell(started.invited, started.code, f"A table for {row.name}", f"{name} started a table: join it.")
+
+    def limit() -> Refusal | None:
+        refusal = making("friends", uid)
+        return Refusal(429, refusal.message, refusal.headers) if refusal else None
+
+    started = services.start_circle_table(row, uid, form, limit)
+    if isinstance(started, Refusal):
+        if not started.form:
+            _refuse(started)
+        return _table_form(row, values, started.message, started.status)[0], started.status, dict(started.headers)
+    flask_session["name"] = started.name
+    tell(started.invited, started.code, started.title, started.body)
     return redirect(f"/g/{started.code}", 303)
 
 
@@ -378,7 +282,7 @@ def tell(people: Sequence[str], code: str, title: str, body: str) -> None:
     if not people:
         return
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    blocked = {p for p in people if _uid() in app.extensions["spades.tables"].store.blocked(p)}
+    blocked = blocked_among(people, _uid())
 
     def run() -> None:
         for person in people:

@@ -33,21 +33,19 @@ is within a quarter of an hour (every five minutes while one is within a day);
 ``NIGHT_CHANGES_PER_PERSON`` above. The reminders are taken from the reminders' share of
 the site's hourly mail (``spades.web.site.allowance``).
 
-Imports: Flask, ``spades.circles`` and the web layer's allowance, circles, identity,
-limits, notices (the site's address for links) and services.
+Imports: Flask, ``spades.circles`` and the web layer's allowance, circles (their home,
+services and night views), identity, limits, notices (the site's address for links) and services.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request
 
 from ...circles import CircleError
-from ...circles.nights import PUSH_S, REMIND_S, SEATED_S, BadZone, NightError, NightService, stopped_by
-from ...storage import CircleRow, NightRow
+from ...circles.nights import BadZone, NightError, NightService, stopped_by
+from ...storage import CircleRow
 from ..rooms.notices import site_address, tick_every
 from ..site.allowance import reminder_budgets, take
 from ..site.identity import csrf_exempt
@@ -55,71 +53,22 @@ from ..site.limits import TooMany, hit, in_minutes, too_many
 from ..site.services import mailer
 from . import home as circles_web
 from .home import NOT_HERE, circles, member_of, page_part
+from .night_views import ZONES, NightForm, NightFormValues, NightsView, PollView, nights_part, poll_every
+from .services import circle_name, nights, owner_refusal
 
 bp = Blueprint("nights", __name__)
 bp.register_error_handler(404, circles_web.not_here)
 
-POLL_S = 20  # the page says "here" this often while a night is near
-POLL_DAY_S = 300  # ... and this often while one is within a day
-ZONES = ("UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome", "Europe/Athens",
-         "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
-         "America/Sao_Paulo", "America/Mexico_City", "Asia/Kolkata", "Asia/Tokyo", "Asia/Singapore",
-         "Australia/Sydney", "Pacific/Auckland", "Africa/Lagos", "Africa/Johannesburg")
 NIGHT_CHANGES_PER_PERSON = "20 per hour"  # nights scheduled and cancelled, together, per person
-
-
-def nights() -> NightService:
-    """This application's game nights."""
-    return current_app.extensions["spades.nights"]
 
 
 def _refuse(e: CircleError):
     abort(e.status, description=str(e) or NOT_HERE)
 
 
-def _poll_every(slug: str, uid: str) -> int | None:
-    """How often this person's circle page says "here" (seconds), None: not now."""
-    svc = nights()
-    now = svc.clock()
-    upcoming = svc.nights(slug)
-    if (upcoming and upcoming[0].starts - now <= PUSH_S) or svc.store.circle_night_tables(slug, since=now - SEATED_S):
-        return int(current_app.config.get("NIGHT_POLL_S", POLL_S))
-    if upcoming and upcoming[0].starts - now <= REMIND_S:
-        return POLL_DAY_S
-    return None
-
-
-def _shown(night: NightRow, uid: str) -> dict[str, Any]:
-    svc = nights()
-    answers = svc.answers(night)
-    members = [m for m in circles().members(night.circle) if m.state == "in"]
-    said: dict[str, list[str]] = {"yes": [], "maybe": [], "no": [], "none": []}
-    for m in members:
-        said[answers.get(m.person, "none")].append(f"{m.emoji} {m.name or 'Someone'}".strip())
-    return {"id": night.id, "when": svc.when(night), "zone": night.zone, "weekly": night.weekly,
-            "utc": datetime.fromtimestamp(night.starts, UTC).isoformat(), "said": said,
-            "mine": answers.get(uid), "ics": f"/c/{night.circle}/nights/{night.id}.ics"}
-
-
-def part(slug: str, uid: str) -> dict[str, Any]:
-    """The circle page's game nights: ``nights`` while one is scheduled (or has just
-    seated people: the page's poll goes on), else ``night_plan`` for the owner alone (the
-    schedule form), else nothing."""
-    svc = nights()
-    upcoming = svc.nights(slug)
-    owner = circles().circle(slug).owner == uid
-    poll = _poll_every(slug, uid)
-    shown = {
-        "next": _shown(upcoming[0], uid) if upcoming else None,
-        "later": [{"id": n.id, "when": svc.when(n), "weekly": n.weekly} for n in upcoming[1:]],
-        "owner": owner, "pairing": svc.pairing(slug), "zones": ZONES,
-        "form": {"day": date.fromtimestamp(svc.clock()).isoformat(), "time": "20:00",
-                 "zone": upcoming[-1].zone if upcoming else "UTC", "weekly": False},
-        "poll": poll, "slug": slug,
-    }
-    if upcoming or poll:
-        return {"nights": shown}
-    return {"night_plan": shown} if owner else {}
+def part(slug: str, uid: str) -> dict[str, NightsView]:
+    """The circle page's game nights (``night_views.nights_part``)."""
+    return nights_part(circles().circle(slug), uid)
 
 
 def _owner(slug: str) -> str:
@@ -130,8 +79,9 @@ def _owner_of(slug: str) -> tuple[CircleRow, str]:
     """The circle and its owner's id, for the owner's controls: 404 to anyone not in it,
     403 to other members."""
     row, _, uid = member_of(slug)
-    if row.owner != uid:
-        abort(403, description="Only the circle's owner may do that.")
+    refused = owner_refusal(row, uid)
+    if refused is not None:
+        abort(refused.status, description=refused.message)
     return row, uid
 
 
@@ -146,10 +96,10 @@ def _changes_counted(uid: str) -> TooMany | None:
                    f"({limit.split()[0]}). Try again in {in_minutes(wait)}.", wait)
 
 
-def _night_form(row: CircleRow, values: dict[str, Any], message: str, status: int,
+def _night_form(row: CircleRow, values: NightFormValues, message: str, status: int,
                 suggestions: tuple[str, ...] = (), headers: dict[str, str] | None = None):
     """The night form again: what was typed, the sentence, the zones meant (buttons)."""
-    p = {"slug": row.slug, "form": values, "zones": ZONES}
+    p = NightForm(row.slug, values, ZONES)
     body = render_template("circles/night_form.html", circle=row, p=p, message=message, suggestions=suggestions)
     return body, status, headers or {}
 
@@ -160,7 +110,7 @@ def schedule(slug: str):
     form = request.form
     day, at, zone = form.get("day", "")[:20], form.get("time", "")[:10], form.get("zone", "")[:80]
     weekly = form.get("weekly") == "on"
-    values = {"day": day, "time": at, "zone": zone, "weekly": weekly}  # the form again, as typed
+    values = NightFormValues(day, at, zone, weekly)  # the form again, as typed
     refusal = _changes_counted(uid)
     if refusal is not None:
         return _night_form(row, values, refusal.message, 429, headers=refusal.headers)
@@ -233,8 +183,7 @@ def here(slug: str):
     code = nights().here(slug, uid)
     if code is not None:
         return Response("", 200, headers={"HX-Redirect": f"/g/{code}"})
-    return render_template("circles/night_poll.html", nights={"slug": slug, "poll": _poll_every(slug, uid)},
-                           again=True)
+    return render_template("circles/night_poll.html", nights=PollView(slug, poll_every(slug)), again=True)
 
 
 @bp.route("/nights/off/<token>", methods=["GET", "POST"])
@@ -244,8 +193,7 @@ def off(token: str):
     who = stopped_by(current_app.config["SECRET_KEY"], token[:400])
     if who is None:
         abort(400, description="This link is not valid: copy the whole link from the mail.")
-    row = circles().store.circle(who[0])
-    name = row.name if row is not None else "the circle"
+    name = circle_name(who[0])
     if request.method == "GET":
         return render_template("circles/night_off.html", done=False, token=token, circle=name)
     nights().stop_mails(token[:400])
