@@ -114,18 +114,19 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(args.moves * 40):  # bounded: a table that stops moving is an error, not a hang
             if len(trips) >= args.moves and len(sockets) >= args.moves:
                 break
-            v = service.snapshot(code, players[0]).view
-            if v["phase"] == "hand_over":
-                service.act(code, Player(players[0]), "deal_now", v["version"])  # the host deals
+            v = service.snapshot(code, players[0]).view.match
+            if v.phase == "hand_over":
+                service.act(code, Player(players[0]), "deal_now", v.version)  # the host deals
                 drain()
                 continue
-            seat = v["to_act"]
+            seat = v.to_act
+            assert seat is not None
             sv = service.snapshot(code, players[seat]).view
-            action = rng.choice(sv["legal"])
+            action = rng.choice(sv.own.legal)
             spent.update(command=0.0, answer=0.0)
-            if sv["phase"] == "playing" and len(sockets) < len(trips):  # this card comes over the socket
+            if sv.match.phase == "playing" and len(sockets) < len(trips):  # this card comes over the socket
                 t = time.perf_counter()
-                service.act(code, Player(players[seat]), action, sv["version"])
+                service.act(code, Player(players[seat]), str(action), sv.match.version)
                 acted = time.perf_counter()
                 sent = drain()
                 done = time.perf_counter()
@@ -135,13 +136,13 @@ def main(argv: list[str] | None = None) -> None:
                 socket_frames.append(done - acted)
                 continue
             t = time.perf_counter()
-            response = clients[seat].post(f"/g/{code}/act", data={"action": action, "version": sv["version"]},
+            response = clients[seat].post(f"/g/{code}/act", data={"action": action, "version": sv.match.version},
                                           headers={"HX-Request": "true", "X-CSRF-Token": "bench-token"})
             posted = time.perf_counter()
             sent = drain()
             done = time.perf_counter()
             assert response.status_code == 200 and sent == len(conns), (response.status_code, sent)
-            if sv["phase"] == "playing" and len(trips) < args.moves:
+            if sv.match.phase == "playing" and len(trips) < args.moves:
                 trips.append(done - t)
                 commands.append(spent["command"])
                 answers.append(spent["answer"])

@@ -68,6 +68,22 @@ class Card(int):
                             "BJ and LJ for the jokers).")
 
 
+_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+JOKER_WORDS = {"BJ": "big joker", "LJ": "little joker"}
+
+
+def card_words(text: str) -> str:
+    """A card's notation in words, as a sentence names it.
+
+    >>> card_words("TD"), card_words("QS"), card_words("7H"), card_words("BJ")
+    ('10 of diamonds', 'queen of spades', '7 of hearts', 'big joker')
+    """
+    joker = JOKER_WORDS.get(text)
+    if joker is not None:
+        return joker
+    return f"{_RANK_WORDS.get(text[0], text[0])} of {SUIT_NAMES[SUITS.index(text[1])]}"
+
+
 _TEXT = [r + s for s in SUITS for r in RANKS] + ["LJ", "BJ"]
 _JOKER_BASE = len(SUITS) * RANK_COUNT  # the first joker's number, just after the 52 cards
 # the 52 cards of the standard deck, in order (2S 3S ... AS, 2H ... AC)

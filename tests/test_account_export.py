@@ -116,7 +116,7 @@ def test_the_download_holds_everything_about_the_person_and_nothing_of_anyone_el
     # the match being played: her own cards, and of the others' only those played
     assert running["result"] == "playing"
     hand = running["record"]["hands"][-1]
-    mine = service.snapshot(w["running"], w["ann"].uid).view["hand"]
+    mine = service.snapshot(w["running"], w["ann"].uid).view.to_json()["hand"]
     assert sorted(hand["deal"][running["seat"]]) == sorted(str(c) for c in mine)
     others = [cards for seat, cards in enumerate(hand["deal"]) if seat != running["seat"]]
     assert all(set(cards) <= set(hand["plays"]) for cards in others)  # Bo's cards among them

@@ -45,7 +45,7 @@ def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, ser
     room = new_table(client, humans=2, name="Ann")  # a table of friends, waiting for them
     service.wait_idle()
     told: list[tuple[str, ...]] = []
-    close = watch(service, code, None, lambda snap: told.append(snap.names))  # a watcher's page, live
+    close = watch(service, code, None, lambda snap: told.append(snap.around.names))  # a watcher's page, live
     try:
         assert save(client, "Annie", "🦊").status_code == 303
         assert told and told[-1][0] == "Annie"  # pushed to the pages at the table
@@ -54,7 +54,7 @@ def test_a_new_name_reaches_the_tables_where_the_person_sits_at_once(client, ser
     page = client.get(f"/g/{code}").get_data(as_text=True)
     assert 'class="plate-name">Annie<span class="you-mark"> (you)</span>' in page and "🦊" in page
     assert save(client, "Annie", "🦊").status_code == 303  # nothing new: nothing to tell
-    assert service.snapshot(code, None).names[0] == "Annie"
+    assert service.snapshot(code, None).around.names[0] == "Annie"
     members = service.room_snapshot(room, None).members
     assert [(m.name, m.emoji) for m in members] == [("Annie", "🦊")]
     assert "Annie" in client.get(f"/g/{room}").get_data(as_text=True)

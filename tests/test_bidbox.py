@@ -17,7 +17,7 @@ def test_the_bid_box_steps_within_the_bids_the_rules_allow(app, live_server, bro
     for _ in range(20):  # a deal (the same on every run) where Ann bids before her partner: nil or 4 up
         code = service.create_practice(PID, "Ann", rules, "easy")
         assert service.wait_idle()
-        legal = service.snapshot(code, PID).view["legal"]
+        legal = service.snapshot(code, PID).view.to_json()["legal"]
         if "nil" in legal and 4 in legal:
             break
     else:
@@ -35,6 +35,6 @@ def test_the_bid_box_steps_within_the_bids_the_rules_allow(app, live_server, bro
         expect(page.locator("#hand button[value=nil]")).to_be_visible()
         page.get_by_role("button", name="Bid", exact=True).click()
         expect(page.locator("#hand .bidbox")).to_have_count(0, timeout=15000)
-        assert service.snapshot(code, PID).view["bids"][0] == 5
+        assert service.snapshot(code, PID).view.to_json()["bids"][0] == 5
     finally:
         page.context.close()

@@ -71,7 +71,7 @@ class Watch:
         self.checked = 0
 
     def check(self, snap, record):
-        v = snap.view
+        v = snap.view.to_json()
         hand, seat = v["hand_number"], snap.seat
         over = v["phase"] in ("hand_over", "match_over")
         seen = {c for cards in card_lists(v) for c in cards}
@@ -104,7 +104,7 @@ def play_table(service, code, people, pick, watch, boards=BOARDS):
         snaps = {p: service.snapshot(code, p) for p in people}
         for p, snap in snaps.items():
             watch.check(snap, service.record(code, p))
-        v = next(iter(snaps.values())).view
+        v = next(iter(snaps.values())).view.to_json()
         if v["finished"] or len(v["results"]) >= boards:
             return v
         try:
@@ -114,7 +114,7 @@ def play_table(service, code, people, pick, watch, boards=BOARDS):
                 continue
             for p, snap in snaps.items():
                 if v["to_act"] == snap.seat:
-                    service.act(code, Player(p), str(pick(snap.view["legal"])), v["version"])
+                    service.act(code, Player(p), str(pick(snap.view.to_json()["legal"])), v["version"])
         except Stale:
             continue
     raise AssertionError("the table did not get through its boards")
@@ -140,7 +140,7 @@ def test_a_week_of_boards_at_three_tables(service, client):
     a = start_board_table(service, week, seats({0: "ann", 1: "bob"}))
     b = start_board_table(service, week, seats({2: "cy", 3: "dee"}), tempo="days-1")
     c = start_board_table(service, week, seats({0: "eve"}))
-    assert service.snapshot(b, "cy").tempo == "days-1"
+    assert service.snapshot(b, "cy").around.tempo == "days-1"
     with pytest.raises(BoardsError, match="once"):
         start_board_table(service, week, seats({0: "bob"}))
     assert "once" in seat_refusal(store, c, "bob") and seat_refusal(store, a, "bob") is None
@@ -175,7 +175,7 @@ def test_a_week_of_boards_at_three_tables(service, client):
     # the standings: each board's points per direction, compared table by table
     someone = {a: "ann", b: "cy", c: "eve"}
     scores = {code: {r["number"]: tuple(t["total"] for t in r["teams"]) for r in service.snapshot(
-        code, someone[code]).view["results"] if r["number"] <= BOARDS} for code in (a, b, c)}
+        code, someone[code]).view.to_json()["results"] if r["number"] <= BOARDS} for code in (a, b, c)}
     assert len({json.dumps(scores[a]), json.dumps(scores[b]), json.dumps(scores[c])}) > 1  # not all alike
     expected = {}
     for code in scores:
@@ -229,14 +229,14 @@ def test_a_table_of_boards_deals_the_same_after_a_restart(tmp_path):
     deals = {k: [[str(c) for c in cards] for cards in fair(k, k % 4)] for k in range(1, BOARDS + 1)}
     code = start_board_table(first, week, seats({3: "ann"}), tempo="untimed")
     play_table(first, code, ["ann"], lambda legal: legal[0], Watch(week, deals), boards=1)
-    version = first.snapshot(code, "ann").view["version"]
+    version = first.snapshot(code, "ann").view.to_json()["version"]
     first.handle(code, Player("ann"), Continue(version, CONTRIBUTION))
     first.close()
 
     second, _ = service_on(path, "s")
     second.resume_all()
     assert second.wait_idle()
-    v = second.snapshot(code, "ann").view
+    v = second.snapshot(code, "ann").view.to_json()
     assert (v["hand_number"], v["dealer"]) == (2, 2)
     assert sorted(v["hand"]) == sorted(deals[2][3])
     assert store.hand_contributions(code, 1) == {1: (), 2: ()}

@@ -106,7 +106,7 @@ def test_a_finished_table_of_boards_offers_no_link_that_is_shut_and_says_when_th
     week = the_week(app, slug)
     a = start_table(pia, slug, week.id)
     play_boards(service, a, [pia.uid], week.boards)
-    assert service.snapshot(a, pia.uid).view["finished"]
+    assert service.snapshot(a, pia.uid).view.to_json()["finished"]
     panel = pia.get(f"/g/{a}").get_data(as_text=True)
     result = re.search(r'<div id="result".*?<table', panel, re.S).group(0)
     for path in ("replay", "analysis", "record"):

@@ -135,7 +135,7 @@ def test_a_member_starts_a_table_of_the_week_once(app, circle):
     week = the_week(app, slug)
     a = start_table(ann, slug, week.id)
     snap = service.snapshot(a, ann.uid)
-    assert snap.seat == 0 and snap.view["hand_number"] == 1
+    assert snap.seat == 0 and snap.view.to_json()["hand_number"] == 1
     # linked to the circle: on its page under "Tables now", counted in the season
     assert a in [t.code for t in app.extensions["spades.circles"].open_tables(slug)]
     words = text(boards_section(ann.get(f"/c/{slug}").get_data(as_text=True)))
@@ -148,7 +148,7 @@ def test_a_member_starts_a_table_of_the_week_once(app, circle):
 
     # Bo starts a turn-based table of his own
     b = start_table(bo, slug, week.id, tempo="days-1")
-    assert service.snapshot(b, bo.uid).tempo == "days-1"
+    assert service.snapshot(b, bo.uid).around.tempo == "days-1"
     words = text(boards_section(bo.get(f"/c/{slug}").get_data(as_text=True)))
     assert "turn-based" in words and "live" in words
     # Ann leaves her table for good: Bo, who played the boards at his, may not take her seat
@@ -195,7 +195,7 @@ def test_a_table_of_boards_keeps_its_records_shut_until_the_week_closes(app, cir
     assert r.status_code == 403 and BOARDS_SHUT in text(r.get_data(as_text=True))
 
     play_through(service, a, ann.uid)
-    assert service.snapshot(a, ann.uid).view["finished"]
+    assert service.snapshot(a, ann.uid).view.to_json()["finished"]
 
     # over, the week open: every record, replay and analysis route refuses, even to its player
     for who in (ann, bo):

@@ -88,9 +88,9 @@ def test_a_table_whose_worker_is_gone_still_moves_in_time(redis_url, tmp_path):
         # the bots' decisions go to the stream, where nobody answers: each seat's fallback
         # move is played once its think limit is up, and it is Ann's turn again
         ann_moves = 0
-        while service.snapshot(code, "p0").view["version"] - ann_moves < 3:
-            assert wait_for(lambda: service.snapshot(code, "p0").view["to_act"] == 0, timeout=15)
-            view = service.snapshot(code, "p0").view
+        while service.snapshot(code, "p0").view.to_json()["version"] - ann_moves < 3:
+            assert wait_for(lambda: service.snapshot(code, "p0").view.to_json()["to_act"] == 0, timeout=15)
+            view = service.snapshot(code, "p0").view.to_json()
             action = "look" if "look" in view["legal"] else (3 if 3 in view["legal"] else view["legal"][0])
             service.act(code, Player("p0"), action, view["version"])
             ann_moves += 1

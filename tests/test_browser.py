@@ -286,9 +286,9 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
                                dataclasses.asdict(Rules(tempo="relaxed")),
                                deal_secret="5e" * 32)  # a fixed deal: seat 0 soon holds a card it may not play
     for _ in range(8):  # four bids and a whole trick: four cards on the felt, a clock on the next plate
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         seat = v["to_act"]
-        mine = service.snapshot(code, people[seat]).view
+        mine = service.snapshot(code, people[seat]).view.to_json()
         service.act(code, Player(people[seat]), "3" if v["phase"] == "bidding" else mine["legal"][0], v["version"])
     client = app.test_client()
     with client.session_transaction() as session:
@@ -326,10 +326,10 @@ def test_no_card_plate_or_clock_covers_another(app, live_server, browser, servic
         # on this screen too, a card that may not be played is refused in place: the same
         # reason, nothing moves, nothing is logged
         for _ in range(40):
-            v = service.snapshot(code, people[0]).view
+            v = service.snapshot(code, people[0]).view.to_json()
             if v["to_act"] == 0 and set(v["hand"] or ()) - set(v["legal"]):
                 break
-            mine = service.snapshot(code, people[v["to_act"]]).view
+            mine = service.snapshot(code, people[v["to_act"]]).view.to_json()
             service.act(code, Player(people[v["to_act"]]), mine["legal"][0], mine["version"])
         else:
             pytest.fail("seat 0 never held a card it may not play")  # pragma: no cover

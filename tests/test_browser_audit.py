@@ -50,9 +50,9 @@ def four_people(service, code: str, rules: Rules) -> list[str]:
 
 def play_until(service, code: str, people: list[str], done) -> None:
     """Everyone plays (bid 3, the first legal card) until ``done(view)``."""
-    while not done(v := service.snapshot(code, None).view):
+    while not done(v := service.snapshot(code, None).view.to_json()):
         seat = v["to_act"]
-        legal = service.snapshot(code, people[seat]).view["legal"]
+        legal = service.snapshot(code, people[seat]).view.to_json()["legal"]
         service.act(code, Player(people[seat]), "3" if v["phase"] == "bidding" else legal[0], v["version"])
 
 
@@ -92,13 +92,13 @@ def test_every_kind_of_page_passes_the_audit(app, live_server, browser, service)
         expect(page.locator("body.live")).to_have_count(1, timeout=10000)
         expect(page.locator(".bidbox")).to_be_visible(timeout=10000)
         found += audit(page, "table, bidding")
-        service.act("AUDIT1", Player(people[0]), "3", service.snapshot("AUDIT1", None).view["version"])
+        service.act("AUDIT1", Player(people[0]), "3", service.snapshot("AUDIT1", None).view.to_json()["version"])
         # seat 0 to play after a trick, holding a card it may not play (not every turn has
         # one: on lead with spades broken, or void in the suit led, every card is legal)
         def with_a_refused_card(v: dict) -> bool:
             if not (v["phase"] == "playing" and v["to_act"] == 0 and v["tricks"]):
                 return False
-            mine = service.snapshot("AUDIT1", people[0]).view
+            mine = service.snapshot("AUDIT1", people[0]).view.to_json()
             return len(mine["legal"]) < len(mine["hand"])
 
         play_until(service, "AUDIT1", people, with_a_refused_card)

@@ -20,12 +20,12 @@ def play_out(service, code: str, people: dict[int, str]) -> None:
     for _ in range(2000):
         assert service.wait_idle()
         snap = service.snapshot(code, None)
-        v = snap.view
+        v = snap.view.to_json()
         if v["finished"]:
             return
         if v["phase"] == "hand_over":
             for seat, pid in people.items():
-                if seat not in snap.ready:
+                if seat not in snap.around.ready:
                     service.act(code, Player(pid), "deal", v["version"])
                     break
             continue
@@ -33,7 +33,7 @@ def play_out(service, code: str, people: dict[int, str]) -> None:
         pid = people.get(seat)
         if pid is None:
             continue  # a bot's turn: wait_idle waits for it
-        mine = service.snapshot(code, pid).view
+        mine = service.snapshot(code, pid).view.to_json()
         service.act(code, Player(pid), "3" if mine["phase"] == "bidding" else str(mine["legal"][0]), mine["version"])
     raise AssertionError("the match did not end")
 
@@ -67,7 +67,7 @@ def test_a_season_of_a_circle_from_its_making_to_the_next(app, live_server, brow
         people = {s.seat: s.player_id for s in seats if s.kind == "human"}
         assert len(people) == 2
         play_out(service, code, people)
-        final = service.snapshot(code, None).view
+        final = service.snapshot(code, None).view.to_json()
         expect(ann.get_by_role("button", name="Rematch")).to_be_visible(timeout=15000)  # the match is over
 
         # the season's standings, the partnership (or head to head) and the match among the recent ones

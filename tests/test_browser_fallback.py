@@ -43,7 +43,7 @@ def test_without_its_socket_the_page_checks_the_table_and_play_goes_on(app, live
     page.on("request", lambda r: checks.append(r.url) if r.url.endswith("/view.json") else None)
     try:
         me = Player(PID)
-        while (v := service.snapshot(code, PID).view)["phase"] == "bidding":  # Ann's bid, at the service
+        while (v := service.snapshot(code, PID).view.to_json())["phase"] == "bidding":  # Ann's bid, at the service
             assert service.wait_idle()
             if v["to_act"] == 0:
                 service.act(code, me, "3", v["version"])
@@ -52,11 +52,11 @@ def test_without_its_socket_the_page_checks_the_table_and_play_goes_on(app, live
         expect(page.locator("#offline")).to_have_text(POLLING, timeout=10000)
         page.evaluate("() => { window.notReloaded = true; }")
         my_turn_or_the_end(page)
-        before = service.snapshot(code, PID).view
+        before = service.snapshot(code, PID).view.to_json()
         page.locator("#hand .fan.playable .card.legal").first.click()  # posted, as without script
         expect(page.locator("#hand .card")).to_have_count(12, timeout=10000)
         assert service.wait_idle()
-        after = service.snapshot(code, PID).view
+        after = service.snapshot(code, PID).view.to_json()
         assert after["version"] > before["version"] + 1  # the bots played after Ann
         # their cards appear without a reload, from the page's own checks
         expect(page.locator("#turn")).to_have_attribute("data-version", str(after["version"]), timeout=10000)

@@ -28,13 +28,13 @@ def play_hand_through_the_service(service, code: str) -> None:
     people = [s.player_id for s in service.seats(code)]
     for _ in range(500):
         assert service.wait_idle()
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if v["phase"] not in ("bidding", "playing"):
             return
         person = people[v["to_act"]]
         if person is None:
             continue  # a bot's turn: it moves on its own
-        mine = service.snapshot(code, person).view
+        mine = service.snapshot(code, person).view.to_json()
         try:
             service.act(code, Player(person), "3" if v["phase"] == "bidding" else mine["legal"][0], v["version"])
         except Stale:

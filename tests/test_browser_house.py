@@ -79,7 +79,7 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
     try:
         by_seat = {seat_of(p): p for p in pages}
         assert sorted(by_seat) == [0, 1, 2]
-        names = service.snapshot(code, None).names
+        names = service.snapshot(code, None).around.names
         for seat, page in by_seat.items():
             expect(page.locator("#felt .plate")).to_have_count(3)
             expect(page.locator("#scores .team")).to_have_count(3)
@@ -122,7 +122,7 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
 
         moves = 0
         while True:
-            v = service.snapshot(code, None).view
+            v = service.snapshot(code, None).view.to_json()
             if v["phase"] != "bidding" and v["phase"] != "playing":
                 break
             for page in pages:  # every page shows this very moment before anyone moves
@@ -155,7 +155,7 @@ def test_three_friends_play_a_hand_of_cutthroat(app, live_server, browser, servi
         for page in pages:  # the next hand is dealt once all three pressed Continue
             expect(page.locator("#scores .hand-no")).to_contain_text("Hand 2", timeout=15000)
             expect(page.locator("#sheet .score-sheet thead tr").first.locator("th")).to_have_count(4)
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         scores = v["scores"]
         assert len(set(scores)) > 1  # the deals are the same on every run: this hand leaves someone ahead
         leaders = [n for n, score in zip(names, scores) if score == max(scores)]  # each marked, a shared lead too
@@ -197,7 +197,7 @@ def test_a_jjdd_practice_hand_shows_the_jokers_among_the_trumps(app, live_server
         joker_played = False
         for _ in range(14):  # a bid and thirteen cards of one's own
             my_turn_or_the_end(page)
-            v = service.snapshot(code, "jjdd-ann").view
+            v = service.snapshot(code, "jjdd-ann").view.to_json()
             if v["phase"] not in ("bidding", "playing"):
                 break
             expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
@@ -212,7 +212,7 @@ def test_a_jjdd_practice_hand_shows_the_jokers_among_the_trumps(app, live_server
                 target.click()
                 joker_played = joker_played or text in ("BJ", "LJ")
             moved(page, v["version"])
-            assert v["version"] < service.snapshot(code, "jjdd-ann").view["version"]  # the click was taken
+            assert v["version"] < service.snapshot(code, "jjdd-ann").view.to_json()["version"]  # the click was taken
         assert joker_played
         expect(page.locator(OPEN_PANEL)).to_be_visible(timeout=15000)
     finally:
@@ -233,7 +233,7 @@ def test_a_refused_whiz_bid_says_why_on_the_page(app, live_server, browser, serv
         words = f"Whiz: bid nil or your {spades} spade{'' if spades == 1 else 's'}." if spades else \
             "Whiz: you hold no spades, so you bid nil."
         expect(page.locator("#told .message")).to_have_text(words, timeout=15000)
-        assert service.snapshot(code, None).view["bids"][0] is None  # nothing was bid
+        assert service.snapshot(code, None).view.to_json()["bids"][0] is None  # nothing was bid
     finally:
         page.context.close()
 
@@ -263,10 +263,10 @@ def test_cards_fly_at_a_three_seat_table(app, live_server, browser, service):
         page.goto(f"{live_server}/g/{code}")
         expect(page.locator("body.live")).to_have_count(1, timeout=15000)
         for _ in range(4):  # the bid, then the first playable card, until two tricks are taken
-            if len(service.snapshot(code, "fly-ann").view["tricks"]) >= 2:
+            if len(service.snapshot(code, "fly-ann").view.to_json()["tricks"]) >= 2:
                 break
             my_turn_or_the_end(page)
-            v = service.snapshot(code, "fly-ann").view
+            v = service.snapshot(code, "fly-ann").view.to_json()
             expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
             if v["phase"] == "bidding":
                 page.get_by_role("button", name="Bid", exact=True).click()

@@ -125,12 +125,12 @@ def move(service, code: str, people: list[str], action: str | None = None) -> in
     table's version after it."""
     from spades.tables import Player
 
-    v = service.snapshot(code, None).view
+    v = service.snapshot(code, None).view.to_json()
     seat = v["to_act"]
     if action is None:
-        action = "3" if v["phase"] == "bidding" else service.snapshot(code, people[seat]).view["legal"][0]
+        action = "3" if v["phase"] == "bidding" else service.snapshot(code, people[seat]).view.to_json()["legal"][0]
     service.act(code, Player(people[seat]), action, v["version"])
-    return service.snapshot(code, None).view["version"]
+    return service.snapshot(code, None).view.to_json()["version"]
 
 
 def open_table(live_server, browser, code: str, cookie: str, **context_options):
@@ -164,7 +164,7 @@ def click_a_card(page: Page) -> str:
 def test_a_played_card_flies_to_the_trick_and_the_trick_to_its_winner(app, live_server, browser, service):
     code = "FLIES1"
     people, cookie = table_of_four(app, service, code)
-    while (v := service.snapshot(code, None).view)["phase"] == "bidding" or v["to_act"] != 0:
+    while (v := service.snapshot(code, None).view.to_json())["phase"] == "bidding" or v["to_act"] != 0:
         move(service, code, people)  # everyone bids, and the trick comes round to seat 0
     context, page = open_table(live_server, browser, code, cookie)
     try:
@@ -179,7 +179,7 @@ def test_a_played_card_flies_to_the_trick_and_the_trick_to_its_winner(app, live_
 
         # the next seat plays: a new felt comes over the socket, and the card flies on in it
         # from where it was drawn (not from the time since it set off)
-        theirs = service.snapshot(code, people[service.snapshot(code, None).view["to_act"]]).view["legal"][0]
+        theirs = service.snapshot(code, people[service.snapshot(code, None).view.match.to_act]).view.own.legal[0]
         page.wait_for_function(SHOWS, arg=move(service, code, people, theirs), timeout=15000)
         faces = [m for m in log(page) if m["face"] and m["card"] == mine]
         assert len({m["el"] for m in faces}) >= 2, faces  # a new face in each new felt
@@ -193,7 +193,7 @@ def test_a_played_card_flies_to_the_trick_and_the_trick_to_its_winner(app, live_
         for _ in range(8):
             if any(m["ghost"] for m in log(page)):
                 break
-            if service.snapshot(code, None).view["to_act"] == 0:
+            if service.snapshot(code, None).view.to_json()["to_act"] == 0:
                 played.append(click_a_card(page))
             else:
                 page.wait_for_function(SHOWS, arg=move(service, code, people), timeout=15000)
@@ -211,10 +211,10 @@ def hand_over_table(app, service, code: str) -> str:
     from spades.tables import Player
 
     people, cookie = table_of_four(app, service, code)
-    while service.snapshot(code, None).view["phase"] != "hand_over":
+    while service.snapshot(code, None).view.to_json()["phase"] != "hand_over":
         move(service, code, people)
     for seat in (1, 2, 3):
-        service.act(code, Player(people[seat]), "deal", service.snapshot(code, None).view["version"])
+        service.act(code, Player(people[seat]), "deal", service.snapshot(code, None).view.to_json()["version"])
     return cookie
 
 

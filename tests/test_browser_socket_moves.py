@@ -82,7 +82,7 @@ def test_a_whole_practice_hand_is_played_over_the_socket(app, live_server, brows
         while move_once(page):
             moves += 1
         assert moves >= 14  # a bid and thirteen cards
-        assert service.snapshot(code, PID).view["finished"]
+        assert service.snapshot(code, PID).view.to_json()["finished"]
         assert posts == []  # not one move was an HTTP post
         routes = [m for m in sent if '"route":"act"' in m]
         assert len(routes) == moves, sent
@@ -105,7 +105,7 @@ def test_a_card_refused_over_the_socket_shows_its_words(app, live_server, browse
         button.wait_for(timeout=15000)
         foreign = next(str(c) for c in load_state(service.store, code).match.cards(1))
         button.evaluate("(b, card) => { b.value = card; }", foreign)  # a card this seat does not hold
-        version = service.snapshot(code, PID).view["version"]
+        version = service.snapshot(code, PID).view.to_json()["version"]
         button.click()
         message = page.locator("#told .message[data-status='422']")
         expect(message).to_have_count(1, timeout=15000)
@@ -115,7 +115,7 @@ def test_a_card_refused_over_the_socket_shows_its_words(app, live_server, browse
         assert answer.status == 422
         words = html.unescape(re.search(r'class="message" role="alert"[^>]*>([^<]+)<', answer.text()).group(1))
         expect(message).to_have_text(words)
-        assert posts == [] and service.snapshot(code, PID).view["version"] == version
+        assert posts == [] and service.snapshot(code, PID).view.to_json()["version"] == version
     finally:
         page.context.close()
 

@@ -155,7 +155,7 @@ def test_the_hint_chooses_its_bid_in_the_bid_box_without_sending_it(app, live_se
             expect(page.locator("#hand button[value=nil]")).to_be_focused()
             expect(page.locator("#hand button[value=nil]")).to_have_class(re.compile(r"\bhinted\b"))
         page.wait_for_timeout(300)  # nothing was sent: still Ann's bid to make
-        assert service.snapshot(code, ANN).view["bids"][0] is None
+        assert service.snapshot(code, ANN).view.to_json()["bids"][0] is None
         expect(page.locator(PLATE["bottom"] + " .chip-bid")).to_have_text("bid –")
     finally:
         context.close()

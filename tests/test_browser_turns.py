@@ -38,8 +38,8 @@ def test_the_your_turn_list_updates_as_the_table_comes_to_you(app, live_server, 
         expect(page.locator("#turn-count")).to_be_hidden()
         # the first person bids; the bots move at once; then the table waits on the other
         mover = clients[first]
-        while service.snapshot(code, None).view["to_act"] != seats[other]:
-            v = service.snapshot(code, None).view
+        while service.snapshot(code, None).view.to_json()["to_act"] != seats[other]:
+            v = service.snapshot(code, None).view.to_json()
             assert v["to_act"] == seats[first]
             mover.post(f"/g/{code}/act", data={"csrf": csrf_of(mover), "action": "bid", "bid": "3",
                                                 "version": str(v["version"])})

@@ -30,12 +30,12 @@ def test_undo_a_card_and_then_the_bid_on_the_page(app, live_server, browser, ser
         expect(page.locator("body.live")).to_have_count(1, timeout=15000)
         my_turn_or_the_end(page)
         expect(page.locator("form.undo")).to_have_count(0)  # nothing of Ann's to take back yet
-        at_bid = service.snapshot(code, PID).view
+        at_bid = service.snapshot(code, PID).view.to_json()
         expect(page.locator("#turn")).to_have_attribute("data-version", str(at_bid["version"]), timeout=15000)
         page.get_by_role("button", name="Bid", exact=True).click()
         # the bots bid (and lead, perhaps) until it is Ann's turn to play
         page.wait_for_function("() => document.querySelector('#hand .fan.playable')", timeout=15000)
-        at_card = service.snapshot(code, PID).view
+        at_card = service.snapshot(code, PID).view.to_json()
         assert at_card["phase"] == "playing" and at_card["bids"][0] is not None
         expect(page.locator("#turn")).to_have_attribute("data-version", str(at_card["version"]), timeout=15000)
         expect(page.locator("#hand .card")).to_have_count(17)
@@ -43,7 +43,7 @@ def test_undo_a_card_and_then_the_bid_on_the_page(app, live_server, browser, ser
         page.locator(f'#hand .card[data-card="{played}"]').click()
         expect(page.locator("#hand .card")).to_have_count(16, timeout=15000)
         my_turn_or_the_end(page)
-        after = service.snapshot(code, PID).view
+        after = service.snapshot(code, PID).view.to_json()
         expect(page.locator("#turn")).to_have_attribute("data-version", str(after["version"]), timeout=15000)
 
         undo = page.get_by_role("button", name="Undo")
@@ -52,13 +52,13 @@ def test_undo_a_card_and_then_the_bid_on_the_page(app, live_server, browser, ser
         undo.click()  # the match's first: it says what a takeback costs, and takes nothing back
         expect(page.locator("form.undo [role=alert]")).to_have_text(
             "Taking a move back means this match will not be rated. Press Undo again to take it back.")
-        assert service.snapshot(code, PID).view["version"] == after["version"]
+        assert service.snapshot(code, PID).view.to_json()["version"] == after["version"]
         undo.click()
         expect(page.locator("#status")).to_contain_text("Ann took back their last card and the bots' moves after it.",
                                                         timeout=15000)
         expect(page.locator(f'#hand .card[data-card="{played}"]')).to_have_count(1)
         expect(page.locator("#hand .card")).to_have_count(17)
-        back = service.snapshot(code, PID).view
+        back = service.snapshot(code, PID).view.to_json()
         assert back["trick"] == at_card["trick"] and back["tricks"] == at_card["tricks"]
         assert back["version"] > after["version"]
         expect(page.locator("#turn")).to_have_attribute("data-version", str(back["version"]), timeout=15000)
@@ -66,7 +66,7 @@ def test_undo_a_card_and_then_the_bid_on_the_page(app, live_server, browser, ser
         page.get_by_role("button", name="Undo").click()  # the bid, and the bots' bids after it: asked once a match
         expect(page.locator("#status")).to_contain_text("Ann took back their last bid", timeout=15000)
         expect(page.get_by_role("button", name="Bid", exact=True)).to_be_visible()
-        again = service.snapshot(code, PID).view
+        again = service.snapshot(code, PID).view.to_json()
         assert again["phase"] == "bidding" and again["bids"] == at_bid["bids"] and again["to_act"] == 0
         expect(page.locator("form.undo")).to_have_count(0)  # back at the hand's first bid of Ann's
 
@@ -74,8 +74,8 @@ def test_undo_a_card_and_then_the_bid_on_the_page(app, live_server, browser, ser
         expect(page.locator("#turn")).to_have_attribute("data-version", str(again["version"]), timeout=15000)
         page.get_by_role("button", name="Bid", exact=True).click()
         page.wait_for_function("() => document.querySelector('#hand .fan.playable')", timeout=15000)
-        assert service.snapshot(code, PID).view["bids"][0] is not None
-        final = service.snapshot(code, PID).view
+        assert service.snapshot(code, PID).view.to_json()["bids"][0] is not None
+        final = service.snapshot(code, PID).view.to_json()
         played_by_bots = set(at_card["trick"]["cards"]) | set(after["trick"]["cards"]) | set(final["trick"]["cards"])
         for t in after["tricks"] + final["tricks"]:
             played_by_bots |= set(t["cards"])

@@ -40,7 +40,7 @@ def playing(service, code: str, pid: str) -> None:
     for _ in range(500):
         assert service.wait_idle()
         snap = service.snapshot(code, pid)
-        v = snap.view
+        v = snap.view.to_json()
         if v["phase"] == "playing" and v["to_act"] == snap.seat and v["tricks"]:
             return
         try:

@@ -316,7 +316,7 @@ def play_all(service, code: str, pids: list[str]) -> None:
         assert service.wait_idle()
         for pid in pids:
             snap = service.snapshot(code, pid)
-            v = snap.view
+            v = snap.view.to_json()
             if v["finished"]:
                 return
             if v["to_act"] != snap.seat:
@@ -351,7 +351,7 @@ def test_a_table_for_the_circle_invites_every_member_and_its_result_counts(app, 
                                    host=ann.uid)
     assert circles.link_table(slug, played, ann.uid) == 1
     play_all(service, played, [ann.uid, bo.uid])
-    final = service.snapshot(played, ann.uid).view["scores"]
+    final = service.snapshot(played, ann.uid).view.to_json()["scores"]
     assert circles.record(slug) == 1 and circles.record(slug) == 0  # recorded once
     [row] = circles.standings(slug, 1).partnerships
     assert (row.a, row.b, row.played, row.points_for, row.points_against) == \

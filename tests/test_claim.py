@@ -43,7 +43,7 @@ def test_claim_offered_exactly_when_certain_and_the_record_replays(client, servi
     for _ in range(2000):
         assert service.wait_idle()
         snap = service.snapshot(code, BEN)
-        v = snap.view
+        v = snap.view.to_json()
         if v["finished"]:
             break
         try:
@@ -58,7 +58,7 @@ def test_claim_offered_exactly_when_certain_and_the_record_replays(client, servi
                     answer = client.post(f"/g/{code}/claim", data={"csrf": csrf, "version": v["version"]},
                                          headers={"HX-Request": "true"})
                     assert answer.status_code == 200, answer.get_data(as_text=True)
-                    after = service.snapshot(code, BEN).view
+                    after = service.snapshot(code, BEN).view.to_json()
                     assert after["phase"] in ("hand_over", "match_over") and len(after["results"]) == v["hand_number"]
                 else:
                     service.act(code, me, str(v["legal"][-1]), v["version"])
@@ -76,7 +76,7 @@ def test_claim_offered_exactly_when_certain_and_the_record_replays(client, servi
     assert any(o for _, _, o in seen) and any(not o and p >= 32 for _, p, o in seen)  # both ways, near the end
     report = replay_report(record)
     assert report["ok"] and report["finished"]
-    final = service.snapshot(code, BEN).view
+    final = service.snapshot(code, BEN).view.to_json()
     assert [h["total"] for h in report["hands"]] == [r["totals"] for r in final["results"]]
 
 
@@ -84,8 +84,8 @@ def test_claim_refused_when_not_certain(client, service):
     code = service.create_practice(BEN, "Ben", Rules(mode="no_bidding", end="hands", hands=1, tempo="off"), "easy")
     as_player(client, BEN)
     service.wait_idle()
-    v = service.snapshot(code, BEN).view
+    v = service.snapshot(code, BEN).view.to_json()
     answer = client.post(f"/g/{code}/claim", data={"csrf": csrf_of(client), "version": v["version"]},
                          headers={"HX-Request": "true"})
     assert 400 <= answer.status_code < 500
-    assert service.snapshot(code, BEN).view["version"] == v["version"]  # nothing played
+    assert service.snapshot(code, BEN).view.to_json()["version"] == v["version"]  # nothing played

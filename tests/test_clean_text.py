@@ -48,9 +48,9 @@ def test_a_name_at_the_join_form_loses_them(app, client, service):
 
 def test_a_practice_name_of_nothing_but_them_is_the_default(client, service):
     code = start_practice(client, name=NUL_AND_RLO)
-    assert service.snapshot(code, None).names[0] == "You"
+    assert service.snapshot(code, None).around.names[0] == "You"
     code = start_practice(client, name=f"Zo{NUL_AND_RLO}ë")
-    assert service.snapshot(code, None).names[0] == "Zoë"
+    assert service.snapshot(code, None).around.names[0] == "Zoë"
 
 
 def test_the_profile_name_loses_them(client):

@@ -20,9 +20,11 @@ from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
 from spades.tables import (
     EMOJIS,
+    Announced,
     Closing,
     Join,
     Leave,
+    Moved,
     NotSeated,
     PickPartner,
     Player,
@@ -81,9 +83,7 @@ def start(svc: TableService, pool: ManualPool, rules: Rules) -> str:
 
 
 def view(svc: TableService, code: str, seat: int) -> dict:
-    return svc.snapshot(code, PEOPLE[seat].id).view
-
-
+    return svc.snapshot(code, PEOPLE[seat].id).view.to_json()
 def move(svc: TableService, code: str, seat: int) -> None:
     """The person in ``seat`` moves now: bids 3, or plays their first legal card."""
     v = view(svc, code, seat)
@@ -101,7 +101,7 @@ def until_turn(svc, pool, code, seat: int, phase: str | None = None, timeouts: b
         assert v["phase"] in ("bidding", "playing"), v["phase"]
         if v["to_act"] in PEOPLE:
             # a seat a bot plays has moved by now: the people only ever move for themselves
-            assert svc.snapshot(code, None).presence[v["to_act"]] != "bot"
+            assert svc.snapshot(code, None).around.presence[v["to_act"]] != "bot"
             move(svc, code, v["to_act"])
     raise AssertionError("that turn never came")
 
@@ -118,7 +118,7 @@ def test_each_tempo_stores_its_deadline_for_the_person_to_act(svc, pool, clock, 
     v = until_turn(svc, pool, code, 2, "playing")
     assert svc.store.clock(match_id(svc, code)) == (2, v["version"], clock.now + card)
     snap = svc.snapshot(code, HOST.id)
-    assert snap.clock == (2, clock.now + card, card)  # every seat sees whose clock runs, and when it ends
+    assert snap.around.clock == (2, clock.now + card, card)  # every seat sees whose clock runs, and when it ends
 
 
 @pytest.mark.parametrize("mode", ["bidding", "no_bidding"])  # no tourney clock either, when chosen
@@ -126,7 +126,7 @@ def test_friends_who_choose_untimed_play_without_any_clock(svc, pool, clock, mod
     code = start(svc, pool, Rules(tempo="untimed", mode=mode))
     for phase in ("bidding", "playing") if mode == "bidding" else ("playing",):
         v = until_turn(svc, pool, code, 2, phase)
-        assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, ARI.id).clock is None
+        assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, ARI.id).around.clock is None
         advance(svc, pool, clock, 7 * 24 * 3600)  # a week later: still Ari's turn, nobody moved for her
         assert view(svc, code, 2)["version"] == v["version"] and view(svc, code, 2)["to_act"] == 2
         assert svc.seat_clock(code, 2) == SeatClock()
@@ -136,7 +136,7 @@ def test_friends_who_choose_untimed_play_without_any_clock(svc, pool, clock, mod
 def test_practice_tables_have_no_clock(svc, pool):
     code = svc.create_practice(HOST.id, "Hana", Rules(tempo="off", mode="no_bidding"), "easy")
     settle(svc, pool)
-    assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, HOST.id).clock is None
+    assert svc.store.clock(match_id(svc, code)) is None and svc.snapshot(code, HOST.id).around.clock is None
 
 
 def test_a_timeout_moves_with_the_normal_bots_choice(svc, pool, clock):
@@ -144,13 +144,14 @@ def test_a_timeout_moves_with_the_normal_bots_choice(svc, pool, clock):
     v = until_turn(svc, pool, code, 2, "bidding")
     mine = view(svc, code, 2)
     seed = svc.store.load_table(code).match.seed
-    expected = bots.choose(mine, "normal", bot_seed(seed, svc.snapshot(code, ARI.id).match_number, v["version"], 2))
+    number = svc.snapshot(code, ARI.id).around.match_number
+    expected = bots.choose(mine, "normal", bot_seed(seed, number, v["version"], 2))
     advance(svc, pool, clock, 24)
     assert view(svc, code, 2)["version"] == v["version"]  # one second left: nothing moved
     advance(svc, pool, clock, 1)
     assert svc.store.actions(match_id(svc, code))[v["version"]] == (v["version"] + 1, 2, str(expected))
     snap = svc.snapshot(code, HOST.id)
-    assert snap.view["bids"][2] is not None
+    assert snap.view.to_json()["bids"][2] is not None
     assert svc.seat_clock(code, 2).timeouts_in_row == 1 and not snap.autopilot
 
 
@@ -177,13 +178,13 @@ def timeout_turn(svc, pool, clock, code, seat: int) -> None:
 def test_three_timeouts_in_a_row_put_the_seat_on_autopilot_until_take_over(svc, pool, clock):
     code = start(svc, pool, Rules(tempo="fast"))
     events = []
-    watch(svc, code, HOST.id, lambda snap: events.append(snap.event))
+    watch(svc, code, HOST.id, lambda snap: events.append(snap.around.event))
     for _ in range(3):
         assert not svc.snapshot(code, ARI.id).autopilot
         timeout_turn(svc, pool, clock, code, 2)
     ari = svc.snapshot(code, ARI.id)
-    assert ari.autopilot and svc.snapshot(code, HOST.id).presence[2] == "bot"
-    timeouts = [e for e in events if e.by_clock]
+    assert ari.autopilot and svc.snapshot(code, HOST.id).around.presence[2] == "bot"
+    timeouts = [e for e in events if isinstance(e, Moved) and e.by_clock]
     assert [(e.seat, e.autopilot) for e in timeouts] == [(2, False), (2, False), (2, True)]
     # a bot plays Ari's turns now: no clock runs for her, and the table moves on without time passing
     bot_plays(svc, pool, code, 2)
@@ -257,20 +258,20 @@ def test_a_dropped_seat_is_held_60_s_then_a_bot_plays_it_until_the_player_is_bac
     code = start(svc, pool, Rules(tempo="relaxed"))
     host = connect(svc, code, HOST)
     token = connect(svc, code, ARI)
-    assert svc.snapshot(code, HOST.id).presence[:3] == ("here", "", "here")
+    assert svc.snapshot(code, HOST.id).around.presence[:3] == ("here", "", "here")
     token()
     assert svc.store.holds(code) == {2: (clock.now, clock.now + 60, False)}
-    assert svc.snapshot(code, HOST.id).presence[2] == "away"
+    assert svc.snapshot(code, HOST.id).around.presence[2] == "away"
     clock.now += 59
     settle(svc, pool)
-    assert svc.snapshot(code, HOST.id).presence[2] == "away"
+    assert svc.snapshot(code, HOST.id).around.presence[2] == "away"
     clock.now += 1
     settle(svc, pool)
-    assert svc.snapshot(code, HOST.id).presence[2] == "bot"
+    assert svc.snapshot(code, HOST.id).around.presence[2] == "bot"
     bot_plays(svc, pool, code, 2)  # no time passes: a bot plays Ari's turns
     assert svc.seat_clock(code, 2) == SeatClock()  # those were not timeouts
     connect(svc, code, ARI)  # she is back: the hold and the bot end, her clock runs on her turn
-    assert svc.store.holds(code) == {} and svc.snapshot(code, HOST.id).presence[2] == "here"
+    assert svc.store.holds(code) == {} and svc.snapshot(code, HOST.id).around.presence[2] == "here"
     v = until_turn(svc, pool, code, 2)
     assert svc.store.clock(match_id(svc, code))[:2] == (2, v["version"])
     host()
@@ -297,7 +298,7 @@ def test_a_page_closing_on_purpose_is_held_10_s(svc, pool, clock):
     svc.handle(code, Player(BO.id), Closing())
     assert svc.store.holds(code)[1][1] == clock.now - 3 + 10
     advance(svc, pool, clock, 7)
-    assert svc.snapshot(code, HOST.id).presence[:3] == ("", "bot", "bot")
+    assert svc.snapshot(code, HOST.id).around.presence[:3] == ("", "bot", "bot")
 
 
 def test_a_closing_notice_from_a_page_that_stays_is_forgotten(svc, pool, clock):
@@ -317,14 +318,15 @@ def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, p
     row = svc.store.db.execute("SELECT kind, player_id, left_player_id FROM seats WHERE table_code = ? AND seat = 2",
                                [code]).fetchone()
     assert row == ("bot", None, "ari")
-    assert told[-1].event.action == "leave" and told[-1].event.seat == 2 and told[-1].presence[2] == "left"
+    last = told[-1].around
+    assert last.event == Announced(2, "leave") and last.presence[2] == "left"
     assert svc.snapshot(code, ARI.id).seat is None  # a spectator now
     with pytest.raises(NotSeated):
         svc.act(code, ARI, "3", None)
     bot_plays(svc, pool, code, 2)  # the bot plays her seat from now on, with no clock, also after a restart
     again = TableService(svc.store, pool=pool, play_delays=INSTANT, clock=clock)
     try:
-        assert again.snapshot(code, HOST.id).presence[2] == "left"
+        assert again.snapshot(code, HOST.id).around.presence[2] == "left"
     finally:
         again.close()
 
@@ -332,7 +334,7 @@ def test_leaving_gives_the_seat_to_a_bot_for_good_and_the_partner_is_told(svc, p
 def test_a_leaving_host_passes_the_role_to_the_partner(svc, pool):
     code = start(svc, pool, Rules(tempo="relaxed"))
     svc.handle(code, Player(HOST.id), Leave())
-    assert svc.snapshot(code, ARI.id).host_seat == 2
+    assert svc.snapshot(code, ARI.id).around.host_seat == 2
 
 
 def test_after_a_restart_an_overdue_clock_fires_once_and_only_once(store, pool, clock):
@@ -382,7 +384,7 @@ def test_a_table_nobody_is_at_any_more_waits_until_someone_is_back(svc, pool, cl
     advance(svc, pool, clock, 60)  # every hold ran out: nobody is left to play for
     version = view(svc, code, 0)["version"]
     settle(svc, pool)
-    assert view(svc, code, 0)["version"] == version and svc.snapshot(code, None).presence[:3] == ("bot",) * 3
+    assert view(svc, code, 0)["version"] == version and svc.snapshot(code, None).around.presence[:3] == ("bot",) * 3
     connect(svc, code, HOST)  # the host is back: the bots play the others' seats up to the host's turn
     until_turn(svc, pool, code, 0)  # (fails if the table still waited, or if a person had to move for a bot)
 
@@ -392,7 +394,7 @@ def test_a_persons_own_move_ends_their_hold(svc, pool, clock):
     connect(svc, code, BO)()
     until_turn(svc, pool, code, 1)
     move(svc, code, 1)  # Bo moves from a page without a socket: he is here
-    assert 1 not in svc.store.holds(code) and svc.snapshot(code, None).presence[1] != "away"
+    assert 1 not in svc.store.holds(code) and svc.snapshot(code, None).around.presence[1] != "away"
 
 
 def test_a_tourney_table_plays_on_by_itself_and_deals_after_a_break(svc, pool, clock):
@@ -408,14 +410,14 @@ def test_a_tourney_table_plays_on_by_itself_and_deals_after_a_break(svc, pool, c
     clock.now += 61  # past the hold: bots play the people's seats
     for _ in range(400):
         settle(svc, pool)
-        view = svc.snapshot(code, None).view
+        view = svc.snapshot(code, None).view.to_json()
         if view["phase"] == "hand_over" or view["finished"]:
             break
         clock.now += 31  # the tourney clock, where a person's seat still has one
     assert view["phase"] == "hand_over" and view["hand_number"] == 1
     clock.now += TOURNEY_BREAK_S - 1
     settle(svc, pool)
-    assert svc.snapshot(code, None).view["phase"] == "hand_over"  # still in the break
+    assert svc.snapshot(code, None).view.to_json()["phase"] == "hand_over"  # still in the break
     clock.now += 1
     settle(svc, pool)
-    assert svc.snapshot(code, None).view["hand_number"] == 2  # dealt without anyone's Continue
+    assert svc.snapshot(code, None).view.to_json()["hand_number"] == 2  # dealt without anyone's Continue

@@ -9,7 +9,7 @@ import pytest
 from conftest import FakeClock, csrf_of, open_ws, start_practice
 from watch import watch
 
-from spades.tables import EMOJIS, Player
+from spades.tables import EMOJIS, BidMade, Player
 from spades.web.table.render import render_public
 
 
@@ -48,10 +48,10 @@ def play_until(service, clock, code: str, done, time_out: tuple[int, ...] = (2,)
         assert service.wait_idle()
         if done():
             return
-        v = service.snapshot(code, pid(service, code, 0)).view
+        v = service.snapshot(code, pid(service, code, 0)).view.to_json()
         seat = v["to_act"]
         if seat in time_out:
-            clock.now = service.snapshot(code, None).clock[1]  # the deadline every seat sees
+            clock.now = service.snapshot(code, None).around.clock[1]  # the deadline every seat sees
             service.wake()
         elif seat == 0:
             service.act(code, Player(pid(service, code, 0)), 3 if v["phase"] == "bidding" else v["legal"][0],
@@ -61,7 +61,7 @@ def play_until(service, clock, code: str, done, time_out: tuple[int, ...] = (2,)
 
 def test_the_turn_fragment_carries_the_seat_to_act_and_the_servers_deadline_and_now(table, service, clock):
     code, host, ann = table
-    play_until(service, clock, code, lambda: service.snapshot(code, None).view["to_act"] == 2, time_out=())
+    play_until(service, clock, code, lambda: service.snapshot(code, None).view.to_json()["to_act"] == 2, time_out=())
     html = host.get(f"/g/{code}").get_data(as_text=True)
     turn = re.search(r'<i id="turn"[^>]*>', html).group(0)
     seat, deadline, now, seconds = map(int, re.search(
@@ -82,7 +82,7 @@ def test_a_timeout_is_told_and_three_put_ann_on_autopilot_until_she_takes_over(a
     autopilot = lambda: service.seat_clock(code, 2).autopilot  # noqa: E731
     play_until(service, clock, code, autopilot)
     with app.app_context():
-        told = [render_public(s).fill(("status",)) for s in pushed if s.event.by_clock]
+        told = [render_public(s).fill(("status",)) for s in pushed if s.around.event.by_clock]
     assert len(told) == 3
     assert "Ann&#39;s time ran out: the table bid " in told[0]
     assert "Ann&#39;s time ran out: the table played the " in told[1]
@@ -152,25 +152,25 @@ def test_a_message_to_you_stays_until_you_act_or_put_it_away(table, service, clo
     # that follows it is no longer news, though nobody put it away
     play_until(service, clock, code, lambda: service.seat_clock(code, 2).timeouts_in_row >= 1)
     snap = service.snapshot(code, ann_pid)
-    assert snap.view["phase"] == "playing" and snap.notice is not None and snap.notice.action.isdigit()
+    assert snap.view.to_json()["phase"] == "playing" and isinstance(snap.notice, BidMade)
     assert "Your time ran out" not in status()
     # a card the table played for her is told until she acts or puts it away
-    play_until(service, clock, code, lambda: service.snapshot(code, None).view["to_act"] == 2, time_out=())
-    v = service.snapshot(code, ann_pid).view
+    play_until(service, clock, code, lambda: service.snapshot(code, None).view.to_json()["to_act"] == 2, time_out=())
+    v = service.snapshot(code, ann_pid).view.to_json()
     service.act(code, Player(ann_pid), v["legal"][0], v["version"])  # her own move: the count starts again
     play_until(service, clock, code, lambda: service.seat_clock(code, 2).timeouts_in_row >= 1
-               and service.snapshot(code, None).view["to_act"] != 2)
+               and service.snapshot(code, None).view.to_json()["to_act"] != 2)
     assert "Your time ran out: the table played" in status()
     for _ in range(50):  # the others move on; the message to Ann stays
         assert service.wait_idle()
-        v = service.snapshot(code, ann_pid).view
+        v = service.snapshot(code, ann_pid).view.to_json()
         if v["to_act"] == 2:
             break
         if v["to_act"] == 0:
-            mine = service.snapshot(code, pid(service, code, 0)).view
+            mine = service.snapshot(code, pid(service, code, 0)).view.to_json()
             service.act(code, Player(pid(service, code, 0)), 3 if mine["phase"] == "bidding" else mine["legal"][0],
                         mine["version"])
-    assert service.snapshot(code, ann_pid).event.seat != 2  # the last move was someone else's
+    assert service.snapshot(code, ann_pid).around.event.seat != 2  # the last move was someone else's
     assert "Your time ran out" in status()
     r = ann.post(f"/g/{code}/dismiss", data={"csrf": csrf_of(ann)}, headers={"HX-Request": "true"})
     assert r.status_code == 200 and "Your time ran out" not in r.get_data(as_text=True)

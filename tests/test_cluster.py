@@ -17,16 +17,18 @@ import pytest
 from helpers.cluster import wait_for
 from watch import watch
 
-from spades.rules import IllegalAction
+from spades.rules import IllegalAction, Match
 from spades.rules_config import Rules
 from spades.storage import SeatRow, Store
 from spades.tables import (
     EMOJIS,
+    Announced,
+    Around,
     BadAction,
     Change,
-    Event,
     Join,
     NotSeated,
+    Played,
     Player,
     Reseat,
     Say,
@@ -36,6 +38,7 @@ from spades.tables import (
     TooFast,
 )
 from spades.tables.cluster import Cluster, decode, encode
+from spades.views import view_of
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 PEOPLE = [Player(f"p{s}") for s in range(4)]
@@ -70,10 +73,11 @@ def four_people(store: Store, code: str = "FOUR01") -> str:
 
 
 def test_values_cross_as_json_and_come_back_equal():
-    snap = Snapshot("ABC123", 2, {"hand": ["AS", "KD"], "bids": [3, None, "nil", None]}, ("A", "B", "C", "D"),
-                    ("human",) * 4, 1, "easy", "normal", Event(1, "QS", trick_winner=3), ready=(0, 2),
-                    clock=(2, 1.5, 30))
-    change = Change("ABC123", 7, "move", {2: snap, None: dataclasses.replace(snap, seat=None)}, ("a", None, "c", None))
+    match = Match(Rules(players=3, partners=False, tempo="fast"), "values")
+    around = Around("ABC123", 1, "easy", "normal", Played(1, card="QS", trick_winner=2, by_clock=True),
+                    ("A", "B", "C"), ("human",) * 3, ready=(0, 2), clock=(2, 1.5, 30))
+    snap = Snapshot(around, view_of(match, 2), notice=Announced(2, "undo", "card"), offers=frozenset({"undo"}))
+    change = Change("ABC123", 7, "move", {2: snap, None: Snapshot(around, view_of(match, None))}, ("a", None, "c"))
     assert decode(encode(change.snapshots)) == change.snapshots
     seats = Reseat((SeatRow(0, "human", "p0", "Ann", "🦊"),), "p0", (("old", "new"),))
     assert decode(encode(seats)) == seats
@@ -82,16 +86,16 @@ def test_values_cross_as_json_and_come_back_equal():
 def test_a_move_made_at_either_process_is_applied_once_by_the_owner_and_heard_by_both(nodes):
     a, b = nodes
     code = four_people(a.store)
-    first = a.snapshot(code, None).view
+    first = a.snapshot(code, None).view.to_json()
     a.act(code, PEOPLE[first["to_act"]], "3", first["version"])  # a now owns the table
     assert a.in_memory(code) and not b.in_memory(code)
 
     heard = {"a": [], "b": []}
-    stop_a = watch(a, code, "p0", lambda s: heard["a"].append(s.view["version"]))
-    stop_b = watch(b, code, "p1", lambda s: heard["b"].append(s.view["version"]))
-    v = b.snapshot(code, None).view
+    stop_a = watch(a, code, "p0", lambda s: heard["a"].append(s.view.to_json()["version"]))
+    stop_b = watch(b, code, "p1", lambda s: heard["b"].append(s.view.to_json()["version"]))
+    v = b.snapshot(code, None).view.to_json()
     snap = b.act(code, PEOPLE[v["to_act"]], "4", v["version"])  # forwarded to a
-    assert snap.view["version"] == v["version"] + 1
+    assert snap.view.to_json()["version"] == v["version"] + 1
     assert not b.in_memory(code)  # b never loaded it: the owner applied it
     assert wait_for(lambda: v["version"] + 1 in heard["a"] and v["version"] + 1 in heard["b"])
     match_id = a.store.load_table(code).match.id
@@ -103,9 +107,9 @@ def test_a_move_made_at_either_process_is_applied_once_by_the_owner_and_heard_by
 def test_refusals_travel_back_with_their_message(nodes):
     a, b = nodes
     code = four_people(a.store)
-    v = a.snapshot(code, None).view
+    v = a.snapshot(code, None).view.to_json()
     a.act(code, PEOPLE[v["to_act"]], "3", v["version"])
-    v = b.snapshot(code, None).view
+    v = b.snapshot(code, None).view.to_json()
     with pytest.raises(Stale):
         b.act(code, PEOPLE[v["to_act"]], "4", v["version"] - 1)
     with pytest.raises(IllegalAction):
@@ -114,28 +118,28 @@ def test_refusals_travel_back_with_their_message(nodes):
         b.act(code, PEOPLE[v["to_act"]], "14", v["version"])
     with pytest.raises(NotSeated):
         b.act(code, Player("stranger"), "4", v["version"])
-    assert b.snapshot(code, None).view["version"] == v["version"]  # nothing changed
+    assert b.snapshot(code, None).view.to_json()["version"] == v["version"]  # nothing changed
 
 
 def test_a_process_that_dies_hands_its_tables_to_another_whose_bots_carry_on(store_path, redis_url, pool):
     a, b = node(store_path, redis_url, pool), node(store_path, redis_url, pool)
     try:
         code = a.create_practice("p0", "Ann", Rules(), "easy")
-        assert wait_for(lambda: a.snapshot(code, "p0").view["to_act"] == 0)
-        v = a.snapshot(code, "p0").view
+        assert wait_for(lambda: a.snapshot(code, "p0").view.to_json()["to_act"] == 0)
+        v = a.snapshot(code, "p0").view.to_json()
         a.act(code, Player("p0"), v["legal"][0], v["version"])
         # a dies: its leases are no longer renewed and it answers nobody (nothing released)
         a.cluster._closed.set()
         a.scheduler.close()
         assert wait_for(lambda: b.in_memory(code), timeout=LEASE_S + 5)  # b's sweep adopted it
-        v = b.snapshot(code, "p0").view
+        v = b.snapshot(code, "p0").view.to_json()
         version = v["version"]
         # the person plays on through b, and b's bots answer
         while v["to_act"] != 0:
-            assert wait_for(lambda: b.snapshot(code, "p0").view["to_act"] == 0)
-            v = b.snapshot(code, "p0").view
+            assert wait_for(lambda: b.snapshot(code, "p0").view.to_json()["to_act"] == 0)
+            v = b.snapshot(code, "p0").view.to_json()
         b.act(code, Player("p0"), v["legal"][0], v["version"])
-        assert wait_for(lambda: b.snapshot(code, "p0").view["version"] >= version + 4)
+        assert wait_for(lambda: b.snapshot(code, "p0").view.to_json()["version"] >= version + 4)
     finally:
         a.close()
         b.close()
@@ -145,12 +149,12 @@ def test_a_command_for_a_dead_owners_table_waits_for_its_lease_and_is_applied(st
     a, b = node(store_path, redis_url, pool), node(store_path, redis_url, pool)
     try:
         code = four_people(a.store)
-        v = a.snapshot(code, None).view
+        v = a.snapshot(code, None).view.to_json()
         a.act(code, PEOPLE[v["to_act"]], "3", v["version"])
         a.cluster._closed.set()  # dead: it neither answers nor renews
-        v = b.snapshot(code, None).view
+        v = b.snapshot(code, None).view.to_json()
         snap = b.act(code, PEOPLE[v["to_act"]], "4", v["version"])
-        assert snap.view["version"] == v["version"] + 1 and b.in_memory(code)
+        assert snap.view.to_json()["version"] == v["version"] + 1 and b.in_memory(code)
     finally:
         a.close()
         b.close()

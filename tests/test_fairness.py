@@ -324,7 +324,7 @@ def play(service: TableService, bots: ManualPool, me: Player, code: str, done) -
     until ``done(view)``; returns that view."""
     for _ in range(500):
         settle(service, bots)
-        v = service.snapshot(code, me.id).view
+        v = service.snapshot(code, me.id).view.to_json()
         if done(v):
             return v
         if v["phase"] == "hand_over":
@@ -374,14 +374,14 @@ def test_a_rematch_is_dealt_fairly_from_a_secret_of_its_own(service, bots, tmp_p
     me = Player("remy")
     code = service.create_practice(me.id, "Remy", Rules(end="hands", hands=1), "easy")
     v = play(service, bots, me, code, lambda v: v["finished"])
-    first = service.snapshot(code, me.id).deal_commitment
+    first = service.snapshot(code, me.id).around.deal_commitment
     service.handle(code, me, Rematch(v["version"]))
     snap = service.snapshot(code, me.id)
-    assert snap.match_number == 2 and snap.view["bids"] == [None] * 4
-    assert HEX64.fullmatch(snap.deal_commitment) and snap.deal_commitment != first
+    assert snap.around.match_number == 2 and snap.view.to_json()["bids"] == [None] * 4
+    assert HEX64.fullmatch(snap.around.deal_commitment) and snap.around.deal_commitment != first
     play(service, bots, me, code, lambda v: v["phase"] == "hand_over" or v["finished"])
     hand = service.record(code, me.id)["hands"][0]
-    assert hand["fairness"]["commitment"] == snap.deal_commitment and hand["fairness"]["contributions"] == []
+    assert hand["fairness"]["commitment"] == snap.around.deal_commitment and hand["fairness"]["contributions"] == []
     assert doc_deal(hand["fairness"]["server_seed"], [], 1, hand["dealer"]) == dealt_sets(hand)
 
 
@@ -394,7 +394,7 @@ def test_a_table_rebuilt_from_its_moves_deals_the_same_cards(tmp_path, bots):
     cards_played = 0
     while cards_played < 3:
         settle(first, bots)
-        v = first.snapshot(code, me.id).view
+        v = first.snapshot(code, me.id).view.to_json()
         if v["phase"] == "hand_over":
             first.handle(code, me, Continue(v["version"], "FeEd"))
         elif v["to_act"] == 0:
@@ -405,7 +405,7 @@ def test_a_table_rebuilt_from_its_moves_deals_the_same_cards(tmp_path, bots):
     first.close()
     again = TableService(Store(path), pool=bots, play_delays=INSTANT, think_limit=THINK, new_seed=lambda: next(seeds))
     after = again.snapshot(code, me.id)
-    assert after.view == before.view and after.deal_commitment == before.deal_commitment
+    assert after.view == before.view and after.around.deal_commitment == before.around.deal_commitment
     assert again.record(code, me.id) == record
     state = load_state(again.store, code)
     secret = again.store.deal_secret(code, 1)
@@ -435,7 +435,7 @@ def test_matches_from_before_fair_deals_keep_their_seeded_deals(tmp_path, bots):
     service = TableService(Store(path), pool=bots, play_delays=INSTANT, think_limit=THINK)
     assert "m009_fair_deals" in service.store.migrations()
     snap = service.snapshot("OLDOLD", "me")
-    assert set(snap.view["hand"]) == {str(c) for c in match.cards(0)} and snap.deal_commitment == ""
+    assert set(snap.view.to_json()["hand"]) == {str(c) for c in match.cards(0)} and snap.around.deal_commitment == ""
     assert [set(map(str, cards)) for cards in load_state(service.store, "OLDOLD").match.deal] == \
         [set(map(str, cards)) for cards in match.deal]
     assert service.store.fair_deals("OLDOLD", 1) is None
@@ -529,7 +529,7 @@ def test_the_page_sends_fresh_random_contributions_with_practice_and_continue(li
         code = page.url.rsplit("/", 1)[1]
         [first] = service.store.hand_contributions(code, 1)[1]
         assert re.fullmatch(r"[0-9a-f]{32}", first)
-        expect(page.locator("#sheet .fair-deal code")).to_have_text(service.snapshot(code, None).deal_commitment)
+        expect(page.locator("#sheet .fair-deal code")).to_have_text(service.snapshot(code, None).around.deal_commitment)
         expect(page.locator(".bidbox")).to_be_visible(timeout=15000)
         version = page.locator("#turn").get_attribute("data-version")
         page.get_by_role("button", name="Bid", exact=True).click()
@@ -539,7 +539,7 @@ def test_the_page_sends_fresh_random_contributions_with_practice_and_continue(li
                 break
             version = page.locator("#turn").get_attribute("data-version")
             page.locator(".fan.playable .card.legal").first.click()
-        upcoming = service.snapshot(code, None).next_commitment
+        upcoming = service.snapshot(code, None).around.next_commitment
         expect(page.locator("#panel .fair-deal code")).to_have_text(upcoming)
         page.get_by_role("button", name="Continue").click()
         expect(page.locator(".hand-no")).to_contain_text("Hand 2")

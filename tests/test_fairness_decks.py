@@ -31,7 +31,7 @@ def play_out(service, code: str) -> None:
     """Ann plays her last legal card at each turn until the match is over."""
     for _ in range(300):
         assert service.wait_idle()
-        v = service.snapshot(code, ANN).view
+        v = service.snapshot(code, ANN).view.to_json()
         if v["finished"]:
             return
         service.act(code, Player(ANN), v["legal"][-1], v["version"])

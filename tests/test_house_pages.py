@@ -27,8 +27,8 @@ from spades.records import from_record
 from spades.rules import NIL, Bid, Match
 from spades.rules_config import Rules
 from spades.storage import SeatRow
-from spades.tables import Event, Player, Snapshot, load_state
-from spades.views import seat_view
+from spades.tables import NOTHING, Around, Event, Player, Snapshot, load_state
+from spades.views import view_of
 from spades.web.matches import replay as replay_web
 from spades.web.table.render import public_part, render_fragments, table_context
 
@@ -42,8 +42,9 @@ CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|BJ|LJ)(?![A-Za-z0-9]
 def snap_of(match: Match, seat: int | None, names: tuple[str, ...] = NAMES3, event: Event | None = None) -> Snapshot:
     """The snapshot a seat (None: a watcher) of ``match`` is shown."""
     n = len(names)
-    return Snapshot("HOUSE1", seat, seat_view(match, seat), names, ("human",) * n, 1, "easy", "normal",
-                    event or Event(None, ""), emojis=("",) * n, presence=("here",) * n)
+    around = Around("HOUSE1", 1, "easy", "normal", event or NOTHING, names, ("human",) * n, emojis=("",) * n,
+                    presence=("here",) * n)
+    return Snapshot(around, view_of(match, seat))
 
 
 def first_move(match: Match) -> tuple[int, object]:
@@ -201,7 +202,8 @@ def test_a_three_seat_last_trick_and_status_name_three_players(app):
 def test_the_end_of_a_cutthroat_match_names_the_winner_and_offers_no_partner(app):
     match = play(Match(CUT3, 6))
     assert match.finished
-    snap = dataclasses.replace(snap_of(match, 0), host_seat=0)
+    plain = snap_of(match, 0)
+    snap = dataclasses.replace(plain, around=dataclasses.replace(plain.around, host_seat=0))
     with app.test_request_context():
         ctx = table_context(snap, "token")
         page = soup(render_fragments(snap, "token"))
@@ -404,11 +406,11 @@ def test_no_seat_of_a_house_table_is_sent_another_seats_cards(app, service, rule
     watch(service, code, None, listener_for(None))
     rng = random.Random(7)
     for _ in range(400):
-        v = service.snapshot(code, players[0]).view
+        v = service.snapshot(code, players[0]).view.to_json()
         if v["finished"] or (v["phase"] == "hand_over"):
             break
         person = players[v["to_act"]]
-        sv = service.snapshot(code, person).view
+        sv = service.snapshot(code, person).view.to_json()
         action = next((a for a in map(str, sv["legal"]) if a == "3"), None) if sv["phase"] == "bidding" else None
         if action is None:
             action = str(rng.choice(sv["legal"]))
@@ -499,11 +501,11 @@ def play_to_the_end(service, code: str, players: list[str], seed: int) -> None:
     """The table's match played out by its people, each move the Easy bot's choice."""
     rng = random.Random(seed)
     for _ in range(200):
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if v["finished"]:
             return
         person = players[v["to_act"]]
-        sv = service.snapshot(code, person).view
+        sv = service.snapshot(code, person).view.to_json()
         service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
     pytest.fail("the match did not end in 200 moves")
 
@@ -533,8 +535,8 @@ def test_an_earlier_match_of_a_three_seat_table_dealt_fairly_has_its_replay(clie
                                  Rules(players=3, partners=False, end="hands", hands=1, tempo="untimed"),
                                  {"kind": "friends", "level": "easy", "humans": 3}, host=players[0])
     play_to_the_end(service, code, players, 4)
-    service.handle(code, Player(players[0]), Rematch(service.snapshot(code, players[0]).view["version"]))
-    assert service.snapshot(code, None).match_number == 2
+    service.handle(code, Player(players[0]), Rematch(service.snapshot(code, players[0]).view.to_json()["version"]))
+    assert service.snapshot(code, None).around.match_number == 2
     response = client.get(f"/g/{code}/replay?match=1&hand=1&trick=end")
     assert response.status_code == 200
     page = soup(response.get_data(as_text=True))

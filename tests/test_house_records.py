@@ -6,6 +6,7 @@ the partnership rating, and reads on the profile, the history and the Rejoin lis
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sqlite3
@@ -26,7 +27,7 @@ from spades.stats import Played, record_of, replay, results_over_time
 from spades.storage import MIGRATION_SET, MIGRATIONS, SeatRow, Store
 from spades.storage.migrations import SqliteSchema
 from spades.storage.people import CUTTHROAT, PARTNERS
-from spades.views import seat_view
+from spades.views import view_of
 from spades.web.accounts.profile import game_line, history_lines, rules_word
 
 RECORDS = Path(__file__).parent / "records"
@@ -238,7 +239,7 @@ def test_game_lines_at_every_shape():
     ]
     for rules, names, seat, partner, opponents, scores, word in cases:
         m = Match(rules, seed=2)
-        line = game_line("ABCDEF", seat, names, seat_view(m, seat))
+        line = game_line("ABCDEF", seat, names, view_of(m, seat).match)
         assert (line.partner, line.opponents, line.scores, line.rules) == (partner, opponents, scores, word)
         assert line.turn in ("Your turn to bid", f"{names[m.to_act]} to bid")
 
@@ -249,8 +250,7 @@ def test_the_rejoin_list_says_a_cutthroat_game_in_words(app):
         m.apply(seat, m.legal_actions(seat)[0])
         if m.phase == "hand_over":
             break
-    view = seat_view(m, 0)
-    view["phase"], view["to_act"] = "bidding", 2  # as the table reads once the next hand is dealt
+    view = dataclasses.replace(view_of(m, 0).match, phase="bidding", to_act=2)  # as once the next hand is dealt
     line = game_line("QWERTY", 0, ("Ann", "Rex", "Bea", "Kit"), view)
     with app.test_request_context("/games"):
         html = app.jinja_env.get_template("profile/_rejoin.html").render(lines=[line])

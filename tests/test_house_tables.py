@@ -122,11 +122,11 @@ def play_out(service, code: str, me: str, rng: random.Random, limit: float = 120
     bots play the rest, until the match ends."""
     deadline = time.monotonic() + limit
     snap = service.snapshot(code, me)
-    while not snap.view["finished"]:
+    while not snap.view.to_json()["finished"]:
         assert time.monotonic() < deadline, f"the table stalled: {snap.view}"
         assert service.wait_idle(30)
         snap = service.snapshot(code, me)
-        v = snap.view
+        v = snap.view.to_json()
         if v["phase"] == "hand_over" and not v["finished"]:
             service.act(code, Player(me), "deal", v["version"])
         elif v["to_act"] == snap.seat and not v["finished"]:
@@ -148,7 +148,7 @@ def test_the_home_page_offers_the_presets_and_a_three_player_practice_plays_to_t
     assert len(state.row.seats) == 3 and [s.kind for s in state.row.seats] == ["human", "bot", "bot"]
     me = state.row.seats[0].player_id
     snap = play_out(service, code, me, random.Random(3))
-    v = snap.view
+    v = snap.view.to_json()
     assert v["finished"] and len(v["scores"]) == 3 and v["sides"] == [[0], [1], [2]]
     record = service.record(code, me)
     assert record["format"] == "spades-match/2" and len(record["hands"]) >= 5
@@ -252,31 +252,31 @@ def three_seat_table(service: TableService, **rules) -> str:
 def moves(service: TableService, code: str, n: int, rng: random.Random) -> None:
     """``n`` moves, each by the person to act (the easy bot's choice), deals included."""
     for _ in range(n):
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if v["finished"]:
             return
         if v["phase"] == "hand_over":
             for p in PEOPLE:
-                if service.snapshot(code, None).view["phase"] != "hand_over":
+                if service.snapshot(code, None).view.to_json()["phase"] != "hand_over":
                     break
-                service.act(code, Player(p), "deal", service.snapshot(code, p).view["version"])
+                service.act(code, Player(p), "deal", service.snapshot(code, p).view.to_json()["version"])
             continue
         person = PEOPLE[v["to_act"]]
-        sv = service.snapshot(code, person).view
+        sv = service.snapshot(code, person).view.to_json()
         service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
 
 
 def test_rematch_and_leaving_at_a_three_seat_table(service):
     code = three_seat_table(service, end="hands", hands=1, tempo="untimed")
     moves(service, code, 200, random.Random(5))
-    assert service.snapshot(code, None).view["finished"]
+    assert service.snapshot(code, None).view.to_json()["finished"]
     with pytest.raises(Exception, match="no partner to choose"):
-        service.handle(code, Player("p0"), Rematch(service.snapshot(code, "p0").view["version"], partner=1))
-    snap = service.handle(code, Player("p0"), Rematch(service.snapshot(code, "p0").view["version"]))
+        service.handle(code, Player("p0"), Rematch(service.snapshot(code, "p0").view.to_json()["version"], partner=1))
+    snap = service.handle(code, Player("p0"), Rematch(service.snapshot(code, "p0").view.to_json()["version"]))
     state = load_state(service.store, code)
     assert state.match_number == 2 and state.match.rules == Rules(players=3, partners=False, end="hands", hands=1,
                                                                   tempo="untimed")
-    assert len(snap.view["scores"]) == 3 and len(state.match.cards(0)) == 17
+    assert len(snap.view.to_json()["scores"]) == 3 and len(state.match.cards(0)) == 17
     # the host leaves: a bot takes the seat, and the host passes to the left (seat 1)
     service.handle(code, Player("p0"), Leave())
     state = load_state(service.store, code)
@@ -288,20 +288,20 @@ def test_a_three_seat_table_resumes_after_a_restart_at_the_exact_card(app, tmp_p
     first, store = service_on(path, "r")
     code = three_seat_table(first, tempo="untimed", jokers="none", bidding_variant="whiz")
     moves(first, code, 3 + 20, random.Random(9))  # the bids and 20 cards: mid-hand, mid-trick
-    before = {p: first.snapshot(code, p).view for p in PEOPLE}
+    before = {p: first.snapshot(code, p).view.to_json() for p in PEOPLE}
     assert before["p0"]["phase"] == "playing" and before["p0"]["trick"]["cards"]
     first.close()
     store.close()
     second, store = service_on(path)
     try:
         second.resume_all()
-        after = {p: second.snapshot(code, p).view for p in PEOPLE}
+        after = {p: second.snapshot(code, p).view.to_json() for p in PEOPLE}
         for p in PEOPLE:
             for key in ("hand", "trick", "version", "to_act", "bids", "taken", "legal", "rules", "sides"):
                 assert after[p][key] == before[p][key], (p, key)
         assert after["p0"]["rules"]["bidding"] == "whiz" and after["p0"]["rules"]["players"] == 3
         moves(second, code, 5, random.Random(1))  # and it plays on
-        assert second.snapshot(code, None).view["version"] == before["p0"]["version"] + 5
+        assert second.snapshot(code, None).view.to_json()["version"] == before["p0"]["version"] + 5
     finally:
         second.close()
         store.close()
@@ -313,17 +313,17 @@ def test_a_bid_above_13_at_a_three_seat_table_is_taken_and_comes_back_after_a_re
     path = str(tmp_path / "high.db")
     first, store = service_on(path, "h")
     code = three_seat_table(first, tempo="untimed")
-    person = PEOPLE[first.snapshot(code, None).view["to_act"]]
-    view = first.snapshot(code, person).view
+    person = PEOPLE[first.snapshot(code, None).view.to_json()["to_act"]]
+    view = first.snapshot(code, person).view.to_json()
     assert 15 in view["legal"]
     first.act(code, Player(person), "15", view["version"])
-    assert first.snapshot(code, None).view["bids"].count(15) == 1
+    assert first.snapshot(code, None).view.to_json()["bids"].count(15) == 1
     first.close()
     store.close()
     second, store = service_on(path)
     try:
         second.resume_all()
-        assert second.snapshot(code, None).view["bids"].count(15) == 1
+        assert second.snapshot(code, None).view.to_json()["bids"].count(15) == 1
     finally:
         second.close()
         store.close()
@@ -335,9 +335,9 @@ def test_chat_and_watching_at_a_three_seat_table(service):
     service.handle(code, Player("p1"), Say("good luck"))
     lines = service.store.chat_lines(code)
     assert [(x.text, x.name) for x in lines][-1:] == [("good luck", "P1")]
-    watcher = service.snapshot(code, "someone").view  # no seat: a watcher sees no hand
+    watcher = service.snapshot(code, "someone").view.to_json()  # no seat: a watcher sees no hand
     assert watcher["hand"] is None and len(watcher["bids"]) == 3
-    assert len(service.snapshot(code, "p2").view["hand"]) == 17
+    assert len(service.snapshot(code, "p2").view.to_json()["hand"]) == 17
 
 
 def test_late_joiners_take_any_bot_seat_at_cutthroat(service):

@@ -158,15 +158,15 @@ def test_a_stuck_reader_is_closed_and_never_holds_up_the_other_seats(app, live_s
     reader.receive(timeout=5)
     closed_after = None
     for moves in range(1, 2001):  # bounded: kernel buffers hold a few hundred changes, then the queue fills
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if v["phase"] == "hand_over":
             service.act(code, Player(people[0]), "deal_now", v["version"])
         else:
             seat = v["to_act"]
-            service.act(code, Player(people[seat]), service.snapshot(code, people[seat]).view["legal"][0],
+            service.act(code, Player(people[seat]), service.snapshot(code, people[seat]).view.to_json()["legal"][0],
                         v["version"])
         # every change reaches the reading seat while the other socket is stuck
-        stamp = 100_000 + service.snapshot(code, None).view["version"]
+        stamp = 100_000 + service.snapshot(code, None).view.to_json()["version"]
         while True:
             got = max(int(x) for x in re.findall(r'data-v="(\d+)"', reader.receive(timeout=5)))
             if got >= stamp:

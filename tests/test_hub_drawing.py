@@ -51,10 +51,10 @@ def play(service, code: str, people: list[str], rng: random.Random, after) -> No
     after each (``move``: the seat that moved and whether it played a card)."""
     dealt = 0
     for _ in range(200):
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if v["phase"] == "hand_over":
             for p in people:  # Continue, person by person: the last one deals
-                version = service.snapshot(code, p).view["version"]
+                version = service.snapshot(code, p).view.to_json()["version"]
                 service.act(code, Player(p), "deal", version)
                 after((people.index(p), False))
             dealt += 1
@@ -62,7 +62,7 @@ def play(service, code: str, people: list[str], rng: random.Random, after) -> No
         if dealt and v["phase"] == "bidding":
             return
         seat = v["to_act"]
-        sv = service.snapshot(code, people[seat]).view
+        sv = service.snapshot(code, people[seat]).view.to_json()
         service.act(code, Player(people[seat]), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
         after((seat, sv["phase"] == "playing"))
     raise AssertionError("the hand never ended")
@@ -117,7 +117,7 @@ def test_a_card_draws_the_own_part_of_its_player_and_of_the_next_alone(app, serv
         for conn in conns:
             frames(hub, conn)
         seat, card = move
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if card and v["phase"] == "playing":  # a card that did not end the hand
             cards += 1
             assert sorted(drawn) == sorted({seat, v["to_act"]}), (seat, v["to_act"])

@@ -65,7 +65,7 @@ def test_ten_thousand_waiting_tables_load_only_when_touched_or_due(tmp_path, clo
     maker = service_on(path, clock, pool)
     template = one_waiting_table(maker)
     [wait] = maker.store.turns_of(template)
-    version = maker.snapshot(template, None).view["version"]
+    version = maker.snapshot(template, None).view.to_json()["version"]
     maker.close()
     codes = waiting_copies(path, template, TABLES, DUE, clock.now + 1000)  # the first 200 run out in 1000 s
     due, later = codes[:DUE], codes[DUE:]
@@ -75,7 +75,7 @@ def test_ten_thousand_waiting_tables_load_only_when_touched_or_due(tmp_path, clo
         assert svc.resume_all() == 0  # every table waits on a person, with no timer due soon
         assert not any(svc.in_memory(c) for c in codes[:500] + codes[-500:])
         snap = svc.snapshot(later[0], wait.person)  # a person opens one: it loads
-        assert svc.in_memory(later[0]) and snap.view["to_act"] == wait.seat
+        assert svc.in_memory(later[0]) and snap.view.to_json()["to_act"] == wait.seat
 
         clock.now += 1000 - 60  # a minute before the due ones' time runs out, they come back for it
         gone, woken = svc.sweep()
@@ -109,10 +109,10 @@ def test_a_table_left_alone_leaves_memory_and_comes_back_as_it_was(tmp_path, clo
         assert svc.sweep() == (0, 0) and svc.in_memory(code)  # touched just now
         clock.now += svc.idle_after_s + 1
         assert svc.sweep() == (1, 0) and not svc.in_memory(code)
-        v = svc.snapshot(code, wait.person).view
-        assert v == before.view
+        v = svc.snapshot(code, wait.person).view.to_json()
+        assert v == before.view.to_json()
         svc.act(code, Player(wait.person), "3", v["version"])
-        assert svc.snapshot(code, None).view["version"] == v["version"] + 1
+        assert svc.snapshot(code, None).view.to_json()["version"] == v["version"] + 1
     finally:
         svc.close()
 

@@ -10,7 +10,7 @@ from conftest import csrf_of, open_ws, start_practice
 from helpers.lobby import A_EMOJI, B_EMOJI, HOST_EMOJI, join, members, new_table, post
 from watch import watch
 
-from spades.tables import EMOJIS, load_state, seat_plan
+from spades.tables import EMOJIS, Announced, load_state, seat_plan
 
 
 @pytest.fixture
@@ -194,7 +194,7 @@ def test_a_late_joiner_takes_a_bots_seat_on_the_other_team_and_then_the_table_is
     post(host, code, "start")  # Hana in seat 0, Ari across, bots in seats 1 and 3
     assert service.wait_idle()  # the bots wait for a person's turn: their cards stay as they are
     told = []
-    watch(service, code, service.seats(code)[0].player_id, lambda snap: told.append(snap.event))
+    watch(service, code, service.seats(code)[0].player_id, lambda snap: told.append(snap.around.event))
     bots_cards = sorted(str(c) for c in load_state(service.store, code).match.cards(1))
     form = b.get(f"/j/{code}")
     assert form.status_code == 200 and "The game has started" in form.get_data(as_text=True)
@@ -203,7 +203,7 @@ def test_a_late_joiner_takes_a_bots_seat_on_the_other_team_and_then_the_table_is
     mine = b.get(f"/g/{code}/view.json").get_json()
     assert mine["seat"] == 1 and sorted(mine["hand"]) == bots_cards  # that seat's cards, at once
     assert [(s.kind, s.name) for s in service.seats(code)][1] == ("human", "Bo")
-    assert any(e.action == "join" and e.seat == 1 for e in told)  # the table is told
+    assert Announced(1, "join") in told  # the table is told
     assert "Bo joined the table" in host.get(f"/g/{code}").get_data(as_text=True)
     late = app.test_client()  # three people now, as the table was made for: no seat for a fourth
     r = late.get(f"/j/{code}")

@@ -67,7 +67,7 @@ def state(service, places) -> tuple:
     post started have made their moves): the room as stored (its change number is a
     process's count, which starts from the clock when a process first loads the room)."""
     assert service.wait_idle()
-    return (service.store.stats(), service.snapshot(places["practice"], None).view["version"],
+    return (service.store.stats(), service.snapshot(places["practice"], None).view.to_json()["version"],
             service.store.load_room(places["room"]), len(service.store.chat_lines(places["practice"])),
             service.store.muted(places["player"]), service.store.blocked(places["player"]))
 

@@ -103,7 +103,7 @@ def test_a_turn_based_table_tells_the_browsers_of_the_person_to_move_once(app, p
     code = service.create_seated(seats, Rules(tempo="hours-12"),
                                  {"kind": "friends", "humans": 2, "rules": {"tempo": "hours-12"}}, host=people["Ann"])
     assert service.wait_idle()
-    to_move = ("Ann", "Bo")[service.snapshot(code, None).view["to_act"]]
+    to_move = ("Ann", "Bo")[service.snapshot(code, None).view.to_json()["to_act"]]
 
     app.extensions["spades.notices"].tick()
     [got] = push_service.received  # the one person the table waits on, nobody else

@@ -32,9 +32,9 @@ def moves(service, code: str, n: int, rng: random.Random, pump=lambda: None) -> 
     """``n`` moves; ``pump`` after each (the other sockets at the table send their frames)."""
     for _ in range(n):
         pump()
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         person = load_state(service.store, code).persons()[v["to_act"]]
-        sv = service.snapshot(code, person).view
+        sv = service.snapshot(code, person).view.to_json()
         service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
     pump()
 
@@ -166,7 +166,7 @@ def test_a_movers_page_redrawn_by_its_answer_is_told_its_next_turn_by_its_socket
     rng = random.Random(7)
 
     def to_act() -> int:
-        return service.snapshot(code, None).view["to_act"]
+        return service.snapshot(code, None).view.to_json()["to_act"]
 
     page: dict[str, str] = {}
     for _ in range(14):  # seat 0's bid and its thirteen cards

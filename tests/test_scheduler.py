@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import threading
+import zlib
 
 import pytest
 
+from spades.rules import Match
+from spades.rules_config import Rules
 from spades.tables.scheduler import MIN_BUDGET_S, TURN_SLOT_S, URGENT_HEAD_START_S, Scheduler
 from spades.tables.state import BotTurn, Plan
+from spades.views import OwnView, SeatView, match_view
 
 
 class HandPool(cf.Executor):
@@ -22,11 +26,11 @@ class HandPool(cf.Executor):
         self.lock = threading.Lock()
 
     def submit(self, fn, *args, **kwargs):  # noqa: ANN001
-        view, _level, _seed, budget = args
+        _view, _level, seed, budget = args
         future: cf.Future = cf.Future()
         future.set_running_or_notify_cancel()
         with self.lock:
-            self.asked.append((view["table"], budget, future))
+            self.asked.append((TABLES[seed], budget, future))
         return future
 
     def answer(self, table: str) -> None:
@@ -43,9 +47,19 @@ class Mono:
         return self.now
 
 
-def turn(table: str, urgent: bool = False) -> BotTurn:
-    return BotTurn(seat=1, match_number=1, version=1, level="hard", view={"table": table, "legal": [3, 4]},
-                   seed=0, delay=0.0, urgent=urgent)
+TABLES: dict[int, str] = {}  # a turn's seed: its table (the pool is handed the seed)
+
+
+def view_with(legal: tuple[int | str, ...]) -> SeatView:
+    """A seat view whose seat may do ``legal``."""
+    return SeatView(match_view(Match(Rules(), "scheduler")), OwnView(1, None, legal))
+
+
+def turn(table: str, urgent: bool = False, legal: tuple[int | str, ...] = (3, 4)) -> BotTurn:
+    seed = zlib.crc32(table.encode())
+    TABLES[seed] = table
+    return BotTurn(seat=1, match_number=1, version=1, level="hard", view=view_with(legal), seed=seed, delay=0.0,
+                   urgent=urgent)
 
 
 @pytest.fixture
@@ -115,8 +129,7 @@ def test_a_decision_dropped_while_it_waited_never_starts(setup):
 
 def test_a_forced_move_is_played_without_a_worker(setup):
     sched, pool, mono, delivered = setup
-    forced = BotTurn(seat=1, match_number=1, version=1, level="hard", view={"table": "F", "legal": ["QS"]},
-                     seed=0, delay=0.0)
+    forced = turn("F", legal=("QS",))
     sched.plan("F", Plan(bot=forced))
     for _ in range(500):
         if delivered:

@@ -34,9 +34,7 @@ def uid_of(client) -> str:
 
 def seat_view(service, code: str, pid: str) -> dict:
     assert service.wait_idle()
-    return service.snapshot(code, pid).view
-
-
+    return service.snapshot(code, pid).view.to_json()
 def reach(ws, version: int, seen: dict) -> None:
     """Read ``ws``'s frames until one shows ``version`` or later (every frame names the
     table's version); ``seen[ws]`` keeps the newest shown so far."""

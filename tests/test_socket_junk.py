@@ -50,7 +50,7 @@ def test_a_message_it_cannot_read_is_answered_400_and_the_socket_stays_open(seat
                                                                              caplog):
     code, ws = seat
     assert service.wait_idle()
-    v = service.snapshot(code, None).view["version"]
+    v = service.snapshot(code, None).view.to_json()["version"]
     ws.send(text)
     marks, words = refusal(ws)
     assert marks["data-status"] == status and said in words

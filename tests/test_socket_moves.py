@@ -45,9 +45,7 @@ def table(app, service, live_server):
 
 def view(service, code: str, pid: str | None = None) -> dict:
     service.wait_idle()
-    return service.snapshot(code, pid).view
-
-
+    return service.snapshot(code, pid).view.to_json()
 def to_act(service, code: str) -> str:
     return PEOPLE[view(service, code)["to_act"]]
 
@@ -201,7 +199,7 @@ def test_a_socket_whose_person_signed_out_everywhere_cannot_move(mail_app, live_
         service.wait_idle()
         with phone.session_transaction() as s:
             pid = s["pid"]
-        before = service.snapshot(code, pid).view
+        before = service.snapshot(code, pid).view.to_json()
         assert before["to_act"] == service.snapshot(code, pid).seat  # the bots bid up to this seat
         assert laptop.post("/signout/everywhere", data={"csrf": csrf_of(laptop)}).status_code == 303
         with pytest.raises(ConnectionClosed):  # closed at once (the bus), or on the move at the latest
@@ -209,7 +207,7 @@ def test_a_socket_whose_person_signed_out_everywhere_cannot_move(mail_app, live_
             while True:
                 if ws.receive(timeout=5) is None:
                     raise AssertionError("the socket stayed open after signing out everywhere")
-        assert service.snapshot(code, pid).view["version"] == before["version"]
+        assert service.snapshot(code, pid).view.to_json()["version"] == before["version"]
     finally:
         if ws.connected:
             ws.close()

@@ -55,11 +55,9 @@ def four_people(store: Store, code: str = "FOUR01", rules: Rules | None = None) 
 
 
 def to_act(svc: TableService, code: str) -> tuple[Player, dict]:
-    v = svc.snapshot(code, None).view
+    v = svc.snapshot(code, None).view.to_json()
     who = PEOPLE[v["to_act"]]
-    return who, svc.snapshot(code, who.id).view
-
-
+    return who, svc.snapshot(code, who.id).view.to_json()
 def test_two_threads_moving_at_once_one_wins_and_the_other_is_told_it_is_stale(svc, store):
     code = four_people(store)
     who, v = to_act(svc, code)
@@ -69,7 +67,7 @@ def test_two_threads_moving_at_once_one_wins_and_the_other_is_told_it_is_stale(s
     def click():
         start.wait()
         try:
-            results.append(svc.act(code, who, "3", v["version"]).view["version"])
+            results.append(svc.act(code, who, "3", v["version"]).view.to_json()["version"])
         except Stale as e:
             results.append(e)
 
@@ -90,14 +88,14 @@ def test_a_lost_race_is_refused_as_stale_with_the_table_as_stored(svc, store):
     with pytest.raises(Stale) as e:
         svc.act(code, who, "3", v["version"])
     assert e.value.version == v["version"] + 1
-    now = svc.snapshot(code, who.id).view
+    now = svc.snapshot(code, who.id).view.to_json()
     assert now["version"] == v["version"] + 1 and now["bids"][v["to_act"]] == 4  # reloaded: theirs stands
 
 
 def test_a_failed_save_changes_nothing_and_the_table_and_its_watchers_go_on(svc, store, monkeypatch):
     code = four_people(store)
     seen: list[int] = []
-    watch(svc, code, PEOPLE[1].id, lambda snap: seen.append(snap.view["version"]))
+    watch(svc, code, PEOPLE[1].id, lambda snap: seen.append(snap.view.to_json()["version"]))
     who, v = to_act(svc, code)
     real = store.commit
 
@@ -107,7 +105,7 @@ def test_a_failed_save_changes_nothing_and_the_table_and_its_watchers_go_on(svc,
     monkeypatch.setattr(store, "commit", locked)
     with pytest.raises(NotSaved):
         svc.act(code, who, "3", v["version"])
-    assert svc.snapshot(code, who.id).view == v  # nothing changed, in memory or stored
+    assert svc.snapshot(code, who.id).view.to_json() == v  # nothing changed, in memory or stored
     assert store.load_table(code).match.version == v["version"]
     monkeypatch.setattr(store, "commit", real)
     svc.act(code, who, "3", v["version"])  # the same click again goes through
@@ -129,7 +127,7 @@ def test_a_bot_move_that_could_not_be_saved_is_thought_about_again(svc, store, m
     deadline = time.monotonic() + 20
     moved_since = None
     while time.monotonic() < deadline:
-        v = svc.snapshot(code, PEOPLE[0].id).view
+        v = svc.snapshot(code, PEOPLE[0].id).view.to_json()
         if refused and moved_since is None:
             moved_since = v["version"]
         if moved_since is not None and v["version"] >= moved_since + 3:
@@ -158,16 +156,16 @@ def test_every_side_command_goes_through_the_one_handler(store, pool):
         clock.now += 11
         svc.wake()
         assert svc.wait_idle()  # the hold ran out: a bot plays seat 2
-        assert svc.snapshot(code, None).presence[2] == "bot"
+        assert svc.snapshot(code, None).around.presence[2] == "bot"
         svc.handle(code, Player(PEOPLE[2].id), TakeOver())
-        while not svc.snapshot(code, None).view["finished"]:
+        while not svc.snapshot(code, None).view.to_json()["finished"]:
             who, v = to_act(svc, code)
             if v["phase"] == "hand_over":  # never with one hand; kept for other rules
                 svc.act(code, PEOPLE[1], "deal", v["version"])
                 svc.act(code, PEOPLE[0], "deal_now", v["version"])
                 continue
             svc.act(code, who, v["legal"][0], v["version"])
-        version = svc.snapshot(code, None).view["version"]
+        version = svc.snapshot(code, None).view.to_json()["version"]
         svc.handle(code, PEOPLE[0], Rematch(version, 1))
         assert [s.player_id for s in svc.seats(code)] == ["p0", "p2", "p1", "p3"]  # the new partner across
         svc.handle(code, Player(PEOPLE[3].id), Leave())
@@ -187,12 +185,12 @@ def test_continue_and_deal_now_go_through_the_one_handler(svc, store):
     for _ in range(52):
         who, v = to_act(svc, code)
         svc.act(code, who, v["legal"][0], v["version"])
-    v = svc.snapshot(code, None).view
+    v = svc.snapshot(code, None).view.to_json()
     assert v["phase"] == "hand_over"
     snap = svc.act(code, PEOPLE[1], "deal", v["version"])
-    assert snap.ready == (1,) and snap.view["phase"] == "hand_over"  # waits for the others
+    assert snap.around.ready == (1,) and snap.view.to_json()["phase"] == "hand_over"  # waits for the others
     snap = svc.act(code, PEOPLE[0], "deal_now", v["version"])  # the host deals without waiting
-    assert snap.view["phase"] == "playing" and snap.view["hand_number"] == 2
+    assert snap.view.to_json()["phase"] == "playing" and snap.view.to_json()["hand_number"] == 2
     assert handled[-2:] == ["continue", "deal_now"]
 
 
@@ -200,7 +198,7 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(svc, store):
     code = svc.create_practice(PEOPLE[0].id, "Ann", Rules(mode="no_bidding", end="hands", hands=1), "easy")
     while True:
         assert svc.wait_idle()
-        v = svc.snapshot(code, PEOPLE[0].id).view
+        v = svc.snapshot(code, PEOPLE[0].id).view.to_json()
         if v["finished"]:
             break
         action = "deal" if v["phase"] == "hand_over" else v["legal"][0]  # level: one more hand
@@ -208,5 +206,5 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(svc, store):
     assert svc.wait_idle()
     assert not svc.in_memory(code)  # over, and nobody connected
     again = svc.snapshot(code, PEOPLE[0].id)  # back from the database
-    assert again.view == v and not svc.in_memory(code)  # a look does not keep it either
-    assert svc.handle(code, PEOPLE[0], Rematch(v["version"])).match_number == 2
+    assert again.view.to_json() == v and not svc.in_memory(code)  # a look does not keep it either
+    assert svc.handle(code, PEOPLE[0], Rematch(v["version"])).around.match_number == 2

@@ -44,12 +44,12 @@ def play_hand(svc: TableService, code: str) -> dict:
     people = {s.seat: Player(s.player_id) for s in svc.seats(code) if s.kind == "human"}
     while True:
         assert svc.wait_idle()
-        view = svc.snapshot(code, HOST.id).view
+        view = svc.snapshot(code, HOST.id).view.to_json()
         if view["phase"] in ("hand_over", "match_over"):
             return view
         seat = view["to_act"]
         if seat in people:
-            mine = svc.snapshot(code, people[seat].id).view
+            mine = svc.snapshot(code, people[seat].id).view.to_json()
             svc.act(code, people[seat], mine["legal"][0], mine["version"])
 
 
@@ -58,7 +58,7 @@ def test_the_start_seats_the_partner_across_and_the_other_beside_a_bot(svc):
     seats = svc.seats(code)
     assert [(s.kind, s.player_id) for s in seats] == [("human", "host"), ("human", "bo"), ("human", "ari"),
                                                       ("bot", None)]
-    assert svc.snapshot(code, "bo").seat == 1 and svc.snapshot(code, "host").host_seat == 0
+    assert svc.snapshot(code, "bo").seat == 1 and svc.snapshot(code, "host").around.host_seat == 0
 
 
 def test_continue_deals_once_every_person_is_ready_and_shows_who_is_reading(svc):
@@ -66,17 +66,18 @@ def test_continue_deals_once_every_person_is_ready_and_shows_who_is_reading(svc)
     view = play_hand(svc, code)
     assert view["phase"] == "hand_over"
     seen = []
-    watch(svc, code, "bo", lambda snap: seen.append(snap.ready))
+    watch(svc, code, "bo", lambda snap: seen.append(snap.around.ready))
     svc.act(code, HOST, "deal", view["version"])
     svc.act(code, ARI, "deal", view["version"])
     snap = svc.snapshot(code, "bo")
-    assert snap.view["phase"] == "hand_over" and snap.ready == (0, 2)  # Bo is still reading
+    assert snap.view.to_json()["phase"] == "hand_over" and snap.around.ready == (0, 2)  # Bo is still reading
     assert seen[-1] == (0, 2)  # and everyone was told
     svc.act(code, ARI, "deal", view["version"])  # pressing twice changes nothing
-    assert svc.snapshot(code, "bo").view["hand_number"] == 1
+    assert svc.snapshot(code, "bo").view.to_json()["hand_number"] == 1
     svc.act(code, BO, "deal", view["version"])
     after = svc.snapshot(code, "bo")
-    assert after.view["hand_number"] == 2 and after.view["version"] == view["version"] + 1 and after.ready == ()
+    assert after.view.match.hand_number == 2 and after.view.match.version == view["version"] + 1
+    assert after.around.ready == ()
 
 
 def test_the_host_deals_without_waiting_and_nobody_else_may(svc):
@@ -85,7 +86,7 @@ def test_the_host_deals_without_waiting_and_nobody_else_may(svc):
     with pytest.raises(NotHost):
         svc.act(code, ARI, "deal_now", view["version"])
     svc.act(code, HOST, "deal_now", view["version"])  # Ari and Bo are still reading
-    assert svc.snapshot(code, "ari").view["hand_number"] == 2  # the host dealt at once
+    assert svc.snapshot(code, "ari").view.to_json()["hand_number"] == 2  # the host dealt at once
     with pytest.raises(IllegalAction):  # the new hand is not over: no Continue now
         svc.act(code, HOST, "deal_now", None)
 
@@ -99,7 +100,7 @@ def test_only_the_host_starts_a_rematch_and_may_pick_a_new_partner(svc):
     snap = svc.handle(code, HOST, Rematch(view["version"], 1))  # Bo, on the left, comes across
     seats = svc.seats(code)
     assert [s.player_id for s in seats] == ["host", "ari", "bo", None]
-    assert snap.match_number == 2 and not snap.view["finished"]
+    assert snap.around.match_number == 2 and not snap.view.to_json()["finished"]
     assert svc.snapshot(code, "bo").seat == 2 and svc.snapshot(code, "ari").seat == 1
     assert svc.store.load_table(code).seats[2].name == "Bo"  # stored: a restart seats them the same
 

@@ -31,9 +31,7 @@ def as_ben(client):
 def turn(service, code: str) -> dict:
     """Ben's view once the bots are done (his turn, or the match is over)."""
     assert service.wait_idle()
-    return service.snapshot(code, BEN).view
-
-
+    return service.snapshot(code, BEN).view.to_json()
 def undo(client, code: str, version: int, csrf: str) -> None:
     answer = client.post(f"/g/{code}/undo", data={"csrf": csrf, "version": version}, headers={"HX-Request": "true"})
     assert answer.status_code == 200, answer.get_data(as_text=True)

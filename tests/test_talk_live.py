@@ -65,12 +65,12 @@ def play_out(service, code: str, people: tuple[str, ...]) -> None:
     """Each person plays a legal move at their turn until the match is over."""
     for _ in range(3000):
         assert service.wait_idle()
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         if v["finished"]:
             return
         for pid in people:
             snap = service.snapshot(code, pid)
-            mine = snap.view
+            mine = snap.view.to_json()
             if mine["to_act"] != snap.seat or mine["phase"] not in ("bidding", "playing"):
                 continue
             legal = mine["legal"]

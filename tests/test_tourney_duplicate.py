@@ -64,13 +64,13 @@ def test_every_table_of_a_round_plays_the_same_hands_and_the_teams_are_compared(
     first = {}
     for table in (a, b):
         seats = tables.seats(table)
-        first[table] = [tuple(tables.snapshot(table, s.player_id).view["hand"]) for s in seats]
-        assert tables.snapshot(table, None).view["dealer"] == tables.snapshot(a, None).view["dealer"]
+        first[table] = [tuple(tables.snapshot(table, s.player_id).view.to_json()["hand"]) for s in seats]
+        assert tables.snapshot(table, None).view.match.dealer == tables.snapshot(a, None).view.match.dealer
     assert first[a] == first[b]
 
     # nobody watches, and the host cannot let anyone in
     host = tables.seats(a)[0].player_id
-    assert not tables.snapshot(a, None).watchable and tables.snapshot(a, host).watch_fixed
+    assert not tables.snapshot(a, None).around.watchable and tables.snapshot(a, host).around.watch_fixed
     with pytest.raises(IllegalAction, match="other tables play the same deals"):
         tables.handle(a, Player(host), SetWatching(True))
 
@@ -88,7 +88,7 @@ def test_every_table_of_a_round_plays_the_same_hands_and_the_teams_are_compared(
     assert all(hand["fairness"]["contributions"] == [] for hand in tables.record(a, None)["hands"])
 
     # compared: hand k's points per direction at A against B's, worked out here
-    points = {t: [tuple(team["total"] for team in r["teams"]) for r in tables.snapshot(t, None).view["results"]]
+    points = {t: [tuple(team["total"] for team in r["teams"]) for r in tables.snapshot(t, None).view.match.results]
               for t in (a, b)}
     view = tourneys.view(code, None)
     assert view.status == "finished" and view.rounds[0].over
@@ -130,7 +130,7 @@ def test_two_bot_teams_play_the_round_s_deals_too_and_are_compared(svc):
     pairing = next(tv for tv in view.rounds[0].tables if not tv.table)
     assert set(pairing.teams) <= set(bots) and pairing.hands == 2
     assert pairing.score == tuple(engine.results[-1].totals)  # the bots' match is the one on the round's deals
-    ours = [tuple(team["total"] for team in r["teams"]) for r in tables.snapshot(table.table, None).view["results"]]
+    ours = [tuple(team["total"] for team in r["teams"]) for r in tables.snapshot(table.table, None).view.match.results]
     theirs = [(r.score.teams[0].total, r.score.teams[1].total) for r in engine.results]
     expected = {}
     for tv, mine, other in ((table, ours, theirs), (pairing, theirs, ours)):
@@ -144,8 +144,8 @@ def test_without_the_option_each_table_has_its_own_hands_and_may_be_watched(svc)
     tables, tourneys = svc
     code, _, (a, b) = round_one(tables, tourneys, duplicate=False)
     assert not tourneys.view(code, None).duplicate
-    hands = [tables.snapshot(t, tables.seats(t)[0].player_id).view["hand"] for t in (a, b)]
+    hands = [tables.snapshot(t, tables.seats(t)[0].player_id).view.to_json()["hand"] for t in (a, b)]
     assert hands[0] != hands[1]
-    assert tables.snapshot(a, None).watchable and not tables.snapshot(a, None).watch_fixed
+    assert tables.snapshot(a, None).around.watchable and not tables.snapshot(a, None).around.watch_fixed
     play_table(tables, a)
     assert records_open(tables.store, a)

@@ -103,13 +103,14 @@ def test_knockout_of_six_teams_gives_two_byes_and_is_played_to_the_end_at_real_t
     for tv in played(view):
         assert tv.hands == 1 and tv.table is not None and tv.winner in tv.teams
         snap = tables.snapshot(tv.table, None)
-        assert snap.tourney == code and snap.view["finished"]
-        assert list(snap.view["scores"]) == list(tv.score)
+        assert snap.around.tourney == code and snap.view.to_json()["finished"]
+        assert list(snap.view.to_json()["scores"]) == list(tv.score)
         a, b = tv.teams
         # team A at seats 0 and 2, team B at 1 and 3
         names = {t.id: [p.name for p in t.players] for t in view.teams}
-        assert [snap.names[0], snap.names[2]] == names[a] and [snap.names[1], snap.names[3]] == names[b]
-        assert snap.view["rules"]["mode"] == "no_bidding"
+        seated = snap.around.names
+        assert [seated[0], seated[2]] == names[a] and [seated[1], seated[3]] == names[b]
+        assert snap.view.to_json()["rules"]["mode"] == "no_bidding"
     assert sorted(r.label for r in view.ranks) == ["1", "2", "3=", "3=", "5=", "5="]
     champion = view.rounds[-1].tables[0].winner
     assert view.ranks[0].team == champion
@@ -391,9 +392,9 @@ def test_a_restart_mid_round_keeps_the_bracket_and_the_running_tables_finish(pat
     tables.wait_idle()
     for c in codes[2:]:  # the other two are mid-hand
         for _ in range(3):
-            view = tables.snapshot(c, None).view
+            view = tables.snapshot(c, None).view.to_json()
             pid = tables.seats(c)[view["to_act"]].player_id
-            tables.act(c, Player(pid), tables.snapshot(c, pid).view["legal"][0])
+            tables.act(c, Player(pid), tables.snapshot(c, pid).view.to_json()["legal"][0])
             tables.wait_idle()
     tables.close()
 
@@ -409,7 +410,7 @@ def test_a_restart_mid_round_keeps_the_bracket_and_the_running_tables_finish(pat
         assert [tv.status for tv in first] == ["done", "done", "playing", "playing"]
         assert first[0].winner == winner and first[1].winner in first[1].teams
         assert after.rounds[1].tables[0].status == "due"  # both its teams are known
-        assert tables2.snapshot(codes[2], None).view["version"] > 0
+        assert tables2.snapshot(codes[2], None).view.to_json()["version"] > 0
         view = play_out(tables2, tourneys2, code, everyone(teams))
         assert view.status == "finished" and len(played(view)) == 7
         assert [tv.table for tv in view.rounds[0].tables] == codes

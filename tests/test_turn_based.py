@@ -84,12 +84,12 @@ def table(svc: TableService, tempo: str = "hours-12", people: int = 4) -> str:
 
 
 def to_act(svc: TableService, code: str) -> int:
-    return svc.snapshot(code, None).view["to_act"]
+    return svc.snapshot(code, None).view.to_json()["to_act"]
 
 
 def move(svc: TableService, code: str) -> None:
     seat = to_act(svc, code)
-    v = svc.snapshot(code, person(seat).id).view
+    v = svc.snapshot(code, person(seat).id).view.to_json()
     svc.act(code, person(seat), 3 if v["phase"] == "bidding" else v["legal"][0], v["version"])
 
 
@@ -97,7 +97,7 @@ def until_turn(svc: TableService, pool: ManualPool, code: str, seat: int) -> Non
     """The others move (and press Continue between hands) until it is ``seat``'s turn."""
     for _ in range(100):
         settle(svc, pool)
-        v = svc.snapshot(code, None).view
+        v = svc.snapshot(code, None).view.to_json()
         if v["phase"] == "hand_over":
             for s in range(4):
                 if s != seat:
@@ -164,13 +164,13 @@ def test_three_days_of_mails_warnings_a_missed_move_and_the_seat_taken_back(svc,
     assert len([m for m in mails_to(smtp, NAMES[nxt]) if "left at table" in m.message["Subject"]]) == 1
 
     # the time runs out: a bot (Normal) plays the move and the person keeps the seat
-    version = svc.snapshot(a, None).view["version"]
+    version = svc.snapshot(a, None).view.to_json()["version"]
     clock.now += 3 * HOUR
     settle(svc, pool)
     pool.run_all()
     settle(svc, pool)
     view = svc.snapshot(a, None)
-    assert view.view["version"] > version and view.kinds[nxt] == "human"
+    assert view.view.to_json()["version"] > version and view.around.kinds[nxt] == "human"
     assert svc.snapshot(a, person(nxt).id).notice is not None  # told that the table moved for them
 
     # three missed moves in a row: a bot plays until they take over
@@ -196,7 +196,7 @@ def test_three_days_of_mails_warnings_a_missed_move_and_the_seat_taken_back(svc,
         pool.run_all()
         if step % 5 == 0:
             for code in (a, b):
-                v = svc.snapshot(code, None).view
+                v = svc.snapshot(code, None).view.to_json()
                 if v["phase"] in ("bidding", "playing") and v["to_act"] is not None:
                     move(svc, code)
                 elif v["phase"] == "hand_over":
@@ -331,7 +331,7 @@ def test_a_page_open_as_the_process_stopped_counts_as_closed_from_the_restart(st
 def test_between_hands_the_table_waits_for_continue_or_the_moves_time(svc, pool, clock):
     code = table(svc, people=2, tempo="days-1")
     settle(svc, pool)
-    while svc.snapshot(code, None).view["phase"] != "hand_over":
+    while svc.snapshot(code, None).view.to_json()["phase"] != "hand_over":
         move(svc, code)
         settle(svc, pool)
     waits = {t.person: t for t in svc.store.turns_of(code)}
@@ -341,7 +341,7 @@ def test_between_hands_the_table_waits_for_continue_or_the_moves_time(svc, pool,
     assert [t.person for t in svc.store.turns_of(code)] == [person(1).id]
     clock.now += DAY + 1
     settle(svc, pool)
-    assert svc.snapshot(code, None).view["phase"] == "bidding"  # dealt when the time ran out
+    assert svc.snapshot(code, None).view.to_json()["phase"] == "bidding"  # dealt when the time ran out
 
 
 def test_a_twenty_first_turn_based_table_is_refused(svc, store):

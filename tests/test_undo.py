@@ -33,9 +33,7 @@ def as_player(client, pid: str):
 def my_turn(service, code: str) -> dict:
     """The view once the bots are done and it is Ben's move (or the hand is over)."""
     assert service.wait_idle()
-    return service.snapshot(code, BEN).view
-
-
+    return service.snapshot(code, BEN).view.to_json()
 def undo(client, code: str, version: int | None, csrf: str):
     data = {"csrf": csrf} if version is None else {"csrf": csrf, "version": version}
     return client.post(f"/g/{code}/undo", data=data, headers={"HX-Request": "true"})
@@ -64,7 +62,7 @@ def test_undo_takes_back_a_card_then_the_bid_and_the_bots_moves_after_each(clien
     assert answer.status_code == 200, answer.get_data(as_text=True)
     assert "You took back your last card and the bots&#39; moves after it." in answer.get_data(as_text=True) \
         or "You took back your last card and the bots' moves after it." in answer.get_data(as_text=True)
-    back = service.snapshot(code, BEN).view
+    back = service.snapshot(code, BEN).view.to_json()
     for key in KEYS:
         assert back[key] == at_card[key], key
     assert back["version"] > after["version"]  # a takeback is a change: the version goes up
@@ -75,20 +73,20 @@ def test_undo_takes_back_a_card_then_the_bid_and_the_bots_moves_after_each(clien
                         headers={"HX-Request": "true"})
     assert stale.status_code == 409
     assert undo(client, code, after["version"], csrf).status_code == 409
-    assert service.snapshot(code, BEN).view["version"] == back["version"]
+    assert service.snapshot(code, BEN).view.to_json()["version"] == back["version"]
 
     # again: the bid goes, with every bot's bid after it
     answer = undo(client, code, back["version"], csrf)
     assert answer.status_code == 200
     assert "You took back your last bid" in answer.get_data(as_text=True)
-    again = service.snapshot(code, BEN).view
+    again = service.snapshot(code, BEN).view.to_json()
     for key in KEYS:
         assert again[key] == at_bid[key], key
     assert again["version"] > back["version"]
     # and back at the hand's first bid there is nothing left to take back
     refused = undo(client, code, again["version"], csrf)
     assert refused.status_code == 422 and NOTHING in refused.get_data(as_text=True)
-    assert service.snapshot(code, BEN).view["version"] == again["version"]
+    assert service.snapshot(code, BEN).view.to_json()["version"] == again["version"]
 
     # play a different line: the record holds only the line finally played
     service.act(code, me, "4", again["version"])
@@ -121,7 +119,7 @@ def test_a_match_with_takebacks_says_so_and_is_not_rated(app, client, service):
                 took_back = True
                 continue
             service.act(table, me, v["legal"][-1], v["version"])
-        assert service.snapshot(table, BEN).view["finished"]
+        assert service.snapshot(table, BEN).view.to_json()["finished"]
     assert took_back
     accounts = app.extensions["spades.accounts"]
     assert accounts.rate_pending() == 1  # the plain match only
@@ -138,7 +136,7 @@ def test_no_undo_at_a_table_with_two_people(client, service):
              SeatRow(2, "human", ANN, "Ann", ""), SeatRow(3, "bot", None, "Kit", "")]
     code = service.create_seated(seats, Rules(tempo="off"), {"kind": "friends", "level": "normal"}, host=BEN)
     assert service.wait_idle()
-    v = service.snapshot(code, BEN).view
+    v = service.snapshot(code, BEN).view.to_json()
     seat = v["to_act"]
     pid = BEN if seat == 0 else ANN if seat == 2 else None
     if pid is not None:
@@ -147,10 +145,10 @@ def test_no_undo_at_a_table_with_two_people(client, service):
     for person in (BEN, ANN):
         assert "undo" not in service.snapshot(code, person).offers
     as_player(client, BEN)
-    before = service.snapshot(code, BEN).view
+    before = service.snapshot(code, BEN).view.to_json()
     refused = undo(client, code, before["version"], csrf_of(client))
     assert refused.status_code == 422 and NOT_HERE in html.unescape(refused.get_data(as_text=True))
-    assert service.snapshot(code, BEN).view["version"] == before["version"]
+    assert service.snapshot(code, BEN).view.to_json()["version"] == before["version"]
     with pytest.raises(IllegalAction, match=NOT_HERE):
         service.handle(code, Player(BEN), Undo(None))
 

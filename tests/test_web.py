@@ -335,7 +335,7 @@ def test_the_sealed_deal_is_said_in_plain_words_with_its_check_and_its_hash_last
 
     code = start_practice(client)
     service.wait_idle()
-    commitment = service.snapshot(code, None).deal_commitment
+    commitment = service.snapshot(code, None).around.deal_commitment
     [sheet] = sentences(client.get(f"/g/{code}").get_data(as_text=True))
     assert sheet.startswith("This hand's deal is sealed before anyone bids; "
                             '<a href="/fairness">check it afterwards</a>.'), sheet
@@ -343,7 +343,7 @@ def test_the_sealed_deal_is_said_in_plain_words_with_its_check_and_its_hash_last
     while (v := view(client, code))["phase"] != "hand_over":  # to the end of the hand: the next deal's words
         assert move(client, code, "3" if v["phase"] == "bidding" else v["legal"][0], v["version"]).status_code == 200
         service.wait_idle()
-    upcoming = service.snapshot(code, None).next_commitment
+    upcoming = service.snapshot(code, None).around.next_commitment
     page = client.get(f"/g/{code}").get_data(as_text=True)
     [following] = [s for s in sentences(page) if upcoming in s]
     assert following.startswith("The next hand's deal is sealed before anyone bids") and "committed" not in following

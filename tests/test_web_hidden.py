@@ -58,7 +58,7 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
             others = held_by_others(match, seat)
             assert not (card_texts(html) & others), (seat, card_texts(html) & others)
             assert not (shown_cards(html) & others)
-            if seat is not None and snap.view["hand"] is None:
+            if seat is not None and snap.view.to_json()["hand"] is None:
                 assert not (shown_cards(html) & mine)  # not even its own before it looks
             checked.append(seat)
         return listen
@@ -68,7 +68,7 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
     watch(service, code, None, listener_for(None))
     rng = random.Random(seed)
     while True:
-        v = service.snapshot(code, players[0]).view
+        v = service.snapshot(code, players[0]).view.to_json()
         if v["finished"]:
             break
         if v["phase"] == "hand_over":
@@ -76,7 +76,7 @@ def test_rendered_updates_never_hold_another_seats_cards(app, service, seed, bli
                 service.act(code, Player(players[s]), "deal", v["version"])
             continue
         seat = v["to_act"]
-        sv = service.snapshot(code, players[seat]).view
+        sv = service.snapshot(code, players[seat]).view.to_json()
         action = bots.choose(sv, rng.choice(["easy", "normal"]), rng.randrange(1 << 30))
         service.act(code, Player(players[seat]), action, sv["version"])
     assert len(checked) > 5 * 100  # every seat and the spectator, after every move of two hands
@@ -117,7 +117,7 @@ def test_a_practice_match_with_bots_never_pushes_their_cards(app, service):
     watch(service, code, None, listener_for(None))
     while True:
         assert service.wait_idle()
-        v = service.snapshot(code, "me").view
+        v = service.snapshot(code, "me").view.to_json()
         if v["finished"]:
             break
         if v["phase"] == "hand_over":
@@ -162,7 +162,7 @@ def test_the_frames_each_socket_is_sent_never_hold_another_seats_cards(app, serv
 
     def play_out() -> None:
         while True:
-            v = service.snapshot(code, players[0]).view
+            v = service.snapshot(code, players[0]).view.to_json()
             if v["finished"]:
                 return
             if v["phase"] == "hand_over":
@@ -170,17 +170,17 @@ def test_the_frames_each_socket_is_sent_never_hold_another_seats_cards(app, serv
                     service.act(code, Player(p), "deal", v["version"])
                 continue
             person = load_state(service.store, code).persons()[v["to_act"]]
-            sv = service.snapshot(code, person).view
+            sv = service.snapshot(code, person).view.to_json()
             service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
 
     play_out()
-    v = service.snapshot(code, players[0]).view
+    v = service.snapshot(code, players[0]).view.to_json()
     service.handle(code, Player(players[0]), Rematch(v["version"], 1))  # f1 comes across, f2 goes to seat 1
     assert service.snapshot(code, players[1]).seat == 2
     for _ in range(12):  # the new match's bids and a trick: f1 and f2 in their new seats
-        v = service.snapshot(code, None).view
+        v = service.snapshot(code, None).view.to_json()
         person = load_state(service.store, code).persons()[v["to_act"]]
-        sv = service.snapshot(code, person).view
+        sv = service.snapshot(code, person).view.to_json()
         service.act(code, Player(person), bots.choose(sv, "easy", rng.randrange(1 << 30)), sv["version"])
     for who in conns:
         assert len(frames[who]) > 100

@@ -23,7 +23,7 @@ def test_a_connection_gets_its_seats_snapshot_and_then_each_move(live_server, cl
         snapshot = ws.receive(timeout=5)
         for fragment in ("turn", "status", "scores", "plate-0", "trick", "result", "told", "hand", "next", "announce"):
             assert re.search(rf'id="{fragment}"[^>]*hx-swap-oob=', snapshot), fragment
-        mine = set(service.snapshot(code, _pid(service, code)).view["hand"])
+        mine = set(service.snapshot(code, _pid(service, code)).view.to_json()["hand"])
         assert set(re.findall(r'data-card="(\w\w)"', snapshot)) == mine
         v = client.get(f"/g/{code}/view.json").get_json()
         client.post(f"/g/{code}/act", data={"csrf": csrf_of(client), "action": "bid", "bid": "2",

@@ -45,7 +45,7 @@ from .errors import (
                      TalkRefused,
                      TooFast,
 )
-from .registry import Command, Declared, buttons, command_name, declared, news_of, offers, routed
+from .registry import Command, Declared, announce, buttons, command_name, declared, offers, routed
 from .rooms import check_joinable, room_snapshot
 from .seating import check_emoji, clean_name, room_capacity, seat_plan
 from .service import TableService
@@ -62,14 +62,22 @@ from .values import (
                      MAX_NAME,
                      MAX_TURN_TABLES,
                      NO_TABLE,
+                     NOTHING,
                      PLAY_DELAYS,
                      PRACTICE_BOTS,
                      TOO_MANY_TURN_TABLES,
                      WATCHING_OFF,
+                     Announced,
+                     Around,
+                     BidMade,
                      BotSeat,
                      Change,
+                     Dealt,
                      Event,
+                     Looked,
                      Member,
+                     Moved,
+                     Played,
                      Player,
                      RoomSnapshot,
                      Said,
@@ -83,10 +91,12 @@ __all__ = [
     "BOT_EMOJI", "BOT_PARTNER", "CLOCK_BOT", "CODE_ALPHABET", "CODE_LENGTH", "DEAL", "DEAL_NOW", "EMOJIS", "LEVELS",
     "MAX_HUMANS", "MAX_NAME", "MAX_TURN_TABLES", "TOO_MANY_TURN_TABLES", "NO_TABLE", "PLAY_DELAYS",
     "PRACTICE_BOTS", "WATCHING_OFF", "BadAction", "BadPlayer",
-    "BotSeat", "Bus", "Busy", "Change", "Command", "Declared", "Event", "Member", "NotHost", "NotSaved", "NotSeated",
+    "NOTHING", "Announced", "Around", "BidMade", "Dealt", "Looked", "Moved", "Played", "BotSeat", "Bus", "Busy",
+    "Change", "Command", "Declared", "Event", "Member", "NotHost", "NotSaved", "NotSeated",
     "NotStarted", "NotWatchable", "Player", "Refused", "Removed", "RoomSnapshot", "Said", "Server", "Snapshot", "Stale",
     "AtLimit", "TableClosed", "TableFull", "TableNotFound", "TalkRefused", "TooFast", "TableService", "Timeout", "Who",
-    "bot_seed", "buttons", "check_emoji", "check_joinable", "clean_name", "command_name", "declared", "load_state",
-    "news_of", "offers", "room_capacity", "room_snapshot",
+    "announce", "bot_seed", "buttons", "check_emoji", "check_joinable", "clean_name", "command_name", "declared",
+    "load_state",
+    "offers", "room_capacity", "room_snapshot",
     "routed", "seat_plan", *commands.__all__,
 ]

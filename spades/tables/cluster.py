@@ -67,7 +67,9 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from ..rules import IllegalAction
+from ..rules_config import Rules
 from ..storage import ChatRow, SeatRow
+from ..views import MatchView, OwnView, SeatView, Trick
 from . import commands, errors, registry, values  # noqa: F401 - commands: every command declared
 from .bus import Bus
 from .outage import Outage, Unreachable
@@ -99,8 +101,10 @@ def where(url: str) -> str:
 
 # -- values as JSON ------------------------------------------------------------------------
 _TYPES: dict[str, type] = {cls.__name__: cls for cls in (
-    values.Player, values.BotSeat, values.Timeout, values.Server, values.Event, values.Snapshot, values.Member,
-    values.RoomSnapshot, values.Said, ChatRow, SeatRow, *(d.cls for d in registry.every()))}
+    values.Player, values.BotSeat, values.Timeout, values.Server, values.Event, values.Dealt, values.Looked,
+    values.BidMade, values.Played, values.Announced, values.Around, values.Snapshot,
+    values.Member, values.RoomSnapshot, values.Said, ChatRow, SeatRow, Rules, SeatView, MatchView, OwnView, Trick,
+    *(d.cls for d in registry.every()))}
 _ERRORS: dict[str, type[Exception]] = {cls.__name__: cls for cls in (
     errors.Refused, errors.TableNotFound, errors.NotStarted, errors.NotSeated, errors.NotSaved, errors.Busy,
     errors.BadAction, errors.NotHost, errors.NotWatchable, errors.TableClosed, errors.TableFull, errors.AtLimit,

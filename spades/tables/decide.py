@@ -32,7 +32,7 @@ from .errors import NotSeated, NotStarted, Stale, TableClosed
 from .registry import ANY, ROOM, Command, declared
 from .rooms import RoomState
 from .state import Settings, TableState, next_clock
-from .values import CLOSING_WINDOW, Event, Player, Said, Who
+from .values import CLOSING_WINDOW, Dealt, Player, Said, Who
 
 STALE = "The table has moved on since that page was shown: here it is now."
 NO_SEAT = "You have no seat at this table."
@@ -106,7 +106,7 @@ def deal(state: TableState, seat: int | None, now: float, settings: Settings) ->
             state.fair.contributions.pop(hand, None)
         raise
     state.offers = {}
-    state.event = Event(seat, DEAL)
+    state.event = Dealt(seat)
     rows: list[Op] = [SaveMove(state.match_id, match.version, seat, DEAL, match.finished, match.winner)]
     if state.fair is not None:
         rows.append(PutHand(state.code, state.match_number, hand, given))

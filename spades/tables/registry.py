@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadAction
-from .values import BotSeat, Player, Server, Timeout
+from .values import ANNOUNCED, Announced, BotSeat, Player, Server, Timeout
 
 
 class Command:
@@ -64,7 +64,7 @@ CHAT_ANSWER = "chat"  # the chat's form (htmx; the line itself comes over the so
 Form = Mapping[str, str]
 Handler = Callable[..., Any]  # (state, who, command, now, settings) -> Decision
 Offer = Callable[[Any, int], bool]  # (a playing TableState, seat) -> the seat's person is offered it now
-News = Callable[[Any, str, Any], str]  # (its Event, "You" or the mover's name, the viewer's Snapshot) -> the line
+News = Callable[[Any, str, Any], str]  # (its Announced, "You" or the mover's name, the viewer's Snapshot) -> the line
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class Declared:
     limited: bool = False  # the route counts unknown codes against the join limit (a beacon)
     offer: Offer | None = None  # when a seat is offered it (its name in ``Snapshot.offers``)
     button: str | None = None  # the template of its button, drawn while it is offered
-    news: News | None = None  # its line in the table's news, for an ``Event`` whose action is its name
+    news: News | None = None  # its line in the table's news (``announce`` makes its event)
 
     def from_form(self, form: Form) -> Command:
         """The command a posted form asks for. Raises BadAction with the reason."""
@@ -108,6 +108,8 @@ def declare(cls: type, name: str, *, senders: tuple[type, ...], phase: str = TAB
                                                   offer, button, news)
         if offer is not None:
             _OFFERED.append(_BY_NAME[name])
+        if news is not None:
+            ANNOUNCED[name] = news
         return handler
     return register
 
@@ -139,11 +141,10 @@ def buttons(offered: frozenset[str]) -> tuple[str, ...]:
     return tuple(d.button for d in _OFFERED if d.name in offered and d.button is not None)
 
 
-def news_of(action: str) -> News | None:
-    """The news line of the command whose wire name is ``action`` (an ``Event``'s), if it
-    declares one."""
-    spec = _BY_NAME.get(action)
-    return spec.news if spec is not None else None
+def announce(command: type, seat: int, detail: str = "", hand_over: bool = False) -> Announced:
+    """The event of ``command`` (a declared command's class) done for ``seat``: its line in
+    the news is the one it declares."""
+    return Announced(seat, declared(command).name, detail, hand_over)
 
 
 def routed() -> Iterator[Declared]:

@@ -206,8 +206,8 @@ class Scheduler:
         if turn.tourney:  # the tourney clock plays its card: nothing to think about
             future.set_result(timeout_card(turn.view))
             return
-        if len(turn.view["legal"]) == 1:  # a forced move (every level plays it): no worker needed
-            future.set_result(turn.view["legal"][0])
+        if len(turn.view.own.legal) == 1:  # a forced move (every level plays it): no worker needed
+            future.set_result(turn.view.own.legal[0])
             return
         priority = now - (URGENT_HEAD_START_S if turn.urgent else 0.0)
         heapq.heappush(self._thinking, (priority, next(self._n), job))
@@ -230,7 +230,7 @@ class Scheduler:
             job.budget = think_budget(base, waiting, workers)
             self._started.append(job.budget)
             self._in_flight += 1
-            args = (job.turn.view, job.turn.level, job.turn.seed, job.budget)
+            args = (job.turn.view.to_json(), job.turn.level, job.turn.seed, job.budget)
             try:
                 inner = remote.submit(bots.choose, *args) if remote is not None else self.submit(bots.choose, *args)
             except cf.BrokenExecutor as e:  # broken again at once: the fallback move is played
@@ -312,11 +312,11 @@ class Scheduler:
                     answer = job.future.result()
                 except Exception:
                     log.exception("bot failed at %s; playing a fallback move", code)
-                    answer = job.turn.view["legal"][0]
+                    answer = job.turn.view.own.legal[0]
             elif not job.future.done() and mono >= job.deadline:
                 job.future.cancel()
                 log.warning("bot at %s seat %d over its time; playing a fallback move", code, job.turn.seat)
-                answer = job.turn.view["legal"][0]
+                answer = job.turn.view.own.legal[0]
             else:
                 continue
             job.taken = True
@@ -363,8 +363,8 @@ class Scheduler:
         failed = False  # the table could not take it (a failed save, say): ask again
         try:
             attempts = [command]
-            if job is not None and isinstance(command, Move) and command.action != str(job.turn.view["legal"][0]):
-                attempts.append(Move(str(job.turn.view["legal"][0]), command.version))
+            if job is not None and isinstance(command, Move) and command.action != str(job.turn.view.own.legal[0]):
+                attempts.append(Move(str(job.turn.view.own.legal[0]), command.version))
             for attempt in attempts:
                 try:
                     self._deliver(code, who, attempt)

@@ -38,7 +38,7 @@ from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record, with_takebacks
 from ..rules_config import TURN_BASED, Rules
 from ..storage import CreateRoom, Duplicate, Op, PutDealSecret, RoomRow, SeatRow, Store, TurnTablesFull
-from ..views import seat_view
+from ..views import SeatView, view_of
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
 from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
@@ -514,15 +514,15 @@ class TableService:
         """The bid the Hard bot would make for this player's seat by its count (the bid
         model's, ``bots.hint``: a fraction of a millisecond); None when it is not this
         seat's turn to bid. Raises TableNotFound, NotSeated."""
-        def read(state: TableState) -> dict:
+        def read(state: TableState) -> SeatView:
             seat = state.seat_of(player_id)
             if seat is None:
                 raise NotSeated("You have no seat at this table.")
-            return seat_view(state.match, seat)
-        view: dict = self._read(code, read)  # type: ignore[assignment]
-        if view["phase"] != "bidding" or view["hand"] is None or view["to_act"] != view["seat"]:
+            return view_of(state.match, seat)
+        view: SeatView = self._read(code, read)  # type: ignore[assignment]
+        if view.match.phase != "bidding" or view.own.hand is None or not view.my_turn:
             return None
-        return bots.hint(view)
+        return bots.hint(view.to_json())
 
     # -- rooms ---------------------------------------------------------------------------
     def create_room(self, player_id: str, name: str, emoji: str, rules: Rules, level: str, humans: int) -> str:

@@ -13,7 +13,6 @@ other ``spades.tables`` value modules.
 
 from __future__ import annotations
 
-import dataclasses
 import zlib
 from dataclasses import dataclass, field
 
@@ -26,9 +25,9 @@ from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..rules_config import TURN_BASED, UNTIMED, Rules, Shape
 from ..storage import Op, TableRow, Waiting, WithinTurnTables
-from ..views import own_view, result_json, seat_view
+from ..views import NOBODY, MatchView, SeatView, Trick, hand_of, match_view, own_view, result_json, view_of
 from .registry import offers
-from .values import CLOCK_BOT, MAX_TURN_TABLES, PLAY_DELAYS, TOURNEY_BREAK_S, Event, Snapshot
+from .values import CLOCK_BOT, MAX_TURN_TABLES, NOTHING, PLAY_DELAYS, TOURNEY_BREAK_S, Around, Event, Snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +46,7 @@ class TableState:
     match_number: int
     seed: str
     match: Match
-    event: Event = Event(None, "")
+    event: Event = NOTHING
     ready: set[int] = field(default_factory=set)
     ready_for: tuple[int, int] = (0, 0)  # (match number, hand number) the ready set belongs to
     seat_clocks: dict[int, SeatClock] = field(default_factory=dict)  # this match's, as stored
@@ -70,6 +69,8 @@ class TableState:
     waits: tuple = ()  # a turn-based table: whom it waits on, as last stored ((person, turn, deadline), ...)
     claim_checked: tuple[int, int, bool] = (0, -1, False)  # (match number, version, certain) of the last check
     results_shown: tuple[int, list] = (-1, [])  # the match's finished hands as JSON, and how many (views share them)
+    tricks_shown: tuple[tuple[int, int], tuple[Trick, ...]] = ((-1, -1), ())  # (match, hand): its tricks taken
+    hands_shown: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)  # seat: (its cards, sorted)
 
     def results_json(self) -> list:
         """The finished hands of the match as its views show them, made once per hand
@@ -78,6 +79,35 @@ class TableState:
         if count != len(self.match.results):
             shown = [result_json(r) for r in self.match.results]
             self.results_shown = (len(shown), shown)
+        return shown
+
+    def tricks(self) -> tuple[Trick, ...]:
+        """This hand's tricks taken as the views show them, each made once: a new trick is
+        added to those made (an undo, or a new hand, makes them again)."""
+        key, shown = self.tricks_shown
+        taken = self.match.tricks
+        if key != (self.match_number, self.match.hand_number) or len(shown) > len(taken) or (
+                shown and shown[-1].cards != tuple(str(c) for c in taken[len(shown) - 1][1])):
+            shown = ()
+        if len(shown) < len(taken):
+            shown += tuple(Trick(leader, tuple(str(c) for c in cards), winner)
+                           for leader, cards, winner in taken[len(shown):])
+        self.tricks_shown = ((self.match_number, self.match.hand_number), shown)
+        return shown
+
+    def match_view(self) -> MatchView:
+        """The match as every seat sees it now."""
+        return match_view(self.match, self.results_json(), self.tricks())
+
+    def hand_shown(self, seat: int) -> tuple[str, ...]:
+        """``seat``'s cards in the order a player holds them, sorted once per change of its
+        cards (kept by the cards themselves: a card played, a deal, an undo makes them anew)."""
+        held = self.match.held[seat]
+        kept = self.hands_shown.get(seat)
+        if kept is not None and kept[0] == held:
+            return kept[1]
+        shown = hand_of(self.match, seat)
+        self.hands_shown[seat] = (held, shown)
         return shown
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -292,8 +322,8 @@ def presence(state: TableState) -> tuple[str, ...]:
     return tuple(out)
 
 
-def snapshot(state: TableState, seat: int | None, now: float, settings: Settings) -> Snapshot:
-    """What ``seat`` (None: a spectator) sees of the table now."""
+def around(state: TableState, now: float, settings: Settings) -> Around:
+    """The table around the seats' views now: the same for every seat."""
     seats = state.row.seats
     match = state.match
     ready = state.ready_now()
@@ -308,8 +338,7 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
         clock = (who, deadline, int(round(seconds)))
     deal_commitment, next_commitment = commitments(state)
     options = state.row.options
-    return Snapshot(
-        # the table
+    return Around(
         code=state.code, match_number=state.match_number, level=options.get("level", DEFAULT_LEVEL),
         play_speed=match.rules.play_speed, tempo=match.rules.tempo, event=state.event, seq=state.seq, now=now,
         names=tuple(s.name for s in seats), kinds=tuple(s.kind for s in seats), emojis=tuple(s.emoji for s in seats),
@@ -317,27 +346,31 @@ def snapshot(state: TableState, seat: int | None, now: float, settings: Settings
         watchers=state.watchers(), watchable=state.watchable(), watch_fixed=state.shares_deals(),
         tourney=options.get("tourney"),
         deal_commitment=deal_commitment, next_commitment=next_commitment, chat=state.chat_mode(),
-        chat_filter=bool(options.get("filter")),
-        # the seat's view
-        seat=seat, view=seat_view(match, seat, state.results_json()),
-        autopilot=seat is not None and state.seat_clocks.get(seat, SeatClock()).autopilot,
-        notice=state.notices.get(seat) if seat is not None else None,
-        # what the seat's person is offered now
-        offers=offers(state, seat))
+        chat_filter=bool(options.get("filter")))
+
+
+def _seat_part(state: TableState, table: Around, shared: MatchView, seat: int | None) -> Snapshot:
+    """``seat``'s snapshot, from the parts every seat shares: its own view and what is its own at the table."""
+    if seat is None:
+        return Snapshot(table, SeatView(shared, NOBODY), offers=offers(state, None))
+    return Snapshot(table, SeatView(shared, own_view(state.match, seat, state.hand_shown(seat))),
+                    autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot, notice=state.notices.get(seat),
+                    offers=offers(state, seat))
+
+
+def snapshot(state: TableState, seat: int | None, now: float, settings: Settings) -> Snapshot:
+    """What ``seat`` (None: a spectator) sees of the table now."""
+    return _seat_part(state, around(state, now, settings), state.match_view(), seat)
 
 
 def snapshots(state: TableState, now: float, settings: Settings) -> dict[int | None, Snapshot]:
-    """Every seat's snapshot and a spectator's (None), as ``snapshot`` makes each: what is
-    the same for all is made once, and each seat adds its own (its cards, legal actions,
-    autopilot, notice, what it is offered)."""
-    watcher = snapshot(state, None, now, settings)
-    out: dict[int | None, Snapshot] = {None: watcher}
-    match = state.match
-    for seat in match.rules.shape.seats:
-        out[seat] = dataclasses.replace(
-            watcher, seat=seat, view={**watcher.view, **own_view(match, seat)},
-            autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot, notice=state.notices.get(seat),
-            offers=offers(state, seat))
+    """Every seat's snapshot and a spectator's (None), as ``snapshot`` makes each: the table
+    around the views and the match as all see it are made once, and each seat adds its own
+    (its cards, legal actions, autopilot, notice, what it is offered)."""
+    table, shared = around(state, now, settings), state.match_view()
+    out: dict[int | None, Snapshot] = {None: _seat_part(state, table, shared, None)}
+    for seat in state.match.rules.shape.seats:
+        out[seat] = _seat_part(state, table, shared, seat)
     return out
 
 
@@ -380,7 +413,7 @@ def claimable(state: TableState, seat: int | None) -> bool:
     return certain
 
 
-def timeout_card(view: dict) -> str:
+def timeout_card(view: SeatView) -> str:
     """The card the tourney clock plays for a seat whose time ran out (RULES.md: the lowest
     of the led suit; if void, the lowest non-spade, the lowest spade when only spades are
     left; when leading, the lowest non-spade). A standard table's is
@@ -388,12 +421,12 @@ def timeout_card(view: dict) -> str:
     suits and strength are as play sees them there (jokers and the jjdd 2D are spades,
     the trumps' own order), picked among the seat's legal cards: those are the led suit's
     when it can follow, and hold no spade lead that is not allowed."""
-    rules = Rules.from_dict(view.get("rules"))
+    rules, trick = view.match.rules, view.match.trick
     if not rules.house:
-        cards = view["trick"]["cards"] if view.get("trick") else []
-        return clocks.tourney_timeout_card(view["hand"], cards[0] if cards else None)
+        cards = trick.cards if trick else ()
+        return clocks.tourney_timeout_card(list(view.own.hand or ()), cards[0] if cards else None)
     shape = rules.shape
-    legal = [Card.parse(c) for c in view["legal"]]
+    legal = [Card.parse(c) for c in view.own.legal]
     plain = [c for c in legal if not shape.trump_mask >> c & 1]
     return str(min(plain or legal, key=lambda c: (shape.power[c], shape.suit_of[c])))
 
@@ -416,7 +449,7 @@ class BotTurn:
     match_number: int
     version: int
     level: str
-    view: dict
+    view: SeatView  # the bot is given its JSON (BOTS.md)
     seed: int
     delay: float = 0.0  # seconds before the answer is played (the table's play speed)
     by_clock: bool = False
@@ -464,7 +497,7 @@ def plan(state: TableState, settings: Settings) -> Plan:
             return Plan(holds=holds)  # nobody is at the table any more (all left, or away past the hold): it waits
         # a person's seat is played at the clock's level; the bots' seats at the table's
         level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", DEFAULT_LEVEL)
-        turn = BotTurn(seat, state.match_number, match.version, level, seat_view(match, seat),
+        turn = BotTurn(seat, state.match_number, match.version, level, view_of(match, seat),
                        bot_seed(state.seed, state.match_number, match.version, seat),
                        # at a turn-based table the bots move at once: nobody sits watching them
                        delay=0.0 if clocks.is_turn_based(match.rules)
@@ -473,7 +506,7 @@ def plan(state: TableState, settings: Settings) -> Plan:
                                   if s.kind == "human"))
         return Plan(bot=turn, holds=holds)
     if state.clock is not None and state.clock[:2] == (seat, match.version):
-        turn = BotTurn(seat, state.match_number, match.version, CLOCK_BOT, seat_view(match, seat),
+        turn = BotTurn(seat, state.match_number, match.version, CLOCK_BOT, view_of(match, seat),
                        bot_seed(state.seed, state.match_number, match.version, seat), by_clock=True,
                        tourney=clocks.is_tourney(match.rules) and match.phase == PLAYING)
         return Plan(clock=state.clock[2], clock_turn=turn, holds=holds)

@@ -11,10 +11,13 @@ Imports: the core, and ``spades.storage``'s row types.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from ..cards import card_words
 from ..storage import ChatRow
+from ..views import SeatView
 
 DEAL_NOW = "deal_now"  # the host deals the next hand without waiting (stored as ``deal``)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
@@ -83,48 +86,169 @@ Who = Player | BotSeat | Timeout | Server
 
 
 # -- what a table tells ----------------------------------------------------------------
+EVERYONE = "everyone"  # an event every seat and every watcher may see (all of a table's moves)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """What the last accepted command was, for announcements: public information only."""
+    """What the last accepted command was, for announcements: a typed kind that draws its
+    own line of the table's news (``news``) and says who may see it (``visible``). Every
+    kind here is public information, seen by every seat and watcher (``EVERYONE``); a
+    seat's notice is the event the table kept for that seat's person alone
+    (``Snapshot.notice``). This base kind is "nothing yet"."""
 
-    seat: int | None
-    # a move's text ("QS", "4", "nil", "blind_nil", "look", "deal"), "", or the wire name of the
-    # command that declares its news line ("join", "leave", "continue", "take_over", "claim",
-    # "undo", "rematch": ``spades.tables.registry``)
-    action: str
-    trick_winner: int | None = None  # set when this card completed a trick
-    hand_over: bool = False
-    by_clock: bool = False  # the table moved for the seat: its time ran out
-    autopilot: bool = False  # ... for the third time in a row: a bot plays the seat now
-    detail: str = ""  # what the command's news line names (an undo: ``card`` or ``bid``, what was taken back)
+    seat: int | None = None
+    visible: ClassVar[str] = EVERYONE
+
+    def news(self, snap: Snapshot) -> str:
+        """The event in words as ``snap``'s seat reads it ("You" for its own)."""
+        return ""
+
+
+def who_in(snap: Snapshot, seat: int) -> str:
+    """A seat as ``snap``'s person reads it: "You", or the seat's name."""
+    return "You" if seat == snap.seat else snap.around.names[seat]
 
 
 @dataclass(frozen=True, slots=True)
-class Snapshot:
-    """One seat's picture of a table: the seat view plus the table around it."""
+class Dealt(Event):
+    """The next hand was dealt."""
+
+    def news(self, snap: Snapshot) -> str:
+        return f"Hand {snap.view.match.hand_number} is dealt."
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """A move of a seat's: made by its person or bot, or by the table when its time ran
+    out (``by_clock``; ``autopilot``: for the third time in a row, so a bot plays the seat
+    now). Such a move is kept as the seat's notice; a look's or a bid's only while the
+    bidding lasts (``bidding_notice``)."""
+
+    by_clock: bool = False
+    autopilot: bool = False
+    bidding_notice: ClassVar[bool] = True
+
+    def news(self, snap: Snapshot) -> str:
+        assert self.seat is not None
+        who = who_in(snap, self.seat)
+        if not self.by_clock:
+            return self.said(who, snap)
+        me = who == "You"
+        text = ("Your time ran out: " if me else f"{who}'s time ran out: ") + self.for_seat(me, snap)
+        if self.autopilot:
+            text += (" Three in a row: a bot plays for you until you take over." if me else
+                     f" Three in a row: a bot plays for {who} until they take over.")
+        return text
+
+    def said(self, who: str, snap: Snapshot) -> str:
+        """The move in words, made by the seat itself."""
+        raise NotImplementedError
+
+    def for_seat(self, me: bool, snap: Snapshot) -> str:
+        """The move in words, made by the table for the seat (``me``: told to its person)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Looked(Moved):
+    """The seat looked at its cards (giving up blind nil)."""
+
+    def said(self, who: str, snap: Snapshot) -> str:
+        return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
+
+    def for_seat(self, me: bool, snap: Snapshot) -> str:
+        return f"the table looked at {'your' if me else 'their'} cards."
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Moved):
+    """The seat bid: a number, ``nil`` or ``blind_nil`` (as JSON gives it)."""
+
+    bid: str = ""
+
+    @property
+    def words(self) -> str:
+        return self.bid.replace("_", " ")
+
+    def said(self, who: str, snap: Snapshot) -> str:
+        return f"{who} bid {self.words}."
+
+    def for_seat(self, me: bool, snap: Snapshot) -> str:
+        return f"the table bid {self.words} for {'you' if me else 'them'}."
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Moved):
+    """The seat played ``card`` (its text); ``trick_winner``: the seat that took the trick
+    this card completed; ``hand_over``: it was the hand's last."""
+
+    card: str = ""
+    trick_winner: int | None = None
+    hand_over: bool = False
+    bidding_notice: ClassVar[bool] = False
+
+    def said(self, who: str, snap: Snapshot) -> str:
+        text = f"{who} played the {card_words(self.card)}." + self._taken(snap)
+        return (text + " The hand is over.") if self.hand_over else text
+
+    def for_seat(self, me: bool, snap: Snapshot) -> str:
+        return f"the table played the {card_words(self.card)} for {'you' if me else 'them'}." + self._taken(snap)
+
+    def _taken(self, snap: Snapshot) -> str:
+        if self.trick_winner is None:
+            return ""
+        winner = who_in(snap, self.trick_winner)
+        return f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
+
+
+@dataclass(frozen=True, slots=True)
+class Announced(Event):
+    """A declared command was done (join, leave, continue, take over, claim, undo, rematch):
+    its line is the one its declaration draws (``spades.tables.registry``: ``announce``
+    makes the event from the command's class, so its name is written once)."""
+
+    command: str = ""  # the command's wire name, as declared
+    detail: str = ""  # what its line names (an undo: ``card`` or ``bid``, what was taken back)
+    hand_over: bool = False  # it ended the hand (a claim)
+
+    def news(self, snap: Snapshot) -> str:
+        assert self.seat is not None
+        news = ANNOUNCED.get(self.command)
+        return news(self, who_in(snap, self.seat), snap) if news is not None else ""
+
+
+# each declared command's news line by its wire name (``spades.tables.registry.declare``
+# fills it): (its event, "You" or the mover's name, the viewer's snapshot) -> the line
+ANNOUNCED: dict[str, Callable[[Announced, str, Snapshot], str]] = {}
+
+
+NOTHING = Event()  # no move yet
+
+
+@dataclass(frozen=True, slots=True)
+class Around:
+    """The table around a seat's view, the same for every seat at one change: its people
+    and settings, its clock, its last event."""
 
     code: str
-    seat: int | None  # None: not seated here (a spectator)
-    view: dict
-    names: tuple[str, ...]
-    kinds: tuple[str, ...]
     match_number: int
     level: str
     play_speed: str
     event: Event
-    emojis: tuple[str, ...] = ("", "", "", "")
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    emojis: tuple[str, ...] = ()
     host_seat: int | None = None
     ready: tuple[int, ...] = ()  # seats whose person pressed Continue after this hand
     tempo: str = "normal"
     # each seat's player: "here" (connected), "away" (held), "bot" (a bot plays for them:
     # autopilot or a dropped seat), "left" (left for good), "" (a bot's seat, or unknown)
-    presence: tuple[str, ...] = ("", "", "", "")
+    presence: tuple[str, ...] = ()
     clock: tuple[int, float, int] | None = None  # (seat to act, deadline epoch s, seconds in its turn)
     now: float = 0.0  # the server's time when this snapshot was taken (the browser corrects its clock)
-    autopilot: bool = False  # this seat is on autopilot (its player sees Take over)
     shared: bool = False  # a table for friends (clocks, holds, Leave); not a practice table
     seq: int = 0  # counts the table's published changes in this process (one picture per seq)
-    notice: Event | None = None  # what the table did for this seat, kept until its person acts or puts it away
     watchers: int = 0  # people connected to the table without a seat
     watchable: bool = True  # people without a seat may watch (the host may turn it off)
     watch_fixed: bool = False  # nobody may watch, whoever asks: other tables play the same deals
@@ -135,9 +259,35 @@ class Snapshot:
     next_commitment: str = ""  # between hands: the next hand's (Continue's contributions go into it)
     chat: str = "on"  # the table's chat: on, reactions (only) or off
     chat_filter: bool = False  # rude words are masked in the chat
+
+    @property
+    def solo(self) -> bool:
+        """One person with bots (a practice table); a tourney's table never is."""
+        return self.kinds.count("human") <= 1 and not self.tourney
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One seat's picture of a table, made of typed parts: the table around it (the same
+    for every seat), the seat's view of the match (``spades.views``), and what is its own
+    at the table: autopilot, the notice, the commands its person is offered."""
+
+    around: Around
+    view: SeatView
+    autopilot: bool = False  # this seat is on autopilot (its player sees Take over)
+    notice: Event | None = None  # what the table did for this seat, kept until its person acts or puts it away
     # the commands this seat's person is offered now, by wire name (``claim``, ``undo``):
     # each one's declaration says when (``spades.tables.registry``)
     offers: frozenset[str] = frozenset()
+
+    @property
+    def code(self) -> str:
+        return self.around.code
+
+    @property
+    def seat(self) -> int | None:
+        """None: not seated here (a spectator)."""
+        return self.view.own.seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +314,7 @@ class RoomSnapshot:
     partner: int | None  # member number, BOT_PARTNER, or None (not chosen yet)
     humans: int
     level: str
-    rules: dict
+    rules: dict[str, Any]  # the table's rules as JSON (``Rules.to_dict``)
     is_host: bool
     capacity: int
     version: int  # counts room changes (for tests and stale pages)
@@ -200,7 +350,8 @@ class Change:
     code: str
     seq: int
     command: str
-    snapshots: dict[Any, Any]  # key -> Snapshot (a table) or RoomSnapshot (a room); empty for a line said
+    # key -> a table's picture (by seat) or a room's (by person); empty for a line said
+    snapshots: Mapping[Any, Snapshot | RoomSnapshot]
     persons: tuple[str | None, ...] = ()
     said: Said | None = None
 
@@ -213,6 +364,13 @@ class Change:
                 return seat
         return player_id if player_id in self.snapshots else None
 
-    def snapshot_for(self, player_id: str | None) -> Any:
+    def table(self, key: int | None) -> Snapshot:
+        """A playing table's picture for seat ``key`` (None: a watcher's)."""
+        snap = self.snapshots[key]
+        if not isinstance(snap, Snapshot):
+            raise TypeError(f"table {self.code} is a room at change {self.seq}")
+        return snap
+
+    def snapshot_for(self, player_id: str | None) -> Snapshot | RoomSnapshot:
         """This person's picture of the table at this change."""
         return self.snapshots[self.key_of(player_id)]

@@ -37,6 +37,7 @@ from .. import bots
 from ..storage import Store
 from ..tables import EMOJIS, Change, Player, Refused, Snapshot, TableService
 from ..tables.scheduler import process_pool
+from ..views import SeatView
 from .model import TourneyError
 from .service import TourneyService
 from .views import channel_tourney
@@ -47,11 +48,11 @@ INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 DIRECTOR = "director"
 
 
-def _choose(view: dict) -> int | str:
-    """The Normal bot's move for a person's seat, seeded by what the seat sees (so a
-    seeded tourney plays the same cards on every run, whatever its table codes)."""
-    seed = zlib.crc32(json.dumps([view["hand"], view["version"], view["seat"]]).encode())
-    return bots.choose(view, "normal", seed)
+def _seed(view: SeatView) -> int:
+    """The Normal bot's seed for a person's seat, from what the seat sees (so a seeded
+    tourney plays the same cards on every run, whatever its table codes)."""
+    hand = list(view.own.hand) if view.own.hand is not None else None
+    return zlib.crc32(json.dumps([hand, view.match.version, view.seat]).encode())
 
 
 class Autoplay:
@@ -87,24 +88,26 @@ class Autoplay:
     # -- tables ------------------------------------------------------------------------
     def _on_table(self, change: Change) -> None:
         snap = change.snapshots.get(None) if change.snapshots else None
-        if not isinstance(snap, Snapshot) or not snap.tourney:  # a room's pictures belong to no tourney
+        if not isinstance(snap, Snapshot) or not snap.around.tourney:  # a room's pictures belong to no tourney
             return
-        view = snap.view
+        view = snap.view.match
         with self._lock:
-            if view["finished"]:
+            if view.finished:
                 self.playing.discard(change.code)
                 return
             self.playing.add(change.code)
             self.max_tables = max(self.max_tables, len(self.playing))
-            phase, version = view["phase"], view["version"]
+            phase, version = view.phase, view.version
             if phase in ("bidding", "playing"):
-                seat = view["to_act"]
+                seat = view.to_act
                 pid = change.persons[seat] if seat is not None else None
                 if pid is None or self._asked.get(change.code) == (version, "move"):
                     return  # a bot's turn (the table's scheduler plays it), or queued already
                 self._asked[change.code] = (version, "move")
+                mine = change.snapshots[seat]
+                assert isinstance(mine, Snapshot)  # a playing table's pictures are by seat
                 def job() -> None:
-                    self._move(change.code, pid, change.snapshots[seat].view)
+                    self._move(change.code, pid, mine.view)
             elif phase == "hand_over":
                 if self._asked.get(change.code) == (version, "deal"):
                     return
@@ -116,12 +119,10 @@ class Autoplay:
                 return
         self.workers.submit(self._safely, job)
 
-    def _move(self, code: str, pid: str, view: dict) -> None:
-        if self.think is not None:
-            action = self.think.submit(_choose, view).result()
-        else:
-            action = _choose(view)
-        self.tables.act(code, Player(pid), action, view["version"])
+    def _move(self, code: str, pid: str, view: SeatView) -> None:
+        args = (view.to_json(), "normal", _seed(view))
+        action = self.think.submit(bots.choose, *args).result() if self.think is not None else bots.choose(*args)
+        self.tables.act(code, Player(pid), action, view.match.version)
 
     def _deal(self, code: str, persons: list[str], version: int) -> None:
         for pid in persons:

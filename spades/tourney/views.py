@@ -240,7 +240,7 @@ def live_scores(tables: TableService, t: Tourney) -> dict[str, tuple[int, int]]:
     live: dict[str, tuple[int, int]] = {}
     for table in now_playing:
         try:
-            scores = tables.snapshot(table, None).view["scores"]
+            scores = tables.snapshot(table, None).view.match.scores
             live[table] = (int(scores[0]), int(scores[1]))
         except (Refused, KeyError, IndexError, TypeError):
             continue  # a table that cannot be read now shows no live score

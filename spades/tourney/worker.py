@@ -133,13 +133,13 @@ class Worker:
         """A table changed (called under its lock): a finished tourney table queues its tourney."""
         snap = change.snapshots.get(None) if change.snapshots else None
         # a room's change carries room pictures, which belong to no tourney
-        if not isinstance(snap, Snapshot) or not snap.tourney or not snap.view.get("finished"):
+        if not isinstance(snap, Snapshot) or not snap.around.tourney or not snap.view.match.finished:
             return
         with self._cond:
             if self._stopped:
                 return
-            if snap.tourney not in self._queue:
-                self._queue.append(snap.tourney)
+            if snap.around.tourney not in self._queue:
+                self._queue.append(snap.around.tourney)
             self._cond.notify_all()
 
     def _work(self) -> None:

@@ -231,13 +231,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .matches.fairness import bp as fairness_bp
     from .rooms import lobby, notices
     from .site import errors, headers, identity, limits, pwa, rules
-    from .table import live, render, talk
+    from .table import live, markup, talk
     from .table import page as table
     from .tourney import pages as tourney
 
     identity.init_app(app)
     headers.init_app(app)
-    render.init_app(app)
+    markup.init_app(app)
     limits.init_app(app, cluster.outage if cluster is not None else None)
     errors.init_app(app)
     app.register_blueprint(lobby.bp)

@@ -43,7 +43,7 @@ def play_out(service, code: str, pid: str = ANN) -> None:
     for _ in range(3000):
         assert service.wait_idle()
         snap = service.snapshot(code, pid)
-        v = snap.view
+        v = snap.view.to_json()
         if v["finished"]:
             return
         try:

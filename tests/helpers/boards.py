@@ -66,7 +66,7 @@ def play_boards(service, code: str, people: list[str], boards: int) -> None:
         assert service.wait_idle()
         for person in people:
             snap = service.snapshot(code, person)
-            v = snap.view
+            v = snap.view.to_json()
             if v["finished"] or len(v["results"]) >= boards and v["phase"] != "hand_over":
                 return
             try:
@@ -94,7 +94,7 @@ def play_through(service, code: str, person: str) -> None:
     for _ in range(3000):
         assert service.wait_idle()
         snap = service.snapshot(code, person)
-        v = snap.view
+        v = snap.view.to_json()
         if v["finished"]:
             return
         try:

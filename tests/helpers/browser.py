@@ -82,7 +82,7 @@ def play_a_hand(page: Page, service, code: str, pid: str) -> dict:
     turn) until the hand is over; the seat's view then."""
     for _ in range(18):  # a bid and at most 17 cards of one's own
         my_turn_or_the_end(page)
-        v = service.snapshot(code, pid).view
+        v = service.snapshot(code, pid).view.to_json()
         if v["phase"] not in ("bidding", "playing"):
             break
         expect(page.locator("#turn")).to_have_attribute("data-version", str(v["version"]), timeout=15000)
@@ -91,9 +91,7 @@ def play_a_hand(page: Page, service, code: str, pid: str) -> dict:
         else:
             page.locator("#hand .fan.playable .card.legal").first.click()
         moved(page, v["version"])
-    return service.snapshot(code, pid).view
-
-
+    return service.snapshot(code, pid).view.to_json()
 def others_cards_on(page: Page, match, seat: int | None) -> set[str]:
     """The cards other seats hold now that this page's markup holds (it must hold none)."""
     return cards_on(page, {str(c) for s in range(match.shape.players) if s != seat for c in match.cards(s)})

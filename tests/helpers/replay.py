@@ -27,7 +27,7 @@ def play_out(service, code: str, pid: str = ANN, until_hand_over: bool = False) 
     for _ in range(5000):
         assert service.wait_idle()
         snap = service.snapshot(code, pid)
-        v = snap.view
+        v = snap.view.to_json()
         if v["finished"] or (until_hand_over and v["phase"] == "hand_over"):
             return
         try:

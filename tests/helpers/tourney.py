@@ -35,7 +35,7 @@ def play_table(tables: TableService, code: str, contribution: str = "") -> None:
     end = time.monotonic() + 20
     while time.monotonic() < end:
         tables.wait_idle(10)
-        view = tables.snapshot(code, None).view
+        view = tables.snapshot(code, None).view.to_json()
         if view["finished"]:
             return
         seats = tables.seats(code)
@@ -46,7 +46,7 @@ def play_table(tables: TableService, code: str, contribution: str = "") -> None:
                         tables.handle(code, Player(s.player_id), Continue(view["version"], contribution))
             elif seats[view["to_act"]].kind == "human":
                 pid = seats[view["to_act"]].player_id
-                mine = tables.snapshot(code, pid).view
+                mine = tables.snapshot(code, pid).view.to_json()
                 tables.act(code, Player(pid), mine["legal"][0], mine["version"])
         except Refused:
             continue  # dealt already, or a bot moved first: look again

@@ -12,9 +12,9 @@ from ...rules import IllegalAction
 from ...storage import NewMatch, PutOptions
 from ..decide import Decision, check_fresh, person_seat
 from ..errors import BadAction, NotHost
-from ..registry import PERSON, Command, Form, declare, form_version
+from ..registry import PERSON, Command, Form, announce, declare, form_version
 from ..state import Settings, TableState
-from ..values import Event, Player, Snapshot, Who
+from ..values import Announced, Player, Snapshot, Who
 
 __all__ = ["Rematch", "SetWatching"]
 
@@ -53,7 +53,7 @@ def _watching_form(form: Form) -> SetWatching:
     return SetWatching(choice == "on")
 
 
-def _rematch_news(event: Event, who: str, snap: Snapshot) -> str:
+def _rematch_news(event: Announced, who: str, snap: Snapshot) -> str:
     return "A new match begins."
 
 
@@ -82,7 +82,7 @@ def rematch(state: TableState, who: Who, command: Rematch, now: float, settings:
         seats[across], seats[other] = (dataclasses.replace(seats[other], seat=across),
                                        dataclasses.replace(seats[across], seat=other))
     moved = tuple(seats) if seats != list(state.row.seats) else None
-    state.event = Event(seat, "rematch")
+    state.event = announce(Rematch, seat)
     row = NewMatch(state.code, state.match_number + 1, command.seed, dataclasses.asdict(state.match.rules), moved)
     return Decision([row], reload=True, begin=True, seat=seat, conflict="A rematch has already started: here it is.")
 

@@ -7,20 +7,32 @@ Imports: stdlib, the core and the ``spades.tables`` modules below the actor.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ...cards import NotationError
+from ...cards import Card, NotationError
 from ...clocks import SeatClock
 from ...fairness import clean_contribution
-from ...rules import DEAL, HAND_OVER, MATCH_OVER, PLAYING, IllegalAction, parse_action
+from ...rules import DEAL, HAND_OVER, MATCH_OVER, PLAYING, Bid, IllegalAction, parse_action
 from ...storage import Op, PutSeatClock, SaveMove
 from ..decide import Decision, check_fresh, deal, end_hold, person_seat, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, Stale
-from ..registry import MOVERS, PERSON, SERVER, Command, Form, declare, form_version
+from ..registry import MOVERS, PERSON, SERVER, Command, Form, announce, declare, form_version
 from ..state import Settings, TableState, break_after, claimable
-from ..values import DEAL_NOW, BotSeat, Event, Player, Server, Snapshot, Timeout, Who
+from ..values import (
+    DEAL_NOW,
+    Announced,
+    BidMade,
+    BotSeat,
+    Looked,
+    Moved,
+    Played,
+    Player,
+    Server,
+    Snapshot,
+    Timeout,
+    Who,
+)
 
 __all__ = ["Move", "Continue", "DealNow", "BreakOver", "Claim", "act_command"]
 
@@ -110,14 +122,20 @@ def move(state: TableState, who: Who, command: Move, now: float, settings: Setti
         raise Stale("That seat's time has not run out.", match.version)
     tricks_before = len(match.tricks)
     match.apply(seat, action)  # raises IllegalAction, changing nothing
-    won = match.tricks[-1][2] if len(match.tricks) > tricks_before else None
-    text = action.to_json() if hasattr(action, "to_json") else str(action)
-    event = Event(seat, str(text), won, match.phase in (HAND_OVER, MATCH_OVER))
     before = state.seat_clocks.get(seat, SeatClock())
-    after = before
+    after = before.after_timeout() if isinstance(who, Timeout) else before
+    timed_out = isinstance(who, Timeout)
+    clock = {"by_clock": True, "autopilot": after.autopilot and not before.autopilot} if timed_out else {}
+    event: Moved
+    if isinstance(action, Card):
+        won = match.tricks[-1][2] if len(match.tricks) > tricks_before else None
+        event = Played(seat, card=str(action), trick_winner=won, hand_over=match.phase in (HAND_OVER, MATCH_OVER),
+                       **clock)
+    elif isinstance(action, Bid):
+        event = BidMade(seat, bid=str(action.to_json()), **clock)
+    else:
+        event = Looked(seat, **clock)
     if isinstance(who, Timeout):
-        after = before.after_timeout()
-        event = dataclasses.replace(event, by_clock=True, autopilot=after.autopilot and not before.autopilot)
         state.notices[seat] = event  # told to its person until they act or put it away
     elif isinstance(who, Player):
         after = before.after_own_move()
@@ -135,7 +153,7 @@ def move(state: TableState, who: Who, command: Move, now: float, settings: Setti
     return Decision(rows, seat=seat)
 
 
-def _continue_news(event: Event, who: str, snap: Snapshot) -> str:
+def _continue_news(event: Announced, who: str, snap: Snapshot) -> str:
     return f"{who} {'are' if who == 'You' else 'is'} ready for the next hand."
 
 
@@ -159,7 +177,7 @@ def continue_(state: TableState, who: Who, command: Continue | DealNow, now: flo
         state.ready.add(seat)
         state.notices.pop(seat, None)
         if not state.everyone_ready():
-            state.event = Event(seat, "continue")
+            state.event = announce(Continue, seat)
             return Decision(end_hold(state, seat), seat=seat)  # everyone sees who is still reading
     return Decision(end_hold(state, seat) + deal(state, seat, now, settings), seat=seat)
 
@@ -191,7 +209,7 @@ def _claim_form(form: Form) -> Claim:
     return Claim(form_version(form))
 
 
-def _claim_news(event: Event, who: str, snap: Snapshot) -> str:
+def _claim_news(event: Announced, who: str, snap: Snapshot) -> str:
     side = "your" if who == "You" else "their"
     return f"{who} claimed the rest: {side} side takes every trick left. The hand is over."
 
@@ -217,7 +235,7 @@ def claim(state: TableState, who: Who, command: Claim, now: float, settings: Set
         match.apply(s, card)
         rows.append(SaveMove(state.match_id, match.version, s, str(card), match.finished, match.winner))
     state.notices.pop(seat, None)
-    state.event = Event(seat, "claim", None, True)
+    state.event = announce(Claim, seat, hand_over=True)
     if match.phase == HAND_OVER:
         state.hand_over_at = now  # a tourney table's break starts
     before = state.seat_clocks.get(seat, SeatClock())

@@ -19,11 +19,11 @@ from ...rules_config import Rules
 from ...storage import ClaimBoardSeats, JoinRoom, Op, PutHand, SeatRow, StartRoom, TakeSeat, UpdateRoom
 from ..decide import Decision, sync_clock
 from ..errors import BadAction, NotHost, NotSeated, TableClosed, TableFull
-from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, declare
+from ..registry import ANY, HOME_ANSWER, PERSON, ROOM, ROOM_ANSWER, Command, Form, announce, declare
 from ..rooms import RoomState, check_joinable, room_shape
 from ..seating import check_emoji, clean_name, seat_plan
 from ..state import Settings, TableState, late_seat, turn_limit
-from ..values import BOT_EMOJI, BOT_PARTNER, Event, Player, Snapshot, Who, practice_bots
+from ..values import BOT_EMOJI, BOT_PARTNER, Announced, Player, Snapshot, Who, practice_bots
 
 NO_PARTNERS = "Cutthroat: everyone plays alone, so there is no partner to pick."
 
@@ -105,7 +105,7 @@ def _in_room(state: RoomState, who: Who, host_only: bool) -> tuple[int, list]:
     return mine.number, members
 
 
-def _join_news(event: Event, who: str, snap: Snapshot) -> str:
+def _join_news(event: Announced, who: str, snap: Snapshot) -> str:
     return "You joined the table." if who == "You" else f"{who} joined the table and plays this seat from now on."
 
 
@@ -132,7 +132,7 @@ def join(state: RoomState | TableState, who: Who, command: Join, now: float, set
     seats[seat] = dataclasses.replace(seats[seat], kind="human", player_id=who.id, name=name, emoji=emoji)
     state.row = dataclasses.replace(state.row, seats=tuple(seats))
     state.left.discard(seat)
-    state.event = Event(seat, "join")
+    state.event = announce(Join, seat)
     rows: list[Op] = turn_limit(who.id, state.code, state.match.rules.tempo) + [
         TakeSeat(state.code, seat, who.id, name, emoji)]
     week = state.row.options.get("boards")

@@ -13,11 +13,11 @@ from ...clocks import SeatClock
 from ...storage import JoinRoom, LeaveSeat, Op, PutSeatClock, RenameSeat
 from ..decide import Decision, deal_if_ready, end_hold, person_seat, sync_clock
 from ..errors import NotSeated
-from ..registry import ANY, HOME_ANSWER, PERSON, Command, declare
+from ..registry import ANY, HOME_ANSWER, PERSON, Command, announce, declare
 from ..rooms import RoomState
 from ..seating import check_emoji, clean_name
 from ..state import Settings, TableState, join_order
-from ..values import BOT_EMOJI, Event, Player, Snapshot, Who
+from ..values import BOT_EMOJI, Announced, Player, Snapshot, Who
 
 __all__ = ["TakeOver", "Leave", "Dismiss", "Rename"]
 
@@ -45,7 +45,7 @@ class Rename(Command):
     emoji: str
 
 
-def _take_over_news(event: Event, who: str, snap: Snapshot) -> str:
+def _take_over_news(event: Announced, who: str, snap: Snapshot) -> str:
     return "You took your seat back." if who == "You" else f"{who} took their seat back from the bot."
 
 
@@ -63,13 +63,13 @@ def take_over(state: TableState, who: Who, command: TakeOver, now: float, settin
         rows.append(PutSeatClock(state.match_id, seat, after.timeouts_in_row, after.timed_out, after.autopilot))
     rows += end_hold(state, seat)  # pressing a button means they are here
     state.notices.pop(seat, None)
-    state.event = Event(seat, "take_over")
+    state.event = announce(TakeOver, seat)
     return Decision(rows + sync_clock(state, now, settings), seat=seat)
 
 
-def _leave_news(event: Event, who: str, snap: Snapshot) -> str:
+def _leave_news(event: Announced, who: str, snap: Snapshot) -> str:
     partner = snap.seat is not None and snap.seat != event.seat and any(
-        snap.seat in side and event.seat in side for side in snap.view.get("sides") or ())
+        snap.seat in side and event.seat in side for side in snap.view.match.shape.sides)
     return f"{'Your partner ' if partner else ''}{who} left the table: a bot plays their seat from now on."
 
 
@@ -93,7 +93,7 @@ def leave(state: TableState, who: Who, command: Leave, now: float, settings: Set
     state.left.add(seat)
     state.holds.pop(seat, None)
     state.ready.discard(seat)
-    state.event = Event(seat, "leave")
+    state.event = announce(Leave, seat)
     rows += sync_clock(state, now, settings)
     return Decision(rows + deal_if_ready(state, now, settings), seat=None)
 

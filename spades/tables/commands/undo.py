@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from ...rules import BIDDING, HAND_OVER, PLAYING, IllegalAction
 from ...storage import TakeBack
 from ..decide import Decision, check_fresh, person_seat
-from ..registry import PERSON, Command, Form, declare, form_version
+from ..registry import PERSON, Command, Form, announce, declare, form_version
 from ..state import Settings, TableState
-from ..values import Event, Snapshot, Who
+from ..values import Announced, Snapshot, Who
 
 __all__ = ["Undo", "can_undo"]
 
@@ -83,7 +83,7 @@ def can_undo(state: TableState, seat: int) -> bool:
     return _taken_back(state, seat) is not None
 
 
-def _news(event: Event, who: str, snap: Snapshot) -> str:
+def _news(event: Announced, who: str, snap: Snapshot) -> str:
     what = "card" if event.detail == "card" else "bid"
     return f"{who} took back {'your' if who == 'You' else 'their'} last {what} and the bots' moves after it."
 
@@ -104,6 +104,6 @@ def undo(state: TableState, who: Who, command: Undo, now: float, settings: Setti
         raise IllegalAction(NOTHING)
     if state.match.to_act != seat and state.match.phase != HAND_OVER:
         raise IllegalAction("Wait for your turn: then take back your last move and the bots' after it.")
-    state.event = Event(seat, "undo", detail=what)
+    state.event = announce(Undo, seat, detail=what)
     state.notices.pop(seat, None)
     return Decision([TakeBack(state.match_id, state.match.version, seat)], reload=True, seat=seat)

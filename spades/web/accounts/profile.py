@@ -49,6 +49,7 @@ from ...storage import PlayerGame
 from ...storage.people import CUTTHROAT
 from ...tables.commands.seats import Rename
 from ...text import clean_text
+from ...views import MatchView
 from ..site.identity import default_emoji, player_id
 from ..site.services import accounts, service
 from .people import blocked_people, muted_people, played_with
@@ -157,25 +158,25 @@ def waiting_rooms(pid: str) -> list[GameLine]:
             for code in accounts().store.player_rooms(pid)]
 
 
-def game_line(code: str, seat: int, names: tuple[str, ...], view: dict) -> GameLine:
-    """The Rejoin line of a game going on, from the seat's own view (public information:
-    names, scores, whose turn), at every shape of table."""
-    rules = rules_of(view.get("rules"))
+def game_line(code: str, seat: int, names: tuple[str, ...], view: MatchView) -> GameLine:
+    """The Rejoin line of a game going on, from the match as the seat sees it (public
+    information: names, scores, whose turn), at every shape of table."""
+    rules = view.rules
     shape = rules.shape
     side = shape.side_of[seat]
-    scores = list(view["scores"])
-    to_act = view["to_act"]
-    if view["phase"] == "hand_over":
+    scores = list(view.scores)
+    to_act = view.to_act
+    if view.phase == "hand_over":
         turn, mine = "Between hands: press Continue", True
     elif to_act == seat:
-        turn, mine = ("Your turn to bid" if view["phase"] == "bidding" else "Your turn to play"), True
+        turn, mine = ("Your turn to bid" if view.phase == "bidding" else "Your turn to play"), True
     elif to_act is not None:
-        turn, mine = f"{names[to_act]} to {'bid' if view['phase'] == 'bidding' else 'play'}", False
+        turn, mine = f"{names[to_act]} to {'bid' if view.phase == 'bidding' else 'play'}", False
     else:
         turn, mine = "", False
     partner, opponents = company(shape, seat, names)
     best_other = max(v for t, v in enumerate(scores) if t != side)
-    return GameLine(code, partner, opponents, scores[side], best_other, turn, mine, view["hand_number"],
+    return GameLine(code, partner, opponents, scores[side], best_other, turn, mine, view.hand_number,
                     scores=score_line(shape, seat, names, scores), rules=rules_word(rules))
 
 
@@ -187,9 +188,9 @@ def unfinished(games: list[PlayerGame], pid: str) -> list[GameLine]:
             continue
         try:
             snap = service().snapshot(g.code, pid)
-            if snap.seat is None or snap.view["finished"]:
+            if snap.seat is None or snap.view.match.finished:
                 continue
-            lines.append(game_line(g.code, snap.seat, tuple(snap.names), snap.view))
+            lines.append(game_line(g.code, snap.seat, snap.around.names, snap.view.match))
         except Exception:  # a table that cannot be loaded must not hide the others
             log.exception("rejoin: table %s could not be shown", g.code)
             continue

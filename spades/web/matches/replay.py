@@ -125,13 +125,13 @@ def shown_match(code: str, number: int | None, running_ok: bool) -> Shown:
         snap = service().snapshot(code, pid)
     except TableNotFound:
         abort(404, description=NO_TABLE)
-    current = snap.match_number
+    current = snap.around.match_number
     if number is not None and not 1 <= number <= current:
         plural = "es" if current != 1 else ""
         raise BadQuery(f"This table has played {current} match{plural}: there is no match {number}.",
                        "No such match")
     if number is None or number == current:
-        if snap.view["finished"] or running_ok:
+        if snap.view.match.finished or running_ok:
             return _current(code, pid, snap)
         if number is None:
             earlier = _earlier(code, None)
@@ -146,10 +146,10 @@ def shown_match(code: str, number: int | None, running_ok: bool) -> Shown:
 
 def _current(code: str, pid: str | None, snap: Snapshot) -> Shown:
     """The table's current match as ``snap`` shows it, with its full record once over."""
-    v = snap.view
-    record = service().record(code, pid) if v["finished"] else None
-    sides = tuple(tuple(side) for side in v.get("sides") or STANDARD_SHAPE.sides)
-    return Shown(snap.match_number, snap.names, v["results"], v["finished"], v["winner"], record, True, sides)
+    m = snap.view.match
+    record = service().record(code, pid) if m.finished else None
+    return Shown(snap.around.match_number, snap.around.names, m.results, m.finished, m.winner, record, True,
+                 m.shape.sides)
 
 
 def _earlier(code: str, number: int | None) -> Shown | None:

@@ -72,9 +72,9 @@ from ..site.allowance import Budget, invitation_budgets, take
 from ..site.identity import csrf_token, default_emoji, device, player_id
 from ..site.limits import limiter, making, too_many
 from ..site.services import mailer, service
-from ..table.render import room_context
 from .codes import clean_code, join_limit
 from .options import DEFAULT_VALUES, OPTION, PRESET_VALUES, house_settings, table_options
+from .room import room_context
 
 bp = Blueprint("lobby", __name__)
 
@@ -214,9 +214,9 @@ def _watching(code: str) -> tuple[bool, str]:
         snap = service().snapshot(code, None)
     except Refused:
         return False, ""
-    if snap.watchable:
+    if snap.around.watchable:
         return True, "You can watch the game."
-    return False, NO_WATCHERS if snap.watch_fixed else WATCHING_OFF
+    return False, NO_WATCHERS if snap.around.watch_fixed else WATCHING_OFF
 
 
 def _joinable(code: str, pid: str | None):

@@ -67,9 +67,9 @@ def chat_again(app: Flask, store: Store, change: Change, key: Any, conn: Connect
     conn.host = is_host(change, conn.player_id)
     if not isinstance(key, int):
         return ""
-    snap = change.snapshots[key]
-    was, conn.chat_open = conn.chat_open, bool(snap.view["finished"])
-    if not snap.shared or was == conn.chat_open or was is None and not conn.chat_open:
+    snap = change.table(key)
+    was, conn.chat_open = conn.chat_open, snap.view.match.finished
+    if not snap.around.shared or was == conn.chat_open or was is None and not conn.chat_open:
         return ""
     with in_app(app):
         return render_log(store, change.code, conn.player_id, True, conn.chat_open, conn.muted,
@@ -80,7 +80,7 @@ def is_host(change: Change, player_id: str | None) -> bool:
     """This person holds the host's seat at a playing table's ``change``."""
     key = change.key_of(player_id)
     snap = change.snapshots.get(key) if isinstance(key, int) else None
-    return isinstance(snap, Snapshot) and snap.host_seat == key
+    return isinstance(snap, Snapshot) and snap.around.host_seat == key
 
 
 def remute(store: Store, player_id: str, conns: Iterable[Connection]) -> None:

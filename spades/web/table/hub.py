@@ -100,7 +100,8 @@ class Hub:
             offer_said(item, conns)
             return
         # watching turned off: the pages of people without a seat are closed, with the reason
-        closed = not change.snapshot_for(None).watchable
+        watcher = change.snapshot_for(None)  # a room has nobody to turn away
+        closed = isinstance(watcher, Snapshot) and not watcher.around.watchable
         for conn in conns:
             if closed and change.key_of(conn.player_id) is None:
                 conn.end(WATCHING_OFF)
@@ -309,9 +310,9 @@ class Hub:
         lines: list[tuple[int, str]] = []
         for passed in conn.passed:
             if passed.change.key_of(conn.player_id) == key:
-                snap = passed.change.snapshots[key]
+                snap = passed.change.table(key)
                 lines.append((stamp_of(snap), announce_line(snap)))
-        lines.append((stamp_of(item.change.snapshots[key]), newest.keys[ANNOUNCE]))  # type: ignore[arg-type]
+        lines.append((stamp_of(item.change.table(key)), str(newest.keys[ANNOUNCE])))
         fresh = []
         for stamp, words in lines:
             if words and words != conn.told:
@@ -334,13 +335,13 @@ class Hub:
         with self._lock:
             latest = self._history.latest(snap.code)
             conns = [c for c in self._by_person.get(player_id, ()) if c.code == snap.code] if player_id else []
-        if latest is not None and latest.change.seq == snap.seq and latest.change.key_of(player_id) == snap.seat:
+        if latest is not None and latest.change.seq == snap.around.seq and latest.change.key_of(player_id) == snap.seat:
             shown = {**latest.parts(self.app, PUBLIC_KEY).fragments, **latest.parts(self.app, snap.seat).fragments}
             html = latest.whole(self.app, snap.seat)
         else:
             shown, html = {}, render_fragments(snap, csrf)  # renderings the hub does not hold: the next frame is whole
         for conn in conns:  # their pages show this answer now: their next frames differ from it
-            conn.answered = (snap.seq, shown)
+            conn.answered = (snap.around.seq, shown)
         return html.replace(CSRF_MARK, csrf)
 
     def counts(self) -> dict[str, int]:

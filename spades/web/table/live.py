@@ -74,6 +74,7 @@ from ...tables import (
     Player,
     Refused,
     TableNotFound,
+    TableService,
     routed,
 )
 from ...tables.errors import status_of
@@ -323,17 +324,17 @@ class Mover:
         in its message (as a refused post shows them), marked with the status and the ack.
         The socket's next frame is then a whole one (the page shows this answer)."""
         marks = f' data-status="{status}"' + (f' data-ack="{ack}"' if ack is not None else "")
-        service = self.app.extensions["spades.tables"]
+        service: TableService = self.app.extensions["spades.tables"]
         try:
             snap = service.snapshot(self.conn.code, self.conn.player_id or None)
-            if snap.seat is None and not snap.watchable:
+            if snap.seat is None and not snap.around.watchable:
                 raise NotWatchable(WATCHING_OFF)  # this socket is about to be closed with the reason
         except Refused:  # a room, a table gone, watching turned off: the words alone, in the banner
             self.ws.send(f'<div id="offline" class="offline-banner" role="alert" hx-swap-oob="true"{marks}>'
                          f'{escape(words)}</div>')
             return
         html = render_fragments(snap, self.conn.csrf, message=words).replace(MESSAGE_TAG, MESSAGE_TAG + marks, 1)
-        self.conn.answered = (snap.seq, {})
+        self.conn.answered = (snap.around.seq, {})
         self.ws.send(html)
 
 

@@ -81,7 +81,7 @@ def _snapshot(code: str) -> Snapshot:
         snap = service().snapshot(code, player_id())
     except TableNotFound:
         abort(404, description=NO_TABLE)
-    if snap.seat is None and not snap.watchable:
+    if snap.seat is None and not snap.around.watchable:
         abort(403, description=WATCHING_OFF)
     return snap
 
@@ -89,7 +89,7 @@ def _snapshot(code: str) -> Snapshot:
 def _hint_for(snap: Snapshot) -> object:
     """A hint asked for at this very version (kept in the session for the no-JS page)."""
     saved = session.get("hint")
-    if saved and saved[0] == snap.code and saved[1] == snap.view["version"]:
+    if saved and saved[0] == snap.code and saved[1] == snap.view.match.version:
         return saved[2]
     return None
 
@@ -175,7 +175,7 @@ def hint(code: str):
     if value is None:
         return _answer(code, "A hint is only given when it is your turn to bid.", 409)
     snap = _snapshot(code)
-    session["hint"] = [code, snap.view["version"], value]
+    session["hint"] = [code, snap.view.match.version, value]
     return _answer(code, None, 200, hint=value)
 
 
@@ -250,7 +250,7 @@ def record(code: str):
         snap = service().snapshot(code, player_id()) if shut else None
     except TableNotFound:
         abort(404, description=NO_TABLE)
-    if shut and snap is not None and (snap.seat is None or snap.view["finished"]):
+    if shut and snap is not None and (snap.seat is None or snap.view.match.finished):
         abort(403, description=shut)  # deals other tables still play: only a seat's own part until then
     return Response(json.dumps(rec, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="spades-{code}.json"'})
@@ -264,7 +264,7 @@ def view(code: str):
     match from before fair deals), and between hands ``next_deal_commitment``."""
     code = normalize_code(code)
     snap = _snapshot(code)
-    out = {**snap.view, "deal_commitment": snap.deal_commitment or None}
-    if snap.next_commitment:
-        out["next_deal_commitment"] = snap.next_commitment
+    out = {**snap.view.to_json(), "deal_commitment": snap.around.deal_commitment or None}
+    if snap.around.next_commitment:
+        out["next_deal_commitment"] = snap.around.next_commitment
     return out

@@ -32,14 +32,12 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from ...cards import JOKER_WORDS, card_words
 from ...replays import SheetTeam, score_sheet
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 RANK_SHOWN = {"T": "10"}
 JOKER_SYMBOL = "🃏"
-JOKER_WORDS = {"BJ": "big joker", "LJ": "little joker"}
 
 
 # -- the pieces ------------------------------------------------------------------------
@@ -69,7 +67,7 @@ def card(text: str, legal: bool = False) -> CardFace:
                         label=JOKER_WORDS[text], legal=legal)
     rank, suit = text[0], text[1]
     return CardFace(text=text, rank=RANK_SHOWN.get(rank, rank), suit=suit, symbol=SUIT_SYMBOLS[suit],
-                    red=suit in "HD", label=f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}", legal=legal)
+                    red=suit in "HD", label=card_words(text), legal=legal)
 
 
 @dataclass(frozen=True, slots=True)

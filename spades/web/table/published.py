@@ -72,8 +72,8 @@ class Published:
             if rendered is None:
                 seq, before = self.drawn.get(key, (-1, None))
                 with in_app(app):
-                    rendered = render_public(self.change.snapshots[None], before) if key == PUBLIC_KEY \
-                        else render_private(self.change.snapshots[key], CSRF_MARK, before=before)
+                    rendered = render_public(self.change.table(None), before) if key == PUBLIC_KEY \
+                        else render_private(self.change.table(key), CSRF_MARK, before=before)
                 self._parts[key] = rendered
                 if self.change.seq > seq:
                     self.drawn[key] = (self.change.seq, rendered)

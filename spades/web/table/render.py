@@ -36,18 +36,20 @@ import operator
 import re
 from typing import Any
 
-from flask import Flask, current_app, render_template
-from markupsafe import Markup, escape
+from flask import current_app
+from markupsafe import Markup
 
 from ...bots.reasons import explain
 from ...cards import Card
 from ...clocks import time_left
 from ...replays import bid_words, team_names
 from ...rules import card_refusal
-from ...rules_config import Shape, shape_of
-from ...tables import BOT_PARTNER, DEAL, Event, Member, RoomSnapshot, Snapshot, buttons, news_of
+from ...rules_config import Rules, Shape
+from ...tables import Around, Event, Moved, RoomSnapshot, Snapshot, buttons
+from ...views import NOBODY, Bid, MatchView, SeatView
 from ..matches.charts import score_chart
-from ..rooms.options import DEFAULT_VALUES, OPTION, option_values, rules_line, rules_url
+from ..rooms.options import rules_line, rules_url
+from ..rooms.room import render_room, room_context
 from .fragments import NOW, SEQ, STAMP, VERSION, Piece, Rendered, drawn
 from .pictures import (
     CardFace,
@@ -66,8 +68,6 @@ from .pictures import (
     Public,
     Rematch,
     Result,
-    Room,
-    RoomMember,
     Scores,
     Sheet,
     Slot,
@@ -87,10 +87,7 @@ PRIVATE = ("told", "hand", "next", "announce")
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
 SUGGESTED_BID = 3  # the bid box's number when there is no hint
-NOT_NOW = ", not playable now"  # a dimmed card's words for screen readers (site.js says the same)
 LONG_CLOCK_S = 3600  # a move this long (a turn-based table) is shown as the time left in words
-SEAT_ROLES = {0: "Host", 2: "Partner, across from the host", 1: "Other team", 3: "Other team"}
-CUTTHROAT_ROLES = {0: "Host"}  # every other seat: "Plays alone"
 
 
 # -- a seat's picture of the table --------------------------------------------------------
@@ -101,35 +98,20 @@ def picture_of(snap: Snapshot, csrf: str, message: str | None = None, hint: obje
 
 
 # -- whose side ------------------------------------------------------------------------
-def table_shape(view: dict) -> Shape:
-    """The shape of the table a seat view is of (its seats and sides), from its rules:
-    three seats or four, teams or cutthroat (``spades.rules_config.Shape``)."""
-    rules = view.get("rules") or {}
-    return shape_of(rules.get("players", 4), rules.get("partners", True), rules.get("jokers", "none"))
-
-
 def _bottom(snap: Snapshot) -> int:
     """The seat at the bottom of this page (seat 0's side for a watcher)."""
     return snap.seat if snap.seat is not None else 0
 
 
-def _my_team(snap: Snapshot) -> int:
-    return table_shape(snap.view).side_of[_bottom(snap)]
-
-
 def _you_or(snap: Snapshot, seat: int) -> str:
-    return "You" if seat == snap.seat else snap.names[seat]
-
-
-def _my_turn(snap: Snapshot) -> bool:
-    return snap.seat is not None and snap.view["to_act"] == snap.seat
+    return "You" if seat == snap.seat else snap.around.names[seat]
 
 
 # -- building the public part ----------------------------------------------------------
 def public_part(snap: Snapshot) -> Public:
     """What everyone at the table and every watcher sees (whatever seat ``snap`` is for)."""
     if snap.seat is not None:
-        snap = dataclasses.replace(snap, seat=None)
+        snap = Snapshot(snap.around, SeatView(snap.view.match, NOBODY))
     scores = scores_of(snap)
     return Public(stamp=stamp_of(snap), page=page_of(snap), status=status_of(snap),
                   scores=scores, felt=felt_of(snap), result=result_of(snap, scores.teams),
@@ -138,20 +120,16 @@ def public_part(snap: Snapshot) -> Public:
 
 def page_of(snap: Snapshot) -> Page:
     """The top bar: the table code, its options in a line, its tourney, the Watch link."""
-    rules = {**snap.view["rules"], "tempo": snap.tempo, "play_speed": snap.play_speed}
-    return _page(snap.code, tuple(sorted(rules.items())), snap.level, snap.tourney, snap.watchable, _solo(snap))
-
-
-def _solo(snap: Snapshot) -> bool:
-    """One person with bots (a practice table): nobody to send a Watch link to, nothing to
-    switch off. A tourney's table is watched from its tourney, whoever sits at it."""
-    return snap.kinds.count("human") <= 1 and not snap.tourney
+    a = snap.around
+    return _page(a.code, snap.view.match.rules, a.tempo, a.play_speed, a.level, a.tourney, a.watchable, a.solo)
 
 
 @functools.lru_cache(maxsize=4096)  # worded once per table and options, not at every change
-def _page(code: str, rules: tuple[tuple[str, Any], ...], level: str, tourney: str | None, watchable: bool,
+def _page(code: str, rules: Rules, tempo: str, play_speed: str, level: str, tourney: str | None, watchable: bool,
           solo: bool) -> Page:
-    options = dict(rules)
+    """``solo``: one person with bots (a practice table): nobody to send a Watch link to,
+    nothing to switch off. A tourney's table is watched from its tourney, whoever sits at it."""
+    options = {**rules.to_dict(), "tempo": tempo, "play_speed": play_speed}
     return Page(code=code, rules_line=rules_line(options, level), tourney=tourney, watchable=watchable,
                 watch_link=watchable and not solo, bidding=options.get("mode") != "no_bidding",
                 rules_url=rules_url(options, level))
@@ -159,13 +137,13 @@ def _page(code: str, rules: tuple[tuple[str, Any], ...], level: str, tourney: st
 
 def status_of(snap: Snapshot) -> Status:
     """The status line as anyone reads it: whose turn it is, and the last move."""
-    v = snap.view
-    if v["finished"]:
+    m = snap.view.match
+    if m.finished:
         turn = _match_result(snap)
-    elif v["phase"] == "hand_over":
+    elif m.phase == "hand_over":
         turn = "The hand is over."
-    elif v["to_act"] is not None:
-        turn = f"{snap.names[v['to_act']]} is {'bidding' if v['phase'] == 'bidding' else 'playing'}…"
+    elif m.to_act is not None:
+        turn = f"{snap.around.names[m.to_act]} is {'bidding' if m.phase == 'bidding' else 'playing'}…"
     else:
         turn = ""
     return Status(turn=turn, last_move=event_text(snap))
@@ -173,36 +151,36 @@ def status_of(snap: Snapshot) -> Status:
 
 def _side_names(snap: Snapshot) -> tuple[str, ...]:
     """Each side's name: "Ann & Bea" for a team, the player's own in cutthroat."""
-    return team_names(snap.names, table_shape(snap.view).sides)
+    return team_names(snap.around.names, snap.view.match.shape.sides)
 
 
 def _match_result(snap: Snapshot) -> str:
-    w = snap.view["winner"]
+    w = snap.view.match.winner
     return "Draw." if w is None else f"{_side_names(snap)[w]} won."
 
 
 def scores_of(snap: Snapshot) -> Scores:
     """The score boxes, side 0 first (each page puts its own first): a team's each, or in
     cutthroat one per player, the leader said on theirs."""
-    shape = table_shape(snap.view)
-    scores = snap.view["scores"]
+    m = snap.view.match
+    shape, scores = m.shape, m.scores
     top = max(scores) if len(set(scores)) > 1 else None  # nobody leads while all are level
     teams = tuple(team_of(snap, t, leader=not shape.partners and scores[t] == top) for t in range(shape.side_count))
-    return Scores(teams=teams, hand_number=snap.view["hand_number"], watchers=snap.watchers,
+    return Scores(teams=teams, hand_number=m.hand_number, watchers=snap.around.watchers,
                   cutthroat=not shape.partners)
 
 
 def team_of(snap: Snapshot, t: int, leader: bool = False) -> Team:
     """Side ``t``'s score box: its members, score, bags and tricks against its contract."""
-    v = snap.view
-    side = table_shape(v).sides[t]
-    taken = sum(v["taken"][s] for s in side)
-    contract = _contract(v["bids"], side)
-    progress = f"{taken} / {contract} tricks" if contract is not None and v["phase"] == "playing" else None
-    return Team(t, " & ".join(snap.names[s] for s in side), v["scores"][t], v["bags"][t], progress, leader)
+    m = snap.view.match
+    side = m.shape.sides[t]
+    taken = sum(m.taken[s] for s in side)
+    contract = _contract(m.bids, side)
+    progress = f"{taken} / {contract} tricks" if contract is not None and m.phase == "playing" else None
+    return Team(t, " & ".join(snap.around.names[s] for s in side), m.scores[t], m.bags[t], progress, leader)
 
 
-def _contract(bids: list, side: tuple[int, ...]) -> int | None:
+def _contract(bids: tuple[Bid, ...], side: tuple[int, ...]) -> int | None:
     b = [bids[s] for s in side]
     if any(x is None for x in b):
         return None
@@ -212,25 +190,25 @@ def _contract(bids: list, side: tuple[int, ...]) -> int | None:
 def felt_of(snap: Snapshot) -> Felt:
     """The felt: each seat's plate and the trick, by seat (each page places them)."""
     clock = clock_of(snap)
-    seats = table_shape(snap.view).seats
+    m = snap.view.match
+    seats = m.shape.seats
     plates = tuple(plate_of(snap, s, clock) for s in seats)
-    cards, winner = _trick_shown(snap.view)
+    cards, winner = _trick_shown(m)
     trick = tuple(Slot(seat=s, card=cards.get(s), won=s == winner) for s in seats)
-    v = snap.view
-    return Felt(plates=plates, trick=trick, trick_is_last=winner is not None, now_ms=int(snap.now * 1000),
-                turn=v["to_act"] if v["phase"] in ("bidding", "playing") and not v["finished"] else None,
-                clock=clock)
+    return Felt(plates=plates, trick=trick, trick_is_last=winner is not None, now_ms=int(snap.around.now * 1000),
+                turn=m.to_act if m.acting else None, clock=clock)
 
 
 def clock_of(snap: Snapshot) -> Clock | None:
     """The clock of the seat to act, as absolute epoch milliseconds with the server's now:
     the browser counts down to the server's deadline, corrected for its own clock."""
-    if snap.clock is None or snap.view["finished"]:
+    a = snap.around
+    if a.clock is None or snap.view.match.finished:
         return None
-    who, deadline, seconds = snap.clock
-    words = time_left(deadline, snap.now) if seconds >= LONG_CLOCK_S else ""
+    who, deadline, seconds = a.clock
+    words = time_left(deadline, a.now) if seconds >= LONG_CLOCK_S else ""
     return Clock(seat=who, deadline_ms=int(deadline * 1000), seconds=seconds,
-                 left=max(0, math.ceil(deadline - snap.now)), words=words, short=short_time(words))
+                 left=max(0, math.ceil(deadline - a.now)), words=words, short=short_time(words))
 
 
 def short_time(words: str) -> str:
@@ -245,63 +223,63 @@ def short_time(words: str) -> str:
 def plate_of(snap: Snapshot, s: int, clock: Clock | None) -> Plate:
     """Seat ``s``'s plate with its chips, the same whoever is to act (the ``turn`` fragment
     lights the plate to act; a turn-based table's time left is said on it, in words)."""
-    v = snap.view
-    bid = v["bids"][s]
+    m, a = snap.view.match, snap.around
+    bid = m.bids[s]
     return Plate(
-        seat=s, name=snap.names[s], team=table_shape(v).side_of[s], dealer=v["dealer"] == s,
+        seat=s, name=a.names[s], team=m.shape.side_of[s], dealer=m.dealer == s,
         # "host" is only worth saying at a table of several people that someone set up (a
         # tourney's tables are made by the tourney: nobody hosts them)
-        host=snap.host_seat == s and snap.kinds.count("human") > 1 and not snap.tourney, emoji=snap.emojis[s],
-        presence=snap.presence[s], presence_text=PRESENCE.get(snap.presence[s], ""), has_bid=bid is not None,
-        bid=bid_words(bid, v["blind"][s]) if bid is not None else "–", taken=v["taken"][s],
+        host=a.host_seat == s and a.kinds.count("human") > 1 and not a.tourney, emoji=a.emojis[s],
+        presence=a.presence[s], presence_text=PRESENCE.get(a.presence[s], ""), has_bid=bid is not None,
+        bid=bid_words(bid, m.blind[s]) if bid is not None else "–", taken=m.taken[s],
         clock=clock if clock is not None and clock.seat == s and clock.words else None)
 
 
-def _trick_shown(v: dict) -> tuple[dict[int, CardFace], int | None]:
+def _trick_shown(m: MatchView) -> tuple[dict[int, CardFace], int | None]:
     """The trick in the middle, by seat: the one in progress, or the last one taken (so
     its last card is seen) with its winner."""
-    if v["trick"] and v["trick"]["cards"]:
-        t, winner = v["trick"], None
-    elif v["tricks"] and v["phase"] in ("playing", "hand_over", "match_over"):
-        t = v["tricks"][-1]
-        winner = t["winner"]
+    if m.trick and m.trick.cards:
+        t = m.trick
+    elif m.tricks and m.phase in ("playing", "hand_over", "match_over"):
+        t = m.tricks[-1]
     else:
         return {}, None
-    players = len(v["bids"])
-    return {(t["leader"] + i) % players: card(text) for i, text in enumerate(t["cards"])}, winner
+    players = m.shape.players
+    return {t.seat_of(i, players): card(text) for i, text in enumerate(t.cards)}, t.winner
 
 
 def last_trick_of(snap: Snapshot) -> LastTrick | None:
     """The last trick taken in this hand: each seat's card in play order, and its winner."""
-    tricks = snap.view["tricks"]
-    if not tricks:
+    m = snap.view.match
+    if not m.tricks:
         return None
-    t = tricks[-1]
-    players = len(snap.view["bids"])
+    t = m.tricks[-1]
+    players = m.shape.players
     plays = []
-    for i, text in enumerate(t["cards"]):
-        seat = (t["leader"] + i) % players
-        plays.append(Play(name=_you_or(snap, seat), card=card(text), won=seat == t["winner"]))
-    winner = _you_or(snap, t["winner"])
-    return LastTrick(title=f"Trick {len(tricks)}: {winner} {'win' if winner == 'You' else 'wins'}",
+    for i, text in enumerate(t.cards):
+        seat = t.seat_of(i, players)
+        plays.append(Play(name=_you_or(snap, seat), card=card(text), won=seat == t.winner))
+    assert t.winner is not None  # a trick taken has its winner
+    winner = _you_or(snap, t.winner)
+    return LastTrick(title=f"Trick {len(m.tricks)}: {winner} {'win' if winner == 'You' else 'wins'}",
                      plays=tuple(plays))
 
 
 def sheet_of(snap: Snapshot, teams: tuple[Team, ...]) -> Sheet:
     """The score sheet, headed by the score boxes' sides (a column each: a team's, or a
     player's in cutthroat)."""
-    v = snap.view
-    return Sheet(columns=tuple((t.team, t.label) for t in teams), results=v["results"], names=snap.names,
-                 commitment=snap.deal_commitment, cutthroat=not table_shape(v).partners)
+    m = snap.view.match
+    return Sheet(columns=tuple((t.team, t.label) for t in teams), results=m.results, names=snap.around.names,
+                 commitment=snap.around.deal_commitment, cutthroat=not m.shape.partners)
 
 
 def result_of(snap: Snapshot, teams: tuple[Team, ...]) -> Result | None:
     """The hand just finished (and the match, when it is over), between hands."""
-    v = snap.view
-    if not v["results"] or v["phase"] not in ("hand_over", "match_over"):
+    m = snap.view.match
+    if not m.between:
         return None
-    final = final_of(snap, teams) if v["finished"] else None
-    return Result(hand=hand_score(v["results"][-1], snap.names, 0), final=final)
+    final = final_of(snap, teams) if m.finished else None
+    return Result(hand=hand_score(m.results[-1], snap.around.names, 0), final=final)
 
 
 CHART_NAME = 6  # letters of a player's name beside their line of the chart (cutthroat)
@@ -310,75 +288,21 @@ CHART_NAME = 6  # letters of a player's name beside their line of the chart (cut
 def final_of(snap: Snapshot, teams: tuple[Team, ...]) -> Final:
     """Who won the match, the final scores and the chart of the score by hand (two
     teams' lines, "Us" and "Them" from side 0; in cutthroat a line per player, by name)."""
-    w = snap.view["winner"]
+    m = snap.view.match
+    w = m.winner
     names = _side_names(snap)
     headline = "A draw" if w is None else f"{names[w]} won the match"
     line = " · ".join(f"{t.label} {t.score}" for t in teams)
-    labels = ("Us", "Them") if table_shape(snap.view).partners else tuple(n[:CHART_NAME] for n in names)
-    chart = Markup(score_chart(snap.view["results"], 0, labels))
+    labels = ("Us", "Them") if m.shape.partners else tuple(n[:CHART_NAME] for n in names)
+    chart = Markup(score_chart(m.results, 0, labels))
     return Final(headline=headline, score_line=line, chart=chart)
 
 
 # -- the commentary --------------------------------------------------------------------
 def event_text(snap: Snapshot) -> str:
-    """The last move in words, for the status line and screen readers (public information only)."""
-    e = snap.event
-    if e.seat is None or not e.action:
-        return ""
-    who = _you_or(snap, e.seat)
-    # a command that declares its own line, keyed by its wire name (join, leave, continue,
-    # take over, claim, undo, rematch: spades.tables.registry), told as it is
-    news = news_of(e.action)
-    if news is not None:
-        return news(e, who, snap)
-    if e.by_clock:
-        return _timeout_text(e, snap, who)
-    return _table_text(e, snap, who) or _move_text(e, snap, who)
-
-
-def _table_text(e: Event, snap: Snapshot, who: str) -> str | None:
-    """A deal, or a look at the cards."""
-    if e.action == DEAL:
-        return f"Hand {snap.view['hand_number']} is dealt."
-    if e.action == "look":
-        return f"{who} looked at {'your' if who == 'You' else 'their'} cards."
-    return None
-
-
-def _is_bid(action: str) -> bool:
-    return action in ("nil", "blind_nil") or action.isdigit()
-
-
-def _move_text(e: Event, snap: Snapshot, who: str) -> str:
-    """A bid, or a card with the trick it took and the hand it ended."""
-    if _is_bid(e.action):
-        return f"{who} bid {e.action.replace('_', ' ')}."
-    text = f"{who} played the {card(e.action).label}." + _trick_taken(e, snap)
-    return (text + " The hand is over.") if e.hand_over else text
-
-
-def _trick_taken(e: Event, snap: Snapshot) -> str:
-    if e.trick_winner is None:
-        return ""
-    winner = _you_or(snap, e.trick_winner)
-    return f" {winner} {'win' if winner == 'You' else 'wins'} the trick."
-
-
-def _timeout_text(e: Event, snap: Snapshot, who: str) -> str:
-    """A move the table made because the seat's time ran out, in words."""
-    me = who == "You"
-    them = "you" if me else "them"
-    text = "Your time ran out: " if me else f"{who}'s time ran out: "
-    if e.action == "look":
-        text += f"the table looked at {'your' if me else 'their'} cards."
-    elif _is_bid(e.action):
-        text += f"the table bid {e.action.replace('_', ' ')} for {them}."
-    else:
-        text += f"the table played the {card(e.action).label} for {them}." + _trick_taken(e, snap)
-    if e.autopilot:
-        text += (" Three in a row: a bot plays for you until you take over." if me else
-                 f" Three in a row: a bot plays for {who} until they take over.")
-    return text
+    """The last move in words, for the status line and screen readers: the event draws its
+    own line (``spades.tables.values.Event.news``; public information only)."""
+    return snap.around.event.news(snap)
 
 
 # -- building the private part ---------------------------------------------------------
@@ -390,14 +314,13 @@ def private_part(snap: Snapshot, csrf: str, message: str | None = None, hint: ob
 
 def you_of(snap: Snapshot, csrf: str) -> You:
     """Who is looking, from which side, and what their forms carry."""
-    v = snap.view
+    m, a = snap.view.match, snap.around
     me = snap.seat
-    return You(seat=me, csrf=csrf, version=v["version"], watching=me is None,
-               host=me is not None and snap.host_seat == me, my_turn=_my_turn(snap),
-               can_leave=snap.shared and me is not None and not v["finished"],
-               watch_switch=me is not None and snap.host_seat == me and not _solo(snap) and not snap.watch_fixed,
-               side=_side_classes(table_shape(v), me),
-               between=v["phase"] in ("hand_over", "match_over") and bool(v["results"]), finished=v["finished"])
+    host = me is not None and a.host_seat == me
+    return You(seat=me, csrf=csrf, version=m.version, watching=me is None, host=host, my_turn=snap.view.my_turn,
+               can_leave=a.shared and me is not None and not m.finished,
+               watch_switch=host and not a.solo and not a.watch_fixed, side=_side_classes(m.shape, me),
+               between=m.between, finished=m.finished)
 
 
 def _side_classes(shape: Shape, me: int | None) -> str:
@@ -422,7 +345,7 @@ def _notice(snap: Snapshot) -> Event | None:
     e = snap.notice
     if e is None or snap.autopilot:
         return None
-    if (e.action == "look" or _is_bid(e.action)) and snap.view["phase"] != "bidding":
+    if isinstance(e, Moved) and e.bidding_notice and snap.view.match.phase != "bidding":
         return None
     return e
 
@@ -430,14 +353,14 @@ def _notice(snap: Snapshot) -> Event | None:
 def told_of(snap: Snapshot, message: str | None) -> Told:
     """What this person is told over the public status line, and to screen readers (the
     last move as they would say it: "You bid 3.")."""
-    v = snap.view
+    a = snap.around
     me = snap.seat
     notice = _notice(snap)
     # told to the partner as it happens (the commentary), and kept in their status line
-    partner = table_shape(v).partner(me) if me is not None else None
+    partner = snap.view.match.shape.partner(me) if me is not None else None
     return Told(turn=_your_turn(snap), message=message,
-                notice=_timeout_text(notice, snap, "You") if notice is not None else None,
-                partner_left=snap.names[partner] if partner is not None and snap.presence[partner] == "left" else None,
+                notice=notice.news(snap) if notice is not None else None,
+                partner_left=a.names[partner] if partner is not None and a.presence[partner] == "left" else None,
                 autopilot=snap.autopilot, announce=_announce(snap, notice))
 
 
@@ -445,40 +368,40 @@ def _announce(snap: Snapshot, notice: Event | None) -> str:
     """The screen readers' line (``Told.announce``): the last move as this person would
     say it, unless it is the very move the notice tells them of (``notice``: ``_notice``),
     and their turn."""
-    v = snap.view
-    last_move = "" if notice is not None and notice == snap.event else event_text(snap)
-    prompt = _my_turn(snap) and v["phase"] in ("bidding", "playing") and not v["finished"]
+    last_move = "" if notice is not None and notice == snap.around.event else event_text(snap)
+    prompt = snap.view.my_turn and snap.view.match.acting
     return last_move + (" Your turn." if prompt else "")
 
 
 def _your_turn(snap: Snapshot) -> str | None:
-    v = snap.view
-    if not _my_turn(snap) or v["finished"] or v["phase"] == "hand_over":
+    m = snap.view.match
+    if not snap.view.my_turn or not m.acting:
         return None
     clock = clock_of(snap)
     left = f" You have {clock.words} for this move." if clock is not None and clock.words else ""
-    if v["phase"] == "playing":
+    if m.phase == "playing":
         return "Your turn: play a card." + left
-    return ("Your turn: bid blind nil or look at your cards." if v["hand"] is None else "Your turn to bid.") + left
+    return ("Your turn: bid blind nil or look at your cards." if snap.view.own.hand is None
+            else "Your turn to bid.") + left
 
 
 def hand_of(snap: Snapshot, hint: object) -> Hand:
     """This person's cards (each playable or not), the bid box with the hint, the blind nil choice."""
-    v = snap.view
-    shape = table_shape(v)
-    legal = {str(a) for a in v["legal"]}
-    my_turn = _my_turn(snap)
-    trick = v["trick"]["cards"] if v["trick"] else []
-    bidding = my_turn and v["phase"] == "bidding" and v["hand"] is not None
-    numbers = tuple(sorted(a for a in v["legal"] if type(a) is int)) if bidding else ()
+    m, own = snap.view.match, snap.view.own
+    shape = m.shape
+    legal = {str(a) for a in own.legal}
+    my_turn = snap.view.my_turn
+    trick = m.trick.cards if m.trick else ()
+    bidding = my_turn and m.phase == "bidding" and own.hand is not None
+    numbers = tuple(sorted(a for a in own.legal if type(a) is int)) if bidding else ()
     return Hand(
-        cards=tuple(card(t, t in legal) for t in (v["hand"] or ())),
-        choose_blind=snap.seat is not None and v["can_look"], blind_now=my_turn and "blind_nil" in legal,
-        bidding=bidding, playing=my_turn and v["phase"] == "playing", strict=v["rules"].get("mode") == "no_bidding",
+        cards=tuple(card(t, t in legal) for t in (own.hand or ())),
+        choose_blind=own.can_look, blind_now=my_turn and "blind_nil" in legal,
+        bidding=bidding, playing=my_turn and m.phase == "playing", strict=not m.rules.bidding,
         refusal=card_refusal(shape.suit_of[Card.parse(trick[0])] if trick else None),
         bid_value=_bid_value(hint, numbers),
-        hint=_hint_words(v["hand"], hint, shape), hinted=_hinted(hint), offered=buttons(snap.offers),
-        legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, v["hand"]), bids=numbers,
+        hint=_hint_words(own.hand, hint, shape), hinted=_hinted(hint), offered=buttons(snap.offers),
+        legal_suits=_legal_suits(shape, legal), trumps=_odd_trumps(shape, own.hand), bids=numbers,
         nil_allowed=not bidding or "nil" in legal)
 
 
@@ -503,7 +426,7 @@ def _legal_suits(shape: Shape, legal: set[str]) -> str:
     return "".join(suit for i, suit in enumerate("SHDC") if i in suits)
 
 
-def _odd_trumps(shape: Shape, cards: list[str] | None) -> frozenset[str]:
+def _odd_trumps(shape: Shape, cards: tuple[str, ...] | None) -> frozenset[str]:
     """The cards of this hand that are trumps though not printed as spades (the jokers, the
     jjdd 2D): the page plays them with the spades."""
     if shape.standard or not cards:
@@ -521,113 +444,70 @@ def _hinted(hint: object) -> str:
 ACE_OF_SPADES = Card.parse("AS")
 
 
-def _hint_words(cards: list[str] | None, hint: object, shape: Shape) -> str | None:
+def _hint_words(cards: tuple[str, ...] | None, hint: object, shape: Shape) -> str | None:
     """The Hard bot's bid for these cards, and where its tricks come from (the jokers and
     the jjdd 2D named among the trumps above the ace)."""
     if hint is None:
         return None
     above = tuple(str(c) for c in shape.trumps[:shape.trumps.index(ACE_OF_SPADES)])
-    words = explain(cards, hint, above) if cards and isinstance(hint, int | str) else None
+    words = explain(list(cards), hint, above) if cards and isinstance(hint, int | str) else None
     return words or str(hint)
 
 
 def rematch_of(snap: Snapshot) -> Rematch:
     """After the match: the Rematch form (with the host's choice of partner), or the wait for the host."""
-    v = snap.view
+    finished, host_seat = snap.view.match.finished, snap.around.host_seat
     me = snap.seat
-    host = me is not None and snap.host_seat == me
-    form = v["finished"] and (host or snap.host_seat is None)
+    host = me is not None and host_seat == me
+    form = finished and (host or host_seat is None)
     waiting = None
-    if v["finished"] and me is not None and not form and snap.host_seat is not None:
-        waiting = f"Waiting for {snap.names[snap.host_seat]} (the host) to start a rematch."
-    return Rematch(form=form, partners=_partners(snap) if v["finished"] and host else (), waiting=waiting)
+    if finished and me is not None and not form and host_seat is not None:
+        waiting = f"Waiting for {snap.around.names[host_seat]} (the host) to start a rematch."
+    return Rematch(form=form, partners=_partners(snap) if finished and host else (), waiting=waiting)
 
 
 def next_hand_of(snap: Snapshot) -> NextHand:
     """Between hands: Continue, Deal now for the host, and who is still reading."""
-    v = snap.view
+    m, a = snap.view.match, snap.around
     me = snap.seat
     # between hands: who has not pressed Continue yet (people only; bots are always ready)
-    reading = [s for s in table_shape(v).seats if snap.kinds[s] == "human" and s not in snap.ready] \
-        if v["phase"] == "hand_over" else []
+    reading = [s for s in m.shape.seats if a.kinds[s] == "human" and s not in a.ready] \
+        if m.phase == "hand_over" else []
     return NextHand(
-        form=me is not None and not v["finished"],
-        can_continue=not (me is not None and v["phase"] == "hand_over" and me not in reading),
-        deal_now=me is not None and snap.host_seat == me and any(s != me for s in reading),
-        reading=", ".join(_you_or(snap, s) for s in reading) if snap.kinds.count("human") > 1 else "",
-        commitment=snap.next_commitment)
+        form=me is not None and not m.finished,
+        can_continue=not (me is not None and m.phase == "hand_over" and me not in reading),
+        deal_now=me is not None and a.host_seat == me and any(s != me for s in reading),
+        reading=", ".join(_you_or(snap, s) for s in reading) if a.kinds.count("human") > 1 else "",
+        commitment=a.next_commitment)
 
 
 def _partners(snap: Snapshot) -> tuple[Partner, ...]:
     """After the match: the host chooses who sits across for the rematch (the two swap
     seats); a cutthroat table has no partner to choose."""
-    shape = table_shape(snap.view)
-    if not shape.partners or len(shape.seats) != 4:
+    shape = snap.view.match.shape
+    if not shape.partners:  # partners sit only at four seats (``Rules`` checks)
         return ()
-    me = _bottom(snap)
-    return tuple(Partner(offset=k, name=snap.names[(me + k) % 4], current=k == 2) for k in (2, 1, 3))
+    me, players = _bottom(snap), shape.players
+    across = players // 2
+    return tuple(Partner(offset=k, name=snap.around.names[(me + k) % players], current=k == across)
+                 for k in (across, *(k for k in range(1, players) if k != across)))
 
 
-# -- markup and rendering ---------------------------------------------------------------
-@functools.cache
-def _face(text: str) -> Markup:
-    c = card(text)  # drawn by CSS from data-card (its rank, suit and colour), as a card in the hand
-    return Markup(f'<span class="face" data-card="{c.text}" aria-label="{c.label}" role="img"></span>')
-
-
-def card_short(text: str) -> str:
-    """A card in a line of text (a template global): ``10♦``, or a joker in words ("big joker")."""
-    c = card(text)
-    return c.label if c.suit == "J" else c.rank + c.symbol
-
-
-def face(c: CardFace | str) -> Markup:
-    """A card face on the felt or in the replay (a template global), from its text or its model."""
-    return _face(c if isinstance(c, str) else c.text)
-
-
-@functools.cache
-def card_button(text: str, legal: bool = False, playing: bool = False, strict: bool = False,
-                trump: bool = False) -> Markup:
-    """A card in the hand as a button that plays it (a template global); ``playing``: it
-    is this seat's turn to play, so a card that cannot be played now is dimmed and says
-    why when tapped, or, at a tourney table (``strict``: no bidding), cannot be tapped.
-    Only the page draws a card so; in an update the hand is the same whoever is to play,
-    and the page marks it from the ``told`` fragment's playable suits (site.js); ``trump``:
-    a trump not printed as a spade (a joker, the jjdd 2D), marked as a spade for that."""
-    c = card(text)
-    state = " legal" if legal else " dim" if playing else ""
-    label = c.label + (NOT_NOW if playing and not legal else "")
-    off = " disabled" if strict and playing and not legal else ""
-    # the name is the words, not "A♠": the rank and suit seen are drawn by CSS from
-    # data-card, hidden from screen readers (an aria-label that differs from the visible
-    # text fails WCAG 2.5.3); drawn that way, a hand of 13 is about 1.4 KB
-    suit = ' data-suit="S"' if trump else ""
-    return Markup(f'<button class="card{state}" name="action" value="{c.text}" '
-                  f'data-card="{c.text}"{suit}{off}><span class="sr-only">{label}</span></button>')
-
-
-def hidden(version: int | str, csrf: str) -> Markup:
-    """The hidden fields every table form carries (a template global); ``version`` may be
-    its mark (``VERSION``)."""
-    return Markup(f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
-                  f'<input type="hidden" name="version" value="{escape(version)}">')
-
-
+# -- rendering --------------------------------------------------------------------------
 def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: object = None) -> dict[str, Any]:
     """Everything the table page shows this person: its picture's two parts, and each of
     their models by name; ``csrf`` goes in its forms."""
     both = picture_of(snap, csrf, message, hint)
     public, private = both.public, both.private
     return {"public": public, "private": private, "now_ms": public.felt.now_ms, "version": private.you.version,
-            "seq": snap.seq, **{name: getattr(public, name) for name in public.__slots__},
+            "seq": snap.around.seq, **{name: getattr(public, name) for name in public.__slots__},
             **{name: getattr(private, name) for name in private.__slots__}}
 
 
 def _values(snap: Snapshot) -> tuple[tuple[str, str], ...]:
-    v = snap.view
-    return ((STAMP, str(stamp_of(snap))), (VERSION, str(v["version"])),
-            (NOW, str(int(snap.now * 1000))), (SEQ, str(snap.seq)))
+    a = snap.around
+    return ((STAMP, str(stamp_of(snap))), (VERSION, str(snap.view.match.version)),
+            (NOW, str(int(a.now * 1000))), (SEQ, str(a.seq)))
 
 
 def render_public(snap: Snapshot, before: Rendered | None = None) -> Rendered:
@@ -696,33 +576,33 @@ def render_private(snap: Snapshot, csrf: str, message: str | None = None, hint: 
 
 OWN = "own"  # in a seat's own ``Rendered.keys``: what it was drawn from (``private_key``); None: not to reuse
 ANNOUNCE = "announce"  # the screen readers' line among a seat's own fragments (its key: the words)
-# the seat view's values that others' moves change and that a seat's own fragments show
-# only as ``private_key`` says (whose turn, the trick's first card, whether a hand was
-# scored yet) or not at all
-_OTHERS_VIEW = frozenset(("bids", "blind", "tricks", "trick", "taken", "spades_broken", "to_act", "version", "scores",
-                          "bags", "results"))
-# a snapshot's values a seat's own fragments do not show, show as marks (``fragments``:
-# the stamp, the version, the change number), or show only as ``private_key`` says (the
-# clock, the server's now, in "Your turn" at a turn-based table); the view is taken apart
-_NOT_OWN = frozenset(("view", "event", "clock", "now", "seq", "watchers", "emojis", "match_number", "deal_commitment",
+# the match's values that others' moves change and that a seat's own fragments show only
+# as ``private_key`` says (whose turn, the trick's first card, whether a hand was scored
+# yet) or not at all
+_OTHERS_MATCH = frozenset(("bids", "blind", "tricks", "trick", "taken", "spades_broken", "to_act", "version", "scores",
+                           "bags", "results"))
+# the values of the table around a seat's own fragments do not show, show as marks
+# (``fragments``: the stamp, the version, the change number), or show only as
+# ``private_key`` says (the clock, the server's now, in "Your turn" at a turn-based table)
+_NOT_OWN = frozenset(("event", "clock", "now", "seq", "watchers", "emojis", "match_number", "deal_commitment",
                       "chat", "chat_filter"))
-_own_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Snapshot) if f.name not in _NOT_OWN))
+_own_match = operator.attrgetter(*(f.name for f in dataclasses.fields(MatchView) if f.name not in _OTHERS_MATCH))
+_own_around = operator.attrgetter(*(f.name for f in dataclasses.fields(Around) if f.name not in _NOT_OWN))
 
 
 def private_key(snap: Snapshot, csrf: str) -> tuple[Any, ...]:
     """What a seat's own fragments, all but the screen readers' line, are drawn from
     (``render_private`` without a message or a hint): two snapshots of a seat with equal
-    keys draw them the same. Made of the snapshot's own values, cheaply: every value of
-    the snapshot and of its view but those known not to be shown (``_NOT_OWN``,
-    ``_OTHERS_VIEW``), so a value added to either is in the key until it is known not to be
-    shown; of those, whether it is this seat's turn, and then what it is told ("Your turn",
-    the time left) and the trick's first card (the suits it may play), and whether a hand
-    was scored yet (between hands)."""
-    v = snap.view
-    mine = _my_turn(snap)
-    trick = v["trick"]
-    return (csrf, _own_values(snap), [x for k, x in v.items() if k not in _OTHERS_VIEW], mine, bool(v["results"]),
-            mine and (_your_turn(snap), trick["cards"][0] if trick and trick["cards"] else None))
+    keys draw them the same. Made of the snapshot's own values, cheaply: the seat's own
+    view and what is its own at the table, and every value of the match and of the table
+    around but those known not to be shown (``_OTHERS_MATCH``, ``_NOT_OWN``), so a value
+    added to either is in the key until it is known not to be shown; of those, whether it
+    is this seat's turn, and then what it is told ("Your turn", the time left) and the
+    trick's first card (the suits it may play), and whether a hand was scored yet."""
+    m = snap.view.match
+    mine = snap.view.my_turn
+    return (csrf, snap.view.own, snap.autopilot, snap.notice, snap.offers, _own_around(snap.around), _own_match(m),
+            mine, bool(m.results), mine and (_your_turn(snap), m.trick.cards[0] if m.trick and m.trick.cards else None))
 
 
 def _announced(words: str) -> str:
@@ -744,7 +624,7 @@ ANNOUNCED_KEPT = 4096  # screen readers' lines kept drawn (``_announced``)
 
 def stamp_of(snap: Snapshot) -> int:
     """The stamp of the table's picture at ``snap``: it grows with every change, across matches."""
-    return snap.match_number * STAMP_MATCH + snap.view["version"]
+    return snap.around.match_number * STAMP_MATCH + snap.view.match.version
 
 
 def announce_line(snap: Snapshot) -> str:
@@ -764,85 +644,9 @@ def render_fragments(snap: Snapshot, csrf: str, message: str | None = None, hint
     return render_public(snap).fill() + render_private(snap, csrf, message, hint).fill()
 
 
-# -- a room ----------------------------------------------------------------------------
-def room_picture(snap: RoomSnapshot, csrf: str) -> Room:
-    """This person's picture of the room."""
-    host = next((m for m in snap.members if m.host), None)
-    people = len(snap.members)  # the room never holds more than can be seated
-    # once started, every page in the room moves to the table
-    go = f"/g/{snap.code}" if snap.status in ("playing", "finished") and snap.me is not None else None
-    return Room(code=snap.code, csrf=csrf, version=snap.version, go=go, removed=snap.removed,
-                closed=snap.status == "closed", members=tuple(_member(snap, m) for m in snap.members), people=people,
-                capacity=snap.capacity, open=max(0, snap.capacity - people), teams=_room_teams(snap),
-                rules_line=rules_line(snap.rules, snap.level), host=snap.is_host, host_name=host.name if host else "",
-                option_values={**option_values(snap.rules, snap.level), "chat": snap.chat,
-                               "filter": "on" if snap.chat_filter else ""},
-                can_pick_bot=(snap.is_host and snap.partner != BOT_PARTNER and people < len(_room_shape(snap).seats)
-                              and _room_shape(snap).partners),
-                note=_room_note(snap, people), commitment=snap.deal_commitment,
-                rules_url=rules_url(snap.rules, snap.level))
-
-
-def _member(snap: RoomSnapshot, m: Member) -> RoomMember:
-    return RoomMember(
-        number=m.number, name=m.name, emoji=m.emoji, host=m.host, me=m.me, partner=m.number == snap.partner,
-        role=_seat_role(snap, m.seat) if m.seat is not None else "Waiting for the host to pick a partner",
-        can_pick=snap.is_host and not m.host and m.number != snap.partner and _room_shape(snap).partners,
-        can_remove=snap.is_host and not m.host)
-
-
-def _room_shape(snap: RoomSnapshot) -> Shape:
-    return table_shape({"rules": snap.rules})
-
-
-def _seat_role(snap: RoomSnapshot, seat: int) -> str:
-    """Where a member will sit: the host, the partner across, the other team; in cutthroat
-    everyone plays alone."""
-    if not _room_shape(snap).partners:
-        return CUTTHROAT_ROLES.get(seat, "Plays alone")
-    return SEAT_ROLES[seat]
-
-
-def _room_teams(snap: RoomSnapshot) -> str:
-    if not _room_shape(snap).partners:
-        return "Cutthroat: everyone plays alone, so there is no partner to pick."
-    if snap.partner is None:
-        return "The host has not picked a partner yet."
-    if snap.partner == BOT_PARTNER:
-        return "The host plays with a bot as partner."
-    partner = next((m.name for m in snap.members if m.number == snap.partner), "")
-    return f"{partner} is the host's partner."
-
-
-def _room_note(snap: RoomSnapshot, people: int) -> str:
-    bots = len(_room_shape(snap).seats) - people
-    note = f"{bots} empty seat{'s' if bots != 1 else ''} will be played by {snap.level} bots." if bots \
-        else "Every seat has a person."
-    choosing = snap.partner is None and _room_shape(snap).partners
-    return note + (" Without a choice, the first to join is your partner." if choosing else "")
-
-
-def room_context(snap: RoomSnapshot, csrf: str) -> dict[str, Any]:
-    """Everything the room shows this person, as the templates' ``room``."""
-    return {"room": room_picture(snap, csrf)}
-
-
-def render_room(ctx: dict[str, Any], oob: bool = True) -> str:
-    """The room's fragment (one root element, ``id="room"``), out of band for the WebSocket."""
-    return render_template("room/_room.html", oob=oob, **ctx)
-
-
 def render_picture(picture: Snapshot | RoomSnapshot, csrf: str) -> str:
     """One picture of a change as the fragments a socket gets, out of band: a playing
     table's (all of them), or its room's while it waits."""
     if isinstance(picture, RoomSnapshot):
-        return render_room(room_context(picture, csrf))
+        return render_room(room_context(picture, csrf))  # the room's own (``spades.web.rooms.room``)
     return render_fragments(picture, csrf)
-
-
-def init_app(app: Flask) -> None:
-    """The table's small pieces of markup and the table options' declarations (for the
-    options forms), as template globals."""
-    app.jinja_env.globals.update(face=face, card_button=card_button, card_short=card_short, hidden=hidden,
-                                 table_option=OPTION,
-                                 option_defaults=DEFAULT_VALUES)

@@ -101,22 +101,23 @@ def talk_of(snap: Snapshot, pid: str | None, csrf: str, message: str | None = No
     """This person's chat box at the table, with the lines they hear of the table's last
     ones (none when ``lines`` is false: the chat's form alone)."""
     said = _heard(snap, pid) if lines else ()
-    return Talk(snap.code, csrf, snap.chat, snap.chat_filter, _host(snap), snap.seat is None, said, pid, snap.shared,
+    a = snap.around
+    return Talk(snap.code, csrf, a.chat, a.chat_filter, _host(snap), snap.seat is None, said, pid, a.shared,
                 message=message, focus=focus)
 
 
 def _host(snap: Snapshot) -> bool:
-    return snap.seat is not None and snap.host_seat == snap.seat
+    return snap.seat is not None and snap.around.host_seat == snap.seat
 
 
 def _heard(snap: Snapshot, pid: str | None) -> tuple[Heard, ...]:
     """The lines this person hears of the table's last ones (none at a table that is not
     for people)."""
-    if not snap.shared:
+    if not snap.around.shared:
         return ()
     store = service().store
     muted = store.muted(pid) if pid else frozenset()
-    return heard_lines(store, snap.code, pid, snap.seat is not None, bool(snap.view["finished"]), muted, _host(snap))
+    return heard_lines(store, snap.code, pid, snap.seat is not None, snap.view.match.finished, muted, _host(snap))
 
 
 def _missing(code: str) -> Refusal | None:
@@ -147,7 +148,7 @@ def chat_log(code: str, pid: str | None) -> ChatLog | Refusal:
         snap = service().snapshot(code, pid)
     except TableNotFound:
         return Refusal(404, NO_TABLE)
-    if snap.seat is None and not snap.watchable:
+    if snap.seat is None and not snap.around.watchable:
         return Refusal(403, WATCHING_OFF)
     return ChatLog(snap.code, _heard(snap, pid))
 
@@ -202,7 +203,7 @@ def report(code: str, form: Form, person: Callable[[], str]) -> Reported | Refus
         return Refusal(400, "You cannot report your own message.", in_form=True)
     muted = service().store.muted(pid)
     snap = service().snapshot(code, pid)
-    if not hears(line, pid, snap.seat is not None, bool(snap.view["finished"]), muted - {line.person}):
+    if not hears(line, pid, snap.seat is not None, snap.view.match.finished, muted - {line.person}):
         return Refusal(404, NOT_IN_CHAT)
     name = service().known_player(pid)[0] or "Someone"
     service().store.save_report(code, line, pid, name)
