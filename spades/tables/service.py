@@ -38,7 +38,7 @@ from ..fairness import FairDeals, clean_contribution, secret_from
 from ..records import to_record, with_takebacks
 from ..rules_config import TURN_BASED, Rules
 from ..storage import CreateRoom, Duplicate, Op, PutDealSecret, RoomRow, SeatRow, Store, TurnTablesFull
-from ..views import SeatView, view_of
+from ..views import SeatView
 from .actor import Observer, Retired, TableActor, load_state
 from .bus import Bus
 from .cluster import Cluster, ClusterBus, NotOwner, OwnerGone
@@ -518,7 +518,7 @@ class TableService:
             seat = state.seat_of(player_id)
             if seat is None:
                 raise NotSeated("You have no seat at this table.")
-            return view_of(state.match, seat)
+            return state.view_for(seat)
         view: SeatView = self._read(code, read)  # type: ignore[assignment]
         if view.match.phase != "bidding" or view.own.hand is None or not view.my_turn:
             return None

@@ -25,7 +25,7 @@ from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..rules_config import TURN_BASED, UNTIMED, Rules, Shape
 from ..storage import Op, TableRow, Waiting, WithinTurnTables
-from ..views import NOBODY, MatchView, SeatView, Trick, hand_of, match_view, own_view, result_json, view_of
+from ..views import NOBODY, MatchView, SeatView, Trick, hand_of, match_view, own_view, result_json
 from .registry import offers
 from .values import CLOCK_BOT, MAX_TURN_TABLES, NOTHING, PLAY_DELAYS, TOURNEY_BREAK_S, Around, Event, Snapshot
 
@@ -98,6 +98,11 @@ class TableState:
     def match_view(self) -> MatchView:
         """The match as every seat sees it now."""
         return match_view(self.match, self.results_json(), self.tricks())
+
+    def view_for(self, seat: int | None) -> SeatView:
+        """What ``seat`` (None: a spectator) sees of the match now, from the parts kept."""
+        own = own_view(self.match, seat, self.hand_shown(seat)) if seat is not None else NOBODY
+        return SeatView(self.match_view(), own)
 
     def hand_shown(self, seat: int) -> tuple[str, ...]:
         """``seat``'s cards in the order a player holds them, sorted once per change of its
@@ -497,7 +502,7 @@ def plan(state: TableState, settings: Settings) -> Plan:
             return Plan(holds=holds)  # nobody is at the table any more (all left, or away past the hold): it waits
         # a person's seat is played at the clock's level; the bots' seats at the table's
         level = CLOCK_BOT if state.row.seats[seat].kind == "human" else state.row.options.get("level", DEFAULT_LEVEL)
-        turn = BotTurn(seat, state.match_number, match.version, level, view_of(match, seat),
+        turn = BotTurn(seat, state.match_number, match.version, level, state.view_for(seat),
                        bot_seed(state.seed, state.match_number, match.version, seat),
                        # at a turn-based table the bots move at once: nobody sits watching them
                        delay=0.0 if clocks.is_turn_based(match.rules)
@@ -506,7 +511,7 @@ def plan(state: TableState, settings: Settings) -> Plan:
                                   if s.kind == "human"))
         return Plan(bot=turn, holds=holds)
     if state.clock is not None and state.clock[:2] == (seat, match.version):
-        turn = BotTurn(seat, state.match_number, match.version, CLOCK_BOT, view_of(match, seat),
+        turn = BotTurn(seat, state.match_number, match.version, CLOCK_BOT, state.view_for(seat),
                        bot_seed(state.seed, state.match_number, match.version, seat), by_clock=True,
                        tourney=clocks.is_tourney(match.rules) and match.phase == PLAYING)
         return Plan(clock=state.clock[2], clock_turn=turn, holds=holds)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ..cards import card_words
 from ..storage import ChatRow
@@ -98,7 +98,11 @@ class Event:
     (``Snapshot.notice``). This base kind is "nothing yet"."""
 
     seat: int | None = None
-    visible: ClassVar[str] = EVERYONE
+
+    @property
+    def visible(self) -> str:
+        """Who may see it: every kind of table event is public (``EVERYONE``)."""
+        return EVERYONE
 
     def news(self, snap: Snapshot) -> str:
         """The event in words as ``snap``'s seat reads it ("You" for its own)."""
@@ -127,7 +131,11 @@ class Moved(Event):
 
     by_clock: bool = False
     autopilot: bool = False
-    bidding_notice: ClassVar[bool] = True
+
+    @property
+    def bidding_notice(self) -> bool:
+        """Its notice lasts only while the bidding does (a look's, a bid's)."""
+        return True
 
     def news(self, snap: Snapshot) -> str:
         assert self.seat is not None
@@ -186,7 +194,10 @@ class Played(Moved):
     card: str = ""
     trick_winner: int | None = None
     hand_over: bool = False
-    bidding_notice: ClassVar[bool] = False
+
+    @property
+    def bidding_notice(self) -> bool:
+        return False
 
     def said(self, who: str, snap: Snapshot) -> str:
         text = f"{who} played the {card_words(self.card)}." + self._taken(snap)

@@ -500,8 +500,12 @@ def table_context(snap: Snapshot, csrf: str, message: str | None = None, hint: o
     both = picture_of(snap, csrf, message, hint)
     public, private = both.public, both.private
     return {"public": public, "private": private, "now_ms": public.felt.now_ms, "version": private.you.version,
-            "seq": snap.around.seq, **{name: getattr(public, name) for name in public.__slots__},
-            **{name: getattr(private, name) for name in private.__slots__}}
+            "seq": snap.around.seq, **_fields(public), **_fields(private)}
+
+
+def _fields(model: Public | Private) -> dict[str, Any]:
+    """A model's values by name (the page's template reads each part's models by name)."""
+    return {f.name: getattr(model, f.name) for f in dataclasses.fields(model)}
 
 
 def _values(snap: Snapshot) -> tuple[tuple[str, str], ...]:
