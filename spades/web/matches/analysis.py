@@ -175,8 +175,20 @@ def card_name(text: str) -> Markup:
     return Markup(f'<span class="card-name" data-card="{c.text}">{shown}</span>')
 
 
-# where the page draws each seat, clockwise from the bottom (three seats: no one across)
-PLACES = {4: ("bottom", "left", "top", "right"), 3: ("bottom", "left", "right")}
+
+
+def places(shape: Shape) -> tuple[str, ...]:
+    """Where the page draws each seat, clockwise from the bottom: a seat across only at an
+    even number of seats.
+
+    >>> from spades.rules_config import shape_of
+    >>> places(shape_of()), places(shape_of(3, False))
+    (('bottom', 'left', 'top', 'right'), ('bottom', 'left', 'right'))
+    """
+    across = ("top",) if shape.players % 2 == 0 else ()
+    return ("bottom", "left", *across, "right")
+
+
 # a line's colour for each player of a cutthroat chart
 SIDE_COLOURS = ("#1f6f4a", "#b3261e", "#1a56a8", "#8a5a00")
 
@@ -210,9 +222,9 @@ def _seats_before(record: dict, h: int, steps: list[dict], upto: int, names: tup
     gone = set(plays)
     acting = steps[upto]["seat"] if upto < len(steps) else None
     order = display_order if shape.standard else shape.display_order
-    places = PLACES[n]
+    where = places(shape)
     seats = tuple(SeatAt(s, names[s], tuple(str(c) for c in order([c for c in deal[s] if c not in gone])),
-                         bids[s], taken[s], s == acting, places[s], shape.side_of[s]) for s in range(n))
+                         bids[s], taken[s], s == acting, where[s], shape.side_of[s]) for s in range(n))
     return seats, tuple((owner[c], str(c)) for c in plays[full:])
 
 

@@ -82,9 +82,6 @@ class Test:
         return self.p_value < WARN_P
 
 
-_PLAYERS = {3: "Three", 4: "Four"}
-
-
 def deck_words(table: Shape) -> str:
     """The deck a table of this shape deals, in words: who plays, the cards, each seat's share.
 
@@ -95,7 +92,7 @@ def deck_words(table: Shape) -> str:
     'Four players, jokers (jj): 52 cards, the two jokers in place of 2C and 2D; 13 to each seat'
     """
     removed = " and ".join(str(c) for c in table.removed)
-    who = f"{_PLAYERS[table.players]} players"
+    who = f"{table.players_word.capitalize()} players"
     if table.jokers != JOKER_DECKS[0]:
         return f"{who}, jokers ({table.jokers}): {len(table.deck)} cards, the two jokers in place of {removed}; " \
                f"{table.hand_size} to each seat"

@@ -48,6 +48,7 @@ from ...mail import MailError, subject_name
 from ...rules_config import NO_CLOCK, TURN_BASED, Rules, RulesError
 from ...tables import (
     EMOJIS,
+    MAX_HUMANS,
     NO_TABLE,
     TOO_MANY_TURN_TABLES,
     WATCHING_OFF,
@@ -163,8 +164,8 @@ def create():
         return render_template("lobby/new.html", values=values, emojis=EMOJIS, message=message), 400
 
     humans = form.get("humans", "")
-    if humans not in ("1", "2", "3", "4"):
-        return refuse("Choose how many people will play: 1 to 4.")
+    if humans not in tuple(str(n) for n in range(1, MAX_HUMANS + 1)):
+        return refuse(f"Choose how many people will play: 1 to {MAX_HUMANS}.")
     n = int(humans)
     options = table_options(form, people=n)
     if isinstance(options, str):

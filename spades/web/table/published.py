@@ -29,7 +29,7 @@ from flask import Flask, current_app, has_app_context
 
 from ...tables import Change, Snapshot
 from .fragments import Rendered
-from .render import PUBLIC, render_picture, render_private, render_public
+from .render import render_picture, render_private, render_public
 
 # Rendered in place of the CSRF token; every connection swaps in its own. Names cannot
 # hold control characters, so the mark never stands for anything else.
@@ -113,7 +113,7 @@ class Published:
         if changed is None:
             return None
         names = changed | (earlier or frozenset())
-        html = public.fill(tuple(n for n in PUBLIC if n == ALWAYS or n in names))
+        html = public.fill(tuple(n for n in public.fragments if n == ALWAYS or n in names))  # in their order
         return html + (self.parts(app, key).fill() if key is not None else "")
 
     def release(self) -> None:

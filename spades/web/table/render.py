@@ -79,10 +79,6 @@ from .pictures import (
     hand_score,
 )
 
-# every fragment of each part, in the order they are sent (a table of three seats has no plate-3)
-PUBLIC = ("turn", "status", "scores", "plate-0", "plate-1", "plate-2", "plate-3", "trick", "result", "lasttrick",
-          "sheet")
-PRIVATE = ("told", "hand", "next", "announce")
 # a seat's person, as every plate shows them (``Snapshot.presence``)
 PRESENCE = {"here": "here", "away": "away", "bot": "bot playing", "left": "left · bot playing"}
 STAMP_MATCH = 100_000  # more than the moves of a 99-hand match
