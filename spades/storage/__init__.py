@@ -76,6 +76,7 @@ from .boards import (
     ClaimBoardSeats,
     NewBoardWeek,
 )
+from .channels import ChannelRow, ChannelStore, PostRow
 from .circles import (
     CircleMemberRow,
     CircleResultRow,
@@ -166,12 +167,13 @@ from .turns import PutAway, PutTurns, TurnStore, TurnTablesFull, Waiting, Within
 
 
 class Store(PeopleStore, TableStore, ClockStore, RoomStore, TourneyStore, TalkStore, TurnStore, PushStore,
-            AnalysisStore, CircleStore, BoardStore, NightStore, ExportStore, EraseStore, RetentionStore):
+            AnalysisStore, CircleStore, BoardStore, NightStore, ChannelStore, ExportStore, EraseStore,
+            RetentionStore):
     """The database at ``path``: a SQLite file, or a PostgreSQL URL (``postgresql://`` or
     ``postgres://``) with at most ``max_connections`` connections at once. The schema is
     migrated on start-up. Its methods are its areas' (``spades.storage.people``,
     ``tables``, ``clocks``, ``rooms``, ``tourneys``, ``talk``, ``turns``, ``push``, ``analyses``,
-    ``circles``, ``boards``);
+    ``circles``, ``boards``, ``channels``);
     connections, ``transaction`` and ``commit`` are ``spades.storage.core``'s."""
 
 
@@ -197,4 +199,5 @@ __all__ = [
     "NewBoardWeek",  # duplicate boards
     "AddNightTable", "ClaimNightSend", "DropNightSend", "MoveNight", "NewNight", "NightRow", "NightStore",
     "NightTableRow", "PutFixedPair", "PutHere", "PutNightAnswer", "PutNightMailOff", "PutPairing",  # game nights
+    "ChannelRow", "PostRow",  # a circle's channel
 ]

@@ -497,6 +497,7 @@ def m024_board_players(s: Schema) -> None:
               "WHERE p.person NOT LIKE 'bot:%' GROUP BY b.week, p.person")
 
 
+
 class SqliteSchema:
     """``Schema`` on SQLite: sqlite-utils builds the tables, as it always has here."""
 
@@ -600,3 +601,29 @@ def m025_signin_agents(s: Schema) -> None:
     """``signins.agent``: the browser's User-Agent as it signed in (at most 300 characters),
     so that a person's devices can be named in words on ``/me``. NULL for sessions from before."""
     s.add_column("signins", "agent", str)
+
+
+@migration
+def m026_circle_channels(s: Schema) -> None:
+    """``circle_channels``: a circle's Discord or Slack channel (its incoming webhook's URL,
+    a secret; ``tail``: its last characters, all a page shows), which of the circle's news
+    it gets (``kinds``, comma-separated), whether it is on (``state``; ``reason``: why it
+    was turned off) and until when it must not be posted to (``paced_until``: the service
+    asked to wait). ``channel_posts``: each message for a channel, stored before it is
+    sent (a restart loses none): its key (one per thing told: a match, a night's
+    reminder...), so it is queued once, its body in the service's own format, when it is
+    next due, its tries, its state (``queued``, ``sent``, ``failed``) and the lease of the
+    process sending it (one process sends each). ``discord_starts``: a table asked for with
+    ``/spades`` in Discord, made when its link is first opened."""
+    s.create_table("circle_channels", {"circle": str, "service": str, "url": str, "tail": str, "kinds": str,
+                                       "state": str, "reason": str, "set_by": str, "set_at": float,
+                                       "paced_until": float},
+                   pk="circle", not_null={"service", "url", "tail", "kinds", "state"})
+    s.create_table("channel_posts", {"key": str, "circle": str, "kind": str, "body": str, "created": float,
+                                     "due": float, "tries": int, "state": str, "error": str, "sent_at": float,
+                                     "lease_owner": str, "lease_until": float},
+                   pk="key", not_null={"circle", "kind", "body", "created", "due", "tries", "state"})
+    s.create_index("channel_posts", ["state", "due"])
+    s.create_index("channel_posts", ["circle", "state"])
+    s.create_table("discord_starts", {"token": str, "code": str, "created": float}, pk="token",
+                   not_null={"code", "created"})
