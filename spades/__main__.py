@@ -1,10 +1,12 @@
 """Command line: ``python -m spades replay PATH|-``, ``python -m spades verify PATH|-``,
 ``python -m spades arena ...``, ``python -m spades tourney simulate ...`` and, for the
-site's operator, ``python -m spades account export|delete EMAIL [--database PATH]``.
+site's operator, ``python -m spades account export|delete EMAIL [--database PATH]`` and
+``python -m spades discord register`` (``/spades`` in Discord: docs/serving.md).
 
 Imports: the core (``spades.arena`` for the arena, ``spades.tourney.simulate`` for the
 tourney command); the account commands, ``spades.storage``, ``spades.account_export``
-and ``spades.account_delete`` (inside their function, so the rest runs without them).
+and ``spades.account_delete``, and the discord command ``spades.discord`` (inside their
+function, so the rest runs without them).
 """
 
 from __future__ import annotations
@@ -95,6 +97,35 @@ def account(action: str, email: str, database: str | None) -> int:
     return 1
 
 
+DISCORD_VARIABLES = ("SPADES_DISCORD_APP_ID", "SPADES_DISCORD_BOT_TOKEN")
+
+
+def discord(action: str) -> int:
+    """``register``: put the ``/spades`` command in place of the Discord application's
+    commands (``SPADES_DISCORD_APP_ID``, ``SPADES_DISCORD_BOT_TOKEN``; ``SPADES_DISCORD_API``
+    for another address of Discord's API, as tests use). Exit 0 done, 1 Discord refused
+    or did not answer, 2 a variable missing. The token is never printed."""
+    from .discord import API, COMMANDS, RegisterError, register
+
+    missing = [name for name in DISCORD_VARIABLES if not os.environ.get(name, "").strip()]
+    if missing:
+        print(f"discord {action}: set {' and '.join(missing)} (docs/serving.md, \"/spades in Discord\")",
+              file=sys.stderr)
+        return 2
+    app_id = os.environ["SPADES_DISCORD_APP_ID"].strip()
+    try:
+        names = register(app_id, os.environ["SPADES_DISCORD_BOT_TOKEN"].strip(),
+                         api=os.environ.get("SPADES_DISCORD_API") or API)
+    except RegisterError as e:
+        print(f"discord {action}: {e}", file=sys.stderr)
+        return 1
+    print(f"Registered for application {app_id}: " + ", ".join(f"/{n}" for n in names))
+    for command in COMMANDS:
+        for sub in command.get("options", ()):
+            print(f"  /{command['name']} {sub['name']}: {sub['description']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["arena"]:
@@ -120,7 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("email", help="the account's email")
     p.add_argument("--database", help="SQLite file or PostgreSQL URL (default: SPADES_DATABASE, "
                                       "else instance/spades.db)")
+    p = sub.add_parser("discord", help="/spades in Discord (docs/serving.md)")
+    p.add_argument("action", choices=("register",),
+                   help="register: put the /spades command in place of the application's commands "
+                        "(SPADES_DISCORD_APP_ID, SPADES_DISCORD_BOT_TOKEN)")
     args = parser.parse_args(argv)
+    if args.command == "discord":
+        return discord(args.action)
     if args.command == "account":
         return account(args.action, args.email, args.database)
     return verify(args.path) if args.command == "verify" else replay(args.path)

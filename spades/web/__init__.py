@@ -230,6 +230,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .matches import analysis, replay, secrecy
     from .matches.fairness import bp as fairness_bp
     from .rooms import lobby, notices
+    from .site import discord as discord_site
     from .site import errors, headers, identity, limits, pwa, rules
     from .table import live, markup, talk
     from .table import page as table
@@ -263,6 +264,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     account_devices.init_app(app)  # /me/devices, /me/email: devices signed in, the account's address
     privacy.init_app(app)  # /privacy
     pwa.init_app(app)
+    discord_site.init_app(app)  # /discord: /spades in Discord (off without DISCORD_PUBLIC_KEY)
     # outermost of the app's own layers: a slow or greedy client is refused before Flask
     # does any work for it (a ProxyFix, when used, goes around this one)
     app.wsgi_app = Guard(app.wsgi_app, per_address=app.config["MAX_REQUESTS_PER_ADDRESS"],  # type: ignore[method-assign]
