@@ -18,7 +18,7 @@ The User-Agent a session signed in with is noted after the sign-in's response (o
 session, marked in it), to name the device in words (``device_words``).
 
 Imports: Flask, ``spades.accounts``, ``spades.mail`` and the web layer's auth, allowance,
-identity, limits and services.
+identity, limits and services (the accounts' own too).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ from ..site.identity import device, remember_device, trusted_for
 from ..site.limits import hit, in_minutes, limiter
 from ..site.services import accounts, hub, mailer
 from .auth import ASK_PER_ADDRESS, ASK_PER_DEVICE, TRY_PER_ADDRESS, asker
+from .services import note_agent
 
 log = logging.getLogger(__name__)
 
@@ -283,7 +284,7 @@ def _note_agent(response: Response) -> Response:
     """Keep the User-Agent a signed-in session began with, once per session."""
     sid = session.get("sid")
     if sid and session.get("uid") and not session.get(NOTED):
-        accounts().store.note_signin_agent(sid, request.headers.get("User-Agent", ""))
+        note_agent(sid, request.headers.get("User-Agent", ""))
         session[NOTED] = 1
     return response
 

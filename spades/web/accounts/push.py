@@ -21,7 +21,7 @@ Settings (defaults in ``create_app``): ``VAPID_PRIVATE_KEY`` (env
 services sent to, ``spades.push.PUSH_HOSTS``) and ``PUSH_ALLOW_LOOPBACK`` (endpoints on
 127.0.0.1 or ::1 over http too; on when testing).
 
-Imports: Flask, ``spades.push`` and the web layer's identity and limits.
+Imports: Flask, ``spades.push``, the web layer's identity and limits, and the accounts' services.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from ...push import BadSubscription, Notices, check_endpoint, parse_subscription
 from ...push import vapid_key as load_vapid_key
 from ..site.identity import player_id
 from ..site.limits import limiter
+from .services import forget_subscription, has_push, keep_subscription
 
 bp = Blueprint("push", __name__, url_prefix="/push")
 _making = threading.Lock()
@@ -67,7 +68,7 @@ def notify(app: Flask, person: str, title: str, body: str, url: str) -> int:
     service says are gone are removed; other failures are logged and not counted. Needs no
     request or app context; waits for each push service (5 s at most each), so call it
     from a background thread."""
-    if not app.extensions["spades.tables"].store.push_subscriptions(person):
+    if not has_push(app, person):
         return 0  # most people: no key is loaded (or made) for them
     return notices(app).notify(person, title, body, url)
 
@@ -101,7 +102,7 @@ def subscribe():
         return _refuse(str(e))
     person = player_id(create=True)
     assert person is not None
-    current_app.extensions["spades.tables"].store.add_push_subscription(person, sub.endpoint, sub.p256dh, sub.auth)
+    keep_subscription(person, sub)
     return "", 204
 
 
@@ -114,9 +115,7 @@ def unsubscribe():
                                   config["PUSH_HOSTS"], config["PUSH_ALLOW_LOOPBACK"])
     except BadSubscription as e:
         return _refuse(str(e))
-    person = player_id()
-    if person:
-        current_app.extensions["spades.tables"].store.remove_push_subscription(endpoint, person)
+    forget_subscription(endpoint, player_id())
     return "", 204
 
 

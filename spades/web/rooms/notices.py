@@ -17,8 +17,8 @@ must all have been closed before they are told; the links use ``PUBLIC_URL`` (wi
 ``http://`` or ``https://`` one no notice is sent, as a link could not be made, and the
 start-up log says so once; ``scripts/serve`` sets it to the address it serves on).
 
-Imports: Flask, ``spades.notices``, ``spades.storage`` and the web layer's identity and
-services.
+Imports: Flask, ``spades.notices``, the accounts' services (the your-turn list, the mails'
+switch) and the web layer's identity and services.
 """
 
 from __future__ import annotations
@@ -26,42 +26,24 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, session
 
-from ...clocks import time_left
 from ...notices import AWAY_S, Notices, unsubscribed_person
+from ..accounts.services import Refusal, YourTurn, turn_mails, turn_mails_off
+from ..accounts.services import your_turns as waiting_on
 from ..site.identity import csrf_exempt, player_id
-from ..site.services import mailer, service
+from ..site.services import mailer
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("notices", __name__)
 
 
-@dataclass(frozen=True, slots=True)
-class YourTurn:
-    """A turn-based table waiting on this person."""
-
-    code: str
-    left: str  # "5 hours", "no clock"
-    between_hands: bool
-
-
 def your_turns() -> list[YourTurn]:
     """For templates: the turn-based tables waiting on this person, the least time left first."""
-    pid = player_id()
-    if not pid:
-        return []
-    try:
-        now = service().now()
-        return [YourTurn(t.code, time_left(t.deadline, now), "hand-" in t.turn)
-                for t in service().store.waiting_on(pid)]
-    except Exception:  # the page must show even if this list cannot
-        log.exception("the your-turn list failed")
-        return []
+    return waiting_on(player_id())
 
 
 @bp.get("/turns")
@@ -82,21 +64,17 @@ def off(token: str):
                                "on your profile.")
     if request.method == "GET":
         return render_template("notices/off.html", done=False, token=token)
-    service().store.set_mail_off(person, True)
+    turn_mails_off(person)
     return render_template("notices/off.html", done=True)
 
 
 @bp.post("/me/notices")
 def mail_setting():
     """The profile's switch for the notice mails (``mail``: on or off)."""
-    pid = player_id()
-    choice = request.form.get("mail", "")
-    if choice not in ("on", "off"):
-        abort(400, description="Say whether you want the mails: on or off.")
-    if pid is None or not session.get("uid"):
-        abort(403, description="Sign in to get mails when it is your turn.")
-    service().store.set_mail_off(pid, choice == "off")
-    flash("Saved: " + ("you get a mail when it is your turn." if choice == "on" else "no more turn mails."))
+    said = turn_mails(player_id(), bool(session.get("uid")), request.form.get("mail", ""))
+    if isinstance(said, Refusal):
+        abort(said.status, description=said.message)
+    flash(said)
     return redirect("/me#notices", 303)
 
 
