@@ -36,6 +36,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``SEED_SOURCE``: a function giving each new match's seed (tests fix it; default random).
 - ``FAIRNESS_CACHE_S`` (60): seconds the ``/fairness`` figures are kept (they scan every deal).
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
+- ``CHANNEL_TICK_S`` (2; 0 in tests unless set): how often circles' channel posts are sent
+  (``spades.circles.delivery``, a thread of its own). ``CHANNEL_VIA``: tests only, a fake's base URL.
 - ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
   of turn-based tables are looked for (``spades.web.rooms.notices``); 0: never (tests tick).
   ``NOTICE_AWAY_S`` (120; env ``SPADES_NOTICE_AWAY_S``): a person whose every page of a
@@ -104,6 +106,7 @@ from flask import Flask
 
 from ..bots.worker import AnalysisWorkers
 from ..circles import CircleService
+from ..circles.delivery import ChannelSender
 from ..push import PUSH_HOSTS, check_subject, parse_key
 from ..storage import Store
 from ..tables import TableService
@@ -275,6 +278,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         tourneys.resume()
     if app.config["TOURNEY_TICK_S"]:
         tourneys.keep_ticking(app.config["TOURNEY_TICK_S"])
+    app.extensions["spades.channel_sender"] = sender = ChannelSender(store, via=app.config.get("CHANNEL_VIA"))
+    sender.start(float(app.config.get("CHANNEL_TICK_S", 0 if app.testing else 2)))  # circles' channel posts
     return app
 
 
@@ -311,6 +316,8 @@ def close_app(app: Flask) -> None:
     app.extensions["spades.closed"] = True
     if "spades.notices.stop" in app.extensions:
         app.extensions["spades.notices.stop"].set()
+    if "spades.channel_sender" in app.extensions:
+        app.extensions["spades.channel_sender"].stop()
     app.extensions["spades.tourneys"].close()
     app.extensions["spades.analyses"].close()
     app.extensions["spades.tables"].close()
