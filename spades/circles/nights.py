@@ -23,6 +23,9 @@ four, partners by the circle's pairing rule, bots in the empty seats. ``docs/cir
   the last ``here_s`` seconds (a minute); a weekly night then moves on to the same wall
   time in its zone a week later (its answers start afresh), any other is over.
 
+The circle's channel (``spades.circles.channel``, through the circles' ``news``) is told the
+day before, 15 minutes before and when the tables are made, once each (the post's key).
+
 Each reminder, notice and move to a table is claimed once per person and occurrence in
 the store before it is sent (``ClaimNightSend``), and a reminder once a day per person
 and circle (``ClaimNightReminder``), so ticking twice, or two processes ticking, sends one.
@@ -478,6 +481,7 @@ class NightService:
                     members = {m.person for m in self.circles.members(night.circle) if m.state == "in"}
                     answers = self.answers(night)
                     self._remind(night, members, answers, now)
+                    self._tell(night, "soon" if night.starts - now <= PUSH_S else "day", answers, now)
                     if night.starts - now <= PUSH_S:
                         self._notify(night, members, answers, now)
                 except Exception:  # one night must not stop the others
@@ -610,4 +614,12 @@ class NightService:
             made.append(code)
             log.info("game night %s: table %s (%d of %d) for %s", night.id, code, n + 1, len(tables),
                      ", ".join(table.people))
+        self._tell(night, "start", answers, now, len(made))
         return made
+
+    def _tell(self, night: NightRow, stage: str, answers: dict[str, str], now: float, tables: int = 0) -> None:
+        """The night's news for the circle's channel (``day``, ``soon``, ``start``), queued
+        once per occurrence and stage (its key), never raising."""
+        if self.circles.news is not None:
+            self.circles.news.night(night.circle, night.id, night.occurrence, stage, self.when(night),
+                                    soon_words(night.starts, night.zone, now), answers, tables)

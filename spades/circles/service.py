@@ -17,12 +17,16 @@ What the site (and the game nights and duplicate boards built on circles) call:
   recorded yet: the page calls it before reading), ``standings`` (one season's, worked
   out once per new result and kept), ``recent``.
 
+Each table started (the web's service tells it, with the rules in words), match recorded and
+season closed is told to the circle's channel through ``news`` (``spades.circles.channel``:
+queued, never sent here; a failure to queue never stops what it tells).
+
 Every refusal is a ``CircleError`` with the sentence a person reads and the HTTP status
 the web answers with (``status``).
 
 Imports: stdlib, itsdangerous, ``spades.storage``, ``spades.tables`` (the table service),
-``spades.stats`` and ``spades.fairness`` (a finished match's scores), ``spades.text`` and
-the rules core. Never Flask.
+``spades.stats`` and ``spades.fairness`` (a finished match's scores), ``spades.text``, the
+circles' channel news and the rules core. Never Flask.
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ from ..storage import (
 )
 from ..tables import TableService
 from ..text import clean_text
+from .channel import ChannelNews
 from .standings import Standings, work_out
 
 __all__ = [
@@ -182,6 +187,7 @@ class CircleService:
         self._signer = URLSafeTimedSerializer(secret, salt=_SALT)
         self._lock = threading.RLock()  # seasons rolling on and results recorded, one at a time
         self._standings: OrderedDict[tuple[str, int], tuple[tuple[int, int], Standings]] = OrderedDict()
+        self.news: ChannelNews | None = None  # the circles' channels (set by the web): news queued, never sent here
 
     # -- the circle ----------------------------------------------------------------------
     def create(self, owner: str, name: str) -> CircleRow:
@@ -368,7 +374,9 @@ class CircleService:
                 self.store.commit(ops)
             except Duplicate:  # another process rolled it on first
                 return self.store.seasons(slug)[-1]
-            return nxt
+        if self.news is not None and last.closed is None:
+            self.news.season_closed(slug, last.number)  # queued once per season (its key), never raises
+        return nxt
 
     def seasons(self, slug: str) -> list[SeasonRow]:
         """Every season of the circle, the first first (the current one rolled on first)."""
@@ -385,7 +393,9 @@ class CircleService:
             nxt = SeasonRow(current.number + 1, now, add_month(now))
             self.store.commit([PutSeason(slug, SeasonRow(current.number, current.started, current.ends, now)),
                                NewSeason(slug, nxt)])
-            return nxt
+        if self.news is not None:
+            self.news.season_closed(slug, current.number)
+        return nxt
 
     # -- results ---------------------------------------------------------------------------
     def record(self, slug: str) -> int:
@@ -398,6 +408,9 @@ class CircleService:
             seasons = self.seasons(slug)
             ops = [PutCircleResult(slug, self._result(m, seasons)) for m in pending]
             self.store.commit(ops)
+        if (news := self.news) is not None:
+            for op in ops:  # key "match:<id>": told once however often this runs
+                news.match_ended(slug, op.result)
         return len(ops)
 
     def _result(self, m: FinishedMatch, seasons: list[SeasonRow]) -> CircleResultRow:

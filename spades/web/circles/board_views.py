@@ -381,6 +381,8 @@ def make_week(row: CircleRow, uid: str, asked: WeekAsked) -> WeekMade | Refusal:
         return Refusal(409, str(e))
     except BoardsError as e:
         return Refusal(400, str(e))
+    if (told := circles().news) is not None:  # open now: the circle's channel is told
+        told.weeks_seen(row.slug, now)
     return WeekMade(week, f"A week of {week.boards} boards: its deals are committed"
                           f"{' and it is open now' if week.starts <= now else ', it opens ' + when(week.starts)}.")
 
@@ -393,7 +395,10 @@ def close_early(row: CircleRow, uid: str, week_id: str) -> bool | Refusal:
     week = week_of(row.slug, week_id)
     if isinstance(week, Refusal):
         return week
-    return close_week(service().store, week.id, service().now())
+    closed = close_week(service().store, week.id, service().now())
+    if (told := circles().news) is not None:  # its winners to the circle's channel
+        told.weeks_seen(row.slug)
+    return closed
 
 
 def revealed(slug: str, week_id: str) -> tuple[BoardWeekRow, dict] | Refusal:

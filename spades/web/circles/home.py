@@ -20,6 +20,8 @@
   for the circle with every option of a new table (a room; every member invited: the
   Rejoin list's invitation, a push notice to each browser that allows them), for as many
   people as the circle has members by default (2 to 4).
+- ``POST /c/<slug>/channel`` (``url``), ``/channel/kinds`` (``kinds``), ``/channel/remove``:
+  the owner's Discord or Slack channel for the circle's news (``spades.web.circles.channel``).
 
 Privacy: every circle address but a valid invite link answers 404 to anyone who is not a
 member now (signed out, never in, left, removed), whatever the address names, so a
@@ -296,6 +298,10 @@ def tell(people: Sequence[str], code: str, title: str, body: str) -> None:
 
 
 def init_app(app: Flask) -> None:
+    from . import channel  # the circle's Discord or Slack channel: its routes and its part of the page
+
+    channel.init_app(app)
+    page_part(channel.part)
     app.register_blueprint(bp)
 
 

@@ -11,6 +11,7 @@ options and services (no blueprint).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
@@ -25,7 +26,7 @@ from ...circles.standings import Partnership, Standings
 from ...rules_config import TURN_BASED
 from ...storage import CircleMemberRow, CircleResultRow, CircleRow, CircleTableRow, SeasonRow
 from ...tables import MAX_HUMANS, TOO_MANY_TURN_TABLES, AtLimit, BadPlayer, Refused, check_emoji, clean_name
-from ..rooms.options import DEFAULT_VALUES, table_options
+from ..rooms.options import DEFAULT_VALUES, rules_line, table_options
 from ..site.limits import hit, in_minutes
 from ..site.services import service
 
@@ -190,6 +191,8 @@ def circle_page(row: CircleRow, me: CircleMemberRow, uid: str, asked_season: str
     names = named(members, {s.person: s.name for s in standings.rows})
     count = sum(m.state == "in" for m in members)
     owner = row.owner == uid
+    if svc.news is not None:  # a week of boards opened or closed since: the channel told once each
+        svc.news.weeks_seen(slug)
     return CirclePage(
         circle=row, me=me, uid=uid, owner=owner, members=tuple(members), names=names,
         state={m.person: m.state for m in members},
@@ -340,5 +343,7 @@ def start_circle_table(row: CircleRow, uid: str, form: Mapping[str, str],
         return Refusal(409, str(e), form=True)
     except Refused as e:
         return Refusal(400, str(e), form=True)
+    if (told := circles().news) is not None:  # the circle's channel: queued only, never raising
+        told.table_started(row.slug, started.code, name, rules_line(dataclasses.asdict(rules), level))
     return CircleTableStarted(started.code, name, tuple(started.invited), f"A table for {row.name}",
                               f"{name} started a table: join it.")
