@@ -40,7 +40,11 @@ browser keeps its anonymous part). Cookies are HttpOnly and SameSite=Lax, and Se
 when ``SESSION_COOKIE_SECURE`` is set (env ``SPADES_SESSION_COOKIE_SECURE=1``) or the
 request came over https.
 
-Imports: Flask and friends, limits, ``spades.accounts``, ``spades.mail``, ``spades.tables``.
+The checks, the limits, the mail and the store's reads and writes are ``auth_service``'s;
+these routes read the request, call it, write the session's cookie and answer.
+
+Imports: Flask and friends, ``spades.accounts`` (made here for the app) and the web
+layer's allowance, identity, limits and services (the accounts' own too).
 """
 
 from __future__ import annotations
@@ -62,32 +66,15 @@ from flask import (
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter.errors import RateLimitExceeded
 
-from ...accounts import (
-    CODE_TTL,
-    IDLE_S,
-    Accounts,
-    BadCode,
-    BadEmail,
-    Expired,
-    Locked,
-    NoCode,
-    SignInError,
-    TooManyCodes,
-    TooManyTries,
-    WrongCode,
-    normalize_email,
-)
-from ...mail import MailError
-from ..site.allowance import HOUR, Budget, mail_figures, mail_hour, mail_shares, take_code, tally
+from ...accounts import CODE_TTL, IDLE_S, Accounts
+from ..site.allowance import HOUR, mail_figures, mail_hour, mail_shares
 from ..site.identity import csrf_token, device, player_id, remember_device, trusted_for
-from ..site.limits import hit, limiter
-from ..site.services import accounts, admin_only, hub, mailer, service
+from ..site.limits import limiter
+from ..site.services import admin_only
+from . import auth_service
+from .auth_service import ASK_PER_ADDRESS, ASK_PER_DEVICE, TRY_PER_ADDRESS, SignedIn, StepRefusal, held_up
 
 bp = Blueprint("auth", __name__)
-
-ASK_PER_ADDRESS = "15 per 10 minutes;30 per hour"  # a household's asks; each email has its own 5 an hour
-ASK_PER_DEVICE = "10 per hour"  # a browser that signed in to the address before: its own asks only
-TRY_PER_ADDRESS = "10 per 2 minutes;30 per hour"
 
 
 def signed_in() -> bool:
@@ -111,6 +98,17 @@ def _code_page(error: str | None = None, status: int = 200, offer_new: bool = Fa
                            offer_new=offer_new, minutes=CODE_TTL // 60), status
 
 
+def _refused(said: StepRefusal):
+    """A refusal on its step's page (the address it holds from now on kept in the session)."""
+    if said.hold is not None:
+        session["signin_email"] = said.hold
+    if said.on_code_form:
+        page, status = _code_page(said.message, said.status, offer_new=said.offer_new)
+    else:
+        page, status = _signin_page(said.message, said.status, email=said.email)
+    return (page, status, dict(said.headers)) if said.headers else (page, status)
+
+
 @bp.get("/signin")
 def signin():
     return _signin_page()
@@ -121,37 +119,12 @@ def signin():
 def ask_code():
     """Mail a code to the address typed; 303 to the code form. The same answer for every
     well-formed address, known or not."""
-    typed = request.form.get("email", "")
-    try:
-        email = normalize_email(typed)
-    except BadEmail as e:
-        return _signin_page(str(e), 422, email=typed[:254])
     known = device()
-    trusted = trusted_for(email)
-    if known is not None and trusted:
-        wait = hit(ASK_PER_DEVICE, known.id, "signin-ask-device")
-        if wait is not None:
-            return _held_up(wait)
-    elif (full := take_code(email, dry=True)) is not None:
-        return _mail_full(*full, email)
-    try:
-        code = accounts().request_code(email, asker(), trusted)
-    except TooManyTries as e:
-        session["signin_email"] = email
-        return _code_page(str(e), 429)
-    except (TooManyCodes, Locked) as e:
-        if session.get("signin_email") == email:  # asked again from the code form: a code held still works
-            return _code_page(str(e), 429)
-        return _signin_page(str(e), 429, email=email)
-    if trusted:
-        tally("known")
-    elif (full := take_code(email)) is not None:  # taken only for a mail that goes
-        return _mail_full(*full, email)
-    try:
-        mailer().send(email, "Your Spades sign-in code", _mail_text(code), None)
-    except MailError as e:
-        return _signin_page(str(e), 503, email=email)
-    session["signin_email"] = email
+    asked = auth_service.ask_for_code(request.form.get("email", ""), session.get("signin_email"),
+                                      known.id if known is not None else None, trusted_for, asker)
+    if isinstance(asked, StepRefusal):
+        return _refused(asked)
+    session["signin_email"] = asked
     return redirect(url_for("auth.code_form"), 303)
 
 
@@ -172,47 +145,28 @@ def check_code():
     email = session.get("signin_email")
     if not email:
         return redirect(url_for("auth.signin"), 303)
-    try:
-        accounts().check_code(email, asker(), request.form.get("code", "")[:32], trusted_for(email))
-    except (BadCode, WrongCode) as e:
-        return _code_page(str(e), 422)
-    except (Expired, NoCode) as e:
-        return _code_page(str(e), 410, offer_new=True)
-    except (TooManyTries, Locked) as e:
-        return _code_page(str(e), 429, offer_new=False)
-    except SignInError as e:  # pragma: no cover - every refusal is listed above
-        return _code_page(str(e), 400)
-    anon = None if signed_in() else player_id()
-    user, moved = accounts().sign_in(email, anon, session.get("name", ""), session.get("emoji", ""))
-    if anon:
-        service().reload_seats(moved, {anon: user.id})
-    name, emoji = accounts().store.known_player(user.id) or (user.name, user.emoji)
-    _start_session(user.id, user.session_gen, name, emoji)
-    if anon:  # this browser's open tables follow it into the account, in the session just begun
-        hub().rebind(anon, user.id, session["gen"], session["sid"])
+    done = auth_service.sign_in_with_code(email, asker(), request.form.get("code", "")[:32], trusted_for(email),
+                                          None if signed_in() else player_id(), session.get("name", ""),
+                                          session.get("emoji", ""))
+    if isinstance(done, StepRefusal):
+        return _refused(done)
+    _start_session(done)
     # an account without a name of its own is asked for one (prefilled with the name it
     # used at a table) before anything shows it to friends as nobody in particular
-    after = "profile.games" if user.name not in ("", "You") else "profile.name_step"  # "You": a practice's stand-in
+    after = "profile.games" if done.named else "profile.name_step"
     return remember_device(redirect(url_for(after), 303), email)
 
 
 @bp.post("/signout")
 def signout():
-    accounts().end_session(session.get("sid"))  # a copied cookie is signed out too
-    uid = session.get("uid")
-    if uid:
-        hub().signed_out(uid)  # every process looks again at their sockets' sessions: this one's close at once
+    auth_service.sign_out(session.get("sid"), session.get("uid"))
     session.clear()
     return redirect(url_for("lobby.home"), 303)
 
 
 @bp.post("/signout/everywhere")
 def signout_everywhere():
-    uid = session.get("uid")
-    if uid:
-        accounts().sign_out_everywhere(uid)
-        hub().signed_out(uid)  # their open sockets, in every process, are closed at once
-        accounts().store.remove_push_subscriptions(uid)  # no device of theirs hears of their turns
+    auth_service.sign_out_everywhere(session.get("uid"))
     session.clear()
     return redirect(url_for("lobby.home"), 303)
 
@@ -234,52 +188,25 @@ def _too_many(e: RateLimitExceeded):
     return _held_up((limit.reset_at if limit else time.time() + 60) - time.time())
 
 
-def _mail_full(budget: Budget, seconds: float, email: str):
-    """No mail for this code this hour: the sign-in page says why and when to try again
-    (429 when this network had its part, 503 when the site or the domain had)."""
-    tally("refused")
-    minutes = max(1, round(seconds / 60))
-    when = f"Try again in {minutes} minute{'' if minutes == 1 else 's'}, or from a browser where you signed in before."
-    if budget.scope.endswith("-network"):
-        message, status = f"Many sign-in codes have been sent to people on your network this hour. {when}", 429
-    elif budget.scope.endswith("-domain"):
-        domain = email.rsplit("@", 1)[-1]
-        message, status = f"Many sign-in codes have been sent to addresses at {domain} this hour. {when}", 503
-    else:
-        message, status = f"The site has sent all the mail it may send this hour. {when}", 503
-    page, status = _signin_page(message, status, email=email)
-    return page, status, {"Retry-After": str(int(seconds) + 1)}
-
-
 def _held_up(seconds: float):
     """The page of the step, saying when to try again."""
-    # reset times are rounded up to the next whole second: round, not ceil, to say "2 minutes"
-    wait = max(1, round(seconds / 60))
-    s = "" if wait == 1 else "s"
-    message = f"Too many tries. Try again in {wait} minute{s}."
     if request.endpoint == "auth.check_code":
-        return _code_page(message, 429)
-    return _signin_page(message, 429)
+        return _code_page(held_up(seconds), 429)
+    return _signin_page(held_up(seconds), 429)
 
 
 # -- helpers ---------------------------------------------------------------------------
-def _mail_text(code: str) -> str:
-    return (f"Your sign-in code for Spades with friends is\n\n    {code}\n\n"
-            f"Type it on the page where you asked for it. It works once, for {CODE_TTL // 60} minutes.\n"
-            "If you did not ask for it, ignore this mail: nobody can sign in without the code.\n")
-
-
-def _start_session(uid: str, gen: int, name: str, emoji: str) -> None:
+def _start_session(signed: SignedIn) -> None:
     """A new session for the account: nothing of the old one is kept (a new CSRF token)."""
     session.clear()
-    session["pid"] = uid
-    session["uid"] = uid
-    session["gen"] = gen
-    session["sid"] = accounts().new_session(uid)
-    if name:
-        session["name"] = name
-    if emoji:
-        session["emoji"] = emoji
+    session["pid"] = signed.uid
+    session["uid"] = signed.uid
+    session["gen"] = signed.gen
+    session["sid"] = signed.sid
+    if signed.name:
+        session["name"] = signed.name
+    if signed.emoji:
+        session["emoji"] = signed.emoji
     session.permanent = True
     csrf_token()
 
@@ -289,11 +216,7 @@ def _check_session() -> None:
     anonymous cookie that somehow carries an account's player id."""
     if request.endpoint == "static":
         return  # a stylesheet needs no identity (and costs no query)
-    uid = session.get("uid")
-    if uid:
-        if not accounts().session_valid(uid, session.get("gen"), session.get("sid")):
-            session.clear()
-    elif session.get("pid") and accounts().store.is_account(session["pid"]):
+    if auth_service.session_ended(session.get("uid"), session.get("gen"), session.get("sid"), session.get("pid")):
         session.clear()
 
 
@@ -308,15 +231,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def current_account() -> dict | None:
     """For templates: the signed-in account's email, name and emoji, or None."""
-    uid = session.get("uid")
-    if not uid:
-        return None
-    store = accounts().store
-    user = store.user(uid)
-    if user is None:
-        return None
-    name, emoji = store.known_player(uid) or (user.name, user.emoji)  # the name last chosen anywhere
-    return {"email": user.email, "name": name, "emoji": emoji}
+    return auth_service.account_of(session.get("uid"))
 
 
 def init_app(app: Flask) -> None:
@@ -330,3 +245,7 @@ def init_app(app: Flask) -> None:
     app.before_request(_check_session)
     app.jinja_env.globals["current_account"] = current_account
     app.register_blueprint(bp)
+
+
+__all__ = ["ASK_PER_ADDRESS", "ASK_PER_DEVICE", "TRY_PER_ADDRESS", "asker", "bp", "current_account", "init_app",
+           "signed_in"]
