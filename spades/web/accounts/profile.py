@@ -31,6 +31,7 @@ from flask import (
     Blueprint,
     Flask,
     flash,
+    g,
     get_flashed_messages,
     redirect,
     render_template,
@@ -146,7 +147,7 @@ def _keep(name: str, emoji: str) -> None:
 def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = None):
     messages: list[str] = get_flashed_messages()  # type: ignore[assignment]  # no categories asked for
     shown = profile_service.profile_page(pid, session.get("uid"), name, emoji, messages,
-                                         lambda: default_emoji(EMOJI), error)
+                                         lambda: default_emoji(EMOJI), error, g.get("people_room"))
     return render_template("profile/me.html", **shown.context()), 422 if error else 200
 
 

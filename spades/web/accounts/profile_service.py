@@ -266,7 +266,8 @@ def games_page(pid: str | None, signed_in: bool) -> GamesPage:
 class ProfilePage:
     """What ``/me`` shows: the name form (``pick``: the emoji checked), the record, chart,
     ratings and last matches, the people one plays with (``people_note``: the sentence
-    said by them), the account's settings (``account``: None when not signed in;
+    said by them, with a link to table ``people_room`` when it points to one; ``others``:
+    the people blocked who are not listed among them), the account's settings (``account``: None when not signed in;
     ``mail_off``) and the person's circles (None when not signed in)."""
 
     name: str
@@ -284,7 +285,9 @@ class ProfilePage:
     people: list[Person]
     muted: list[Person]
     blocked: list[Person]
+    others: list[Person]
     people_note: str | None
+    people_room: str | None
     mail_off: bool
     pick: str
     circles: list[tuple[str, str, bool]] | None
@@ -295,11 +298,13 @@ class ProfilePage:
 
 
 def profile_page(pid: str | None, uid: str | None, name: str, emoji: str, messages: Sequence[str],
-                 default_emoji: Callable[[], str], error: str | None = None) -> ProfilePage:
+                 default_emoji: Callable[[], str], error: str | None = None,
+                 people_room: str | None = None) -> ProfilePage:
     """``/me`` for player ``pid`` (account ``uid`` when signed in), ``name`` and ``emoji``
     shown in the form (the ones last used at a table when there is no name), with the
     flashed ``messages`` and a form's ``error``; ``default_emoji``: the one a form offers
-    a person who never chose one."""
+    a person who never chose one; ``people_room``: the table a refusal by the people one
+    plays with points to."""
     acc = accounts()
     if pid and not name:
         name, emoji = acc.store.known_player(pid) or ("", "")
@@ -310,13 +315,16 @@ def profile_page(pid: str | None, uid: str | None, name: str, emoji: str, messag
         log.exception("rating finished matches failed")
     played = acc.played(pid) if pid else []
     results = results_over_time(played)
+    people = played_with(pid) if pid else []
+    blocked = blocked_people(pid) if pid else []
+    listed = {p.handle for p in people}
     return ProfilePage(
         name=name, emoji=emoji, emojis=EMOJI, error=error, saved="Saved." in messages, record=record_of(played),
         chart=results_chart(results), rating=acc.rating(pid) if pid else None,
         cutthroat=acc.rating(pid, CUTTHROAT) if pid else None, recent=history_lines(results[-RECENT:]),
-        account=_account(uid), max_name=MAX_NAME, people=played_with(pid) if pid else [],
-        muted=muted_people(pid) if pid else [], blocked=blocked_people(pid) if pid else [],
-        people_note=next((m for m in messages if m != "Saved."), None),
+        account=_account(uid), max_name=MAX_NAME, people=people,
+        muted=muted_people(pid) if pid else [], blocked=blocked, others=[p for p in blocked if p.handle not in listed],
+        people_note=next((m for m in messages if m != "Saved."), None), people_room=people_room,
         mail_off=acc.store.mail_prefs(pid)[0] if pid else False, pick=emoji or default_emoji(),
         circles=_circles(uid))
 
