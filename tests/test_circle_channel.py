@@ -240,3 +240,16 @@ def test_no_public_address_queues_nothing(app, circle, discord, caplog):
     assert news(app).table_started(slug, "ABCDEG", "Ann", "Easy") is False
     assert store(app).channel_posts(slug) == []
     assert sum("PUBLIC_URL" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_a_week_of_boards_closing_by_its_time_is_told_by_the_tick(app, circle, discord):
+    """Nobody opens the circle's page: the channel news' tick tells the week's end once."""
+    slug, ann, _, _ = circle
+    post(ann, f"/c/{slug}/channel", url=discord.url())
+    week = new_week(store(app), slug, "ann", 4, Rules(), time.time())
+    told = news(app)
+    assert told.weeks_tick() == 1  # open now
+    assert told.weeks_tick(week.ends + 1) == 1 and told.weeks_tick(week.ends + 2) == 0
+    assert [p.key for p in store(app).channel_posts(slug)] == [f"boards:{week.id}:open", f"boards:{week.id}:closed"]
+    post(ann, f"/c/{slug}/channel/kinds", kinds=["tables"])  # the boards' news no longer wanted
+    assert store(app).channels_on("boards") == [] and told.weeks_tick(week.ends + 3) == 0

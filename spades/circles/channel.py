@@ -310,6 +310,11 @@ class ChannelNews:
             return season_message(name, number, top, f"{base}/c/{circle}?season={number}")
         return self.queue(circle, "seasons", f"season:{circle}:{number}", build)
 
+    def weeks_tick(self, now: float | None = None) -> int:
+        """``weeks_seen`` for every circle whose channel gets the boards' news: a week that
+        closed by its time is told without anyone opening the circle's page."""
+        return sum(self.weeks_seen(circle, now) for circle in self.store.channels_on("boards"))
+
     def weeks_seen(self, circle: str, now: float | None = None) -> int:
         """Queue the news of the circle's weeks of boards as they stand now: a week open
         (``open``), a week closed since the channel was set (``closed``, its winners). How

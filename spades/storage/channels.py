@@ -88,6 +88,12 @@ class ChannelStore(StoreCore):
             rows = list(db.query("SELECT * FROM circle_channels WHERE circle = ?", [circle]))
         return _channel(rows[0]) if rows else None
 
+    def channels_on(self, kind: str) -> list[str]:
+        """The circles whose channel is on and gets ``kind``."""
+        with self._reading() as db:
+            rows = list(db.query("SELECT circle, kinds FROM circle_channels WHERE state = ? ORDER BY circle", [ON]))
+        return [r["circle"] for r in rows if kind in r["kinds"].split(",")]
+
     def set_channel_kinds(self, circle: str, kinds: tuple[str, ...]) -> bool:
         """Which of the circle's news its channel gets; whether it has a channel."""
         with self.transaction() as db:

@@ -41,7 +41,7 @@ from ...circles.channel import KIND_WORDS, KINDS, ChannelNews, test_body
 from ...circles.webhooks import DISCORD, BadWebhook, post_once, service_of, tail_of
 from ...storage import CircleRow
 from ...storage.channels import OFF
-from ..rooms.notices import site_address
+from ..rooms.notices import site_address, tick_every
 from ..site.limits import hit, in_minutes
 from .services import NOT_HERE, Refusal, circles, membership, owner_refusal
 
@@ -184,8 +184,11 @@ def init_app(app: Flask) -> None:
     ``init_app`` calls it, and registers ``part`` for the circle's page)."""
     app.register_blueprint(bp)
     tables = app.extensions["spades.tables"]
-    app.extensions["spades.circles"].news = ChannelNews(tables.store, site_address(app.config.get("PUBLIC_URL")),
-                                                        clock=tables.now)
+    news = ChannelNews(tables.store, site_address(app.config.get("PUBLIC_URL")), clock=tables.now)
+    app.extensions["spades.circles"].news = news
+    # a week of boards closes by its time: its news is looked for every minute
+    tick_every(app, float(app.config.get("CHANNEL_NEWS_TICK_S", 0 if app.testing else 60)), "channel news",
+               news.weeks_tick)
 
 
 __all__ = ["CIRCLE_CHANNEL_PER_PERSON", "ChannelView", "bp", "channel_view", "init_app", "part",
