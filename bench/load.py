@@ -1,6 +1,6 @@
 """Load benchmark (not a test): the production server under many tables, as players meet it.
 
-    python -m bench.load [--tables 200] [--seconds 20] [--idle-sockets 2000]
+    python -m bench.load [--tables 200] [--seconds 20] [--idle-sockets 2000] [--idle-seconds 10]
                          [--one-address 300] [--skip-bare] [--skip-idle] [--no-deflate]
                          [--workers 1 2] [--post]
 
@@ -72,6 +72,7 @@ from pathlib import Path
 
 from .client import BareTable, SiteTable, Table, Tally, log, ms, percentile
 from .phases import (
+    IDLE_CPU_S,
     PACE_S,
     close_all,
     gather_limited,
@@ -180,6 +181,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=200, help="four-person tables (default 200)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase (default 20)")
     parser.add_argument("--idle-sockets", type=int, default=2000, help="idle spectator sockets (default 2000)")
+    parser.add_argument("--idle-seconds", type=float, default=IDLE_CPU_S,
+                        help=f"seconds the worker's CPU is read while the idle sockets wait (default {IDLE_CPU_S:.0f})")
     parser.add_argument("--one-address", type=int, default=300,
                         help="visitors opening a socket from one address (default 300)")
     parser.add_argument("--big-tables", type=int, default=600,

@@ -42,7 +42,7 @@ from .servers import Server
 PACE_S = 2.0  # paced phase: one move per table this often
 HOME_RATE = 20.0  # home page requests a second in the idle phase
 PER_ADDRESS = 90  # idle spectator sockets per source address
-IDLE_CPU_S = 10.0  # idle phase: how long the worker's CPU is read while its sockets wait
+IDLE_CPU_S = 10.0  # idle phase: how long the worker's CPU is read while its sockets wait (``--idle-seconds``)
 
 
 # -- seeding -------------------------------------------------------------------------------------
@@ -314,11 +314,11 @@ async def idle_phase(server: Server, codes: list[str], args: argparse.Namespace)
         log(f"idle: {sum(1 for p in visitors if p.sock)} of {args.idle_sockets} spectator sockets open in "
             f"{time.perf_counter() - t:.1f} s" + (f"; refused: {dict(failures)}" if failures else ""))
         # what the open sockets cost while nothing happens at their tables
-        cpu = server.worker_cpu_s()
-        await asyncio.sleep(IDLE_CPU_S)
+        cpu, window = server.worker_cpu_s(), args.idle_seconds
+        await asyncio.sleep(window)
         after = server.worker_cpu_s()
-        idle_cpu = None if cpu is None or after is None else round(100 * (after - cpu) / IDLE_CPU_S, 1)
-        log(f"idle: the worker used {idle_cpu}% of a core over {IDLE_CPU_S:.0f} s")
+        idle_cpu = None if cpu is None or after is None else round(100 * (after - cpu) / window, 1)
+        log(f"idle: the worker used {idle_cpu}% of a core over {window:.0f} s")
         home, home_failed = await time_home(base, args.seconds)
         rss = server.worker_rss_mb()
         still = sum(1 for p in visitors if held(p))

@@ -1,6 +1,6 @@
 """The load benchmark still runs end to end against the production server (tiny sizes).
 
-Two tables, two seconds a phase, twenty idle sockets: the real gunicorn server (site and
+Two tables, a second a phase, twenty idle sockets read for a second: the real gunicorn server (site and
 bare app, one after the other), the real pages, sockets and moves. Its figures are not
 checked, only that moves went through both phases on both servers without errors or
 lost updates, and that the idle sockets stayed open.
@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent  # where ``python -m bench.load`` 
 
 def test_the_load_benchmark_plays_both_phases_and_holds_idle_sockets():
     # its own process, as it is run: the benchmark's client has an event loop of its own
-    out = subprocess.run([sys.executable, "-m", "bench.load", "--tables", "2", "--seconds", "2", "--big-tables", "3",
-                          "--idle-sockets", "20", "--one-address", "5"],
+    out = subprocess.run([sys.executable, "-m", "bench.load", "--tables", "2", "--seconds", "1", "--big-tables", "3",
+                          "--idle-sockets", "20", "--idle-seconds", "1", "--one-address", "5"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
