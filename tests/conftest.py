@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from helpers.webhook_fakes import DiscordFake, SlackFake
 from simple_websocket import Client
 from werkzeug.serving import make_server
 
@@ -228,3 +229,17 @@ def push_service() -> Iterator[PushService]:
     yield service
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def discord() -> Iterator[DiscordFake]:
+    """Discord's incoming webhooks on loopback (``helpers.webhook_fakes``)."""
+    with DiscordFake() as fake:
+        yield fake
+
+
+@pytest.fixture
+def slack() -> Iterator[SlackFake]:
+    """Slack's incoming webhooks on loopback (``helpers.webhook_fakes``)."""
+    with SlackFake() as fake:
+        yield fake

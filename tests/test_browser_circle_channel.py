@@ -8,14 +8,7 @@ import re
 
 import pytest
 from helpers.browser_circles import LAPTOP, browser_of
-from helpers.webhook_fakes import DiscordFake
 from playwright.sync_api import expect
-
-
-@pytest.fixture
-def discord():
-    with DiscordFake() as fake:
-        yield fake
 
 
 @pytest.fixture

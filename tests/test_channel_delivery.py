@@ -11,23 +11,10 @@ import threading
 
 import pytest
 from conftest import FakeClock
-from helpers.webhook_fakes import DiscordFake, SlackFake
 
 from spades.circles.delivery import GIVE_UP_S, ChannelSender
 from spades.circles.webhooks import tail_of
 from spades.storage import Store
-
-
-@pytest.fixture
-def discord():
-    with DiscordFake() as fake:
-        yield fake
-
-
-@pytest.fixture
-def slack():
-    with SlackFake() as fake:
-        yield fake
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import pytest
 from helpers.accounts import finished_match
 from helpers.circles import invite_link, make, post, signed_in, text
 from helpers.nights import ahead
-from helpers.webhook_fakes import DiscordFake, SlackFake
 
 from spades.circles.boards import close_week, new_week
 from spades.circles.webhooks import post_once
@@ -23,18 +22,6 @@ from spades.storage import CircleResultRow, SeatRow
 
 TABLE = {"name": "Ann", "emoji": "🦊", "humans": "2", "mode": "bidding", "level": "easy", "speed": "fast",
          "end": "target-500", "tempo": "normal", "bag_penalty": "on"}
-
-
-@pytest.fixture
-def discord():
-    with DiscordFake() as fake:
-        yield fake
-
-
-@pytest.fixture
-def slack():
-    with SlackFake() as fake:
-        yield fake
 
 
 @pytest.fixture

@@ -48,7 +48,7 @@ from .profile_service import (
     RECENT,
     GameLine,
     HistoryLine,
-    Refusal,
+    NameRefusal,
     clean_name,
     company,
     company_line,
@@ -89,7 +89,7 @@ def save():
     """Save name and emoji (the emoji optional: the current one is kept, or a default is
     given); 303 back. A bad value re-shows the form with the reason (422)."""
     chosen = _chosen()
-    if isinstance(chosen, Refusal):
+    if isinstance(chosen, NameRefusal):
         return _profile_page(player_id(), chosen.name, chosen.emoji, error=chosen.error)
     _keep(*chosen)
     flash("Saved.")
@@ -109,7 +109,7 @@ def name_step():
 def save_name():
     """Save the name (and emoji) of the name step; 303 to the person's games."""
     chosen = _chosen()
-    if isinstance(chosen, Refusal):
+    if isinstance(chosen, NameRefusal):
         return _name_page(chosen.name, chosen.emoji, chosen.error)
     _keep(*chosen)
     return redirect(url_for("profile.games"), 303)
@@ -126,7 +126,7 @@ def _current() -> tuple[str, str]:
     return profile_service.current(player_id(), session.get("name", ""), session.get("emoji", ""))
 
 
-def _chosen() -> tuple[str, str] | Refusal:
+def _chosen() -> tuple[str, str] | NameRefusal:
     """(name, emoji) from the posted name form."""
 
     def fallback() -> str:

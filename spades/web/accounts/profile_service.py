@@ -344,7 +344,7 @@ def _account(uid: str | None) -> dict | None:
 
 # -- a name and emoji chosen ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Refusal:
+class NameRefusal:
     """A name form refused: the reason, and the values to show again."""
 
     error: str
@@ -361,7 +361,7 @@ def current(pid: str | None, name: str, emoji: str) -> tuple[str, str]:
     return name, emoji
 
 
-def chosen(typed_name: str | None, typed_emoji: str, fallback: Callable[[], str]) -> tuple[str, str] | Refusal:
+def chosen(typed_name: str | None, typed_emoji: str, fallback: Callable[[], str]) -> tuple[str, str] | NameRefusal:
     """(name, emoji) from a name form: a name of 1 to ``MAX_NAME`` characters; an emoji of
     ``EMOJI``, or when none is picked ``fallback()`` (the person's current one, else the
     one a default gives them)."""
@@ -369,11 +369,11 @@ def chosen(typed_name: str | None, typed_emoji: str, fallback: Callable[[], str]
     try:
         name = clean_name(typed_name)
     except ValueError as e:
-        return Refusal(str(e), (typed_name or "")[:40], emoji if emoji in EMOJI else "")
+        return NameRefusal(str(e), (typed_name or "")[:40], emoji if emoji in EMOJI else "")
     if not emoji:
         emoji = fallback()
     if emoji not in EMOJI:
-        return Refusal("Choose one of the emoji offered.", name, "")
+        return NameRefusal("Choose one of the emoji offered.", name, "")
     return name, emoji
 
 

@@ -16,8 +16,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from flask import Flask
 
@@ -26,22 +25,10 @@ from ...account_export import export_account
 from ...clocks import time_left
 from ...push import Subscription
 from ..site.limits import hit
+from ..site.refusal import Refusal
 from ..site.services import accounts, hub, service
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a request is refused: the status and the sentence a person reads (and headers,
-    such as a 429's ``Retry-After``). ``room``: a table the sentence points to; ``back``:
-    the sentence is said on the page the form is on, after a 303 (not with ``status``)."""
-
-    status: int
-    message: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-    room: str | None = None
-    back: bool = False
 
 
 # -- notices in the browser --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 
 from flask import current_app
@@ -28,22 +28,11 @@ from ...storage import CircleMemberRow, CircleResultRow, CircleRow, CircleTableR
 from ...tables import MAX_HUMANS, TOO_MANY_TURN_TABLES, AtLimit, BadPlayer, Refused, check_emoji, clean_name
 from ..rooms.options import DEFAULT_VALUES, rules_line, table_options
 from ..site.limits import hit, in_minutes
+from ..site.refusal import Refusal
 from ..site.services import service
 
 NOT_HERE = "There is no circle at this address."
 ONLY_OWNER = "Only the circle's owner may do that."
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a request is refused: the status and the sentence a person reads (and headers,
-    such as a 429's ``Retry-After``); ``form``: the sentence is shown on the form again
-    (otherwise it is the answer's own page)."""
-
-    status: int
-    message: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-    form: bool = False
 
 
 # -- the application's circles -------------------------------------------------------------------

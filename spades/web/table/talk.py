@@ -57,7 +57,7 @@ def _refused(refusal: Refusal) -> NoReturn:
 
 def _said_no(code: str, refusal: Refusal):
     """``refusal`` in the chat's form when it is said there, else as an error page."""
-    if not refusal.in_form:
+    if not refusal.form:
         _refused(refusal)
     return _answer(code, refusal.message, refusal.status)
 

@@ -20,20 +20,11 @@ from ...storage import ChatRow, ReportRow
 from ...tables import NO_TABLE, WATCHING_OFF, BadAction, Snapshot, TableNotFound
 from ...tables.commands.talk import KEPT, REACTIONS, line_number
 from ...tables.registry import Form
+from ..site.refusal import Refusal
 from ..site.services import admin_only, service
 from .chat import MUTED_CHANNEL, Heard, heard_lines, hears
 
 NOT_IN_CHAT = "That message is not in this table's chat."
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a request is refused: its status and the sentence a person reads, in the
-    chat's form (``in_form``) or as an error page."""
-
-    status: int
-    message: str
-    in_form: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +170,9 @@ def mute(code: str, form: Form, person: Callable[[], str]) -> Muted | Refusal:
         return line
     pid = person()
     if line.person == pid:
-        return Refusal(400, "You cannot mute yourself.", in_form=True)
+        return Refusal(400, "You cannot mute yourself.", form=True)
     if line.kind == "notice":
-        return Refusal(400, "The host's notices cannot be muted.", in_form=True)
+        return Refusal(400, "The host's notices cannot be muted.", form=True)
     on = form.get("on", "on") != "off"
     service().store.set_mute(pid, line.person, on)
     service().bus.publish_page(MUTED_CHANNEL + pid)  # this person's open sockets stop (or start) hearing them
@@ -200,7 +191,7 @@ def report(code: str, form: Form, person: Callable[[], str]) -> Reported | Refus
         return line
     pid = person()
     if line.person == pid:
-        return Refusal(400, "You cannot report your own message.", in_form=True)
+        return Refusal(400, "You cannot report your own message.", form=True)
     muted = service().store.muted(pid)
     snap = service().snapshot(code, pid)
     if not hears(line, pid, snap.seat is not None, snap.view.match.finished, muted - {line.person}):
