@@ -205,8 +205,36 @@ def view_of(match: Match, seat: int | None, results: list[dict[str, Any]] | None
 
 
 def seat_view(match: Match, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see of the match, as the JSON of BOTS.md (``SeatView.to_json``)."""
-    return view_of(match, seat).to_json()
+    """What ``seat`` may see of the match, as the JSON of BOTS.md: ``view_of(match,
+    seat).to_json()``, made straight from the match (bots and analyses ask for it at every
+    move they weigh; ``tests/test_views.py`` holds the two equal)."""
+    looked = seat is not None and match.looked[seat]
+    return {
+        "seat": seat,
+        "rules": match.rules.to_dict(),
+        "hand_number": match.hand_number,
+        "dealer": match.dealer,
+        "hand": list(hand_of(match, seat)) if looked and seat is not None else None,
+        "bids": [bid_json(b) for b in match.bids],
+        "blind": list(match.blind),
+        "tricks": [{"leader": leader, "cards": [str(c) for c in cards], "winner": winner}
+                   for leader, cards, winner in match.tricks],
+        "trick": {"leader": match.trick_leader, "cards": [str(c) for c in match.trick]}
+        if match.phase == PLAYING else None,
+        "taken": list(match.taken),
+        "spades_broken": match.broken,
+        "scores": list(match.scores),
+        "bags": list(match.bags),
+        "to_act": match.to_act,
+        "legal": [_action_json(a) for a in match.legal_actions(seat)],
+        "phase": match.phase,
+        "can_look": seat is not None and match.can_look(seat),
+        "version": match.version,
+        "results": [result_json(r) for r in match.results],
+        "finished": match.finished,
+        "winner": match.winner,
+        "sides": [list(side) for side in match.shape.sides],
+    }
 
 
 def _action_json(action: object) -> Action:

@@ -38,6 +38,8 @@ Configuration (all optional; ``bash scripts/serve`` needs none):
 - ``RESUME_TABLES``: load unfinished tables at start-up so their bots carry on (default on).
 - ``CHANNEL_TICK_S`` (2; 0 in tests unless set): how often circles' channel posts are sent
   (``spades.circles.delivery``, a thread of its own). ``CHANNEL_VIA``: tests only, a fake's base URL.
+  ``CHANNEL_NEWS_TICK_S`` (60; 0 in tests unless set): how often weeks of boards that closed by
+  their time are looked for, to tell the circles' channels.
 - ``NOTICE_TICK_S`` (60; env ``SPADES_NOTICE_TICK_S``): how often the "your turn" notices
   of turn-based tables are looked for (``spades.web.rooms.notices``); 0: never (tests tick).
   ``NOTICE_AWAY_S`` (120; env ``SPADES_NOTICE_AWAY_S``): a person whose every page of a
