@@ -2,6 +2,16 @@
 (function () {
   "use strict";
 
+  // A dropped socket tries again soon: after half a second, doubling, never more than 5 s
+  // apart (htmx's own backoff grows to a minute), each wait between half and all of that,
+  // so that the pages coming back from one restart spread out.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (tries) {
+      var most = Math.min(5000, 500 * Math.pow(2, tries));
+      return most / 2 + Math.random() * most / 2;
+    };
+  }
+
   // − / + beside the bid box, within the bids this seat may make (its min and max: whiz,
   // mirror, suicide and a minimum bid leave fewer)
   document.addEventListener("click", function (e) {

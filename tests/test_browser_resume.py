@@ -61,7 +61,8 @@ def test_a_page_dropped_for_five_seconds_catches_up_from_its_version(live_server
         ann.route(f"**/g/{code}/chat", late_line)
         annes.restore()
 
-        expect(ann.locator("#offline")).to_be_hidden(timeout=30000)  # the socket retries by itself
+        # the socket retries by itself, at most 5 s apart (static/site.js)
+        expect(ann.locator("#offline")).to_be_hidden(timeout=12000)
         ann.wait_for_function("(v) => +document.getElementById('turn').dataset.version >= v", arg=now, timeout=10000)
         assert ann.evaluate("window.samePage") is True  # caught up without a page load
         # the line said while away and the one said while those were on their way, once each
