@@ -25,7 +25,7 @@ from ..fairness import FairDeals
 from ..rules import BIDDING, HAND_OVER, MATCH_OVER, PLAYING, Match
 from ..rules_config import TURN_BASED, UNTIMED, Rules, Shape
 from ..storage import Op, TableRow, Waiting, WithinTurnTables
-from ..views import NOBODY, MatchView, SeatView, Trick, hand_of, match_view, own_view, result_json
+from ..views import NOBODY, MatchView, OwnView, SeatView, Trick, hand_of, match_view, own_view, result_json
 from .registry import offers
 from .values import CLOCK_BOT, MAX_TURN_TABLES, NOTHING, PLAY_DELAYS, TOURNEY_BREAK_S, Around, Event, Snapshot
 
@@ -70,7 +70,7 @@ class TableState:
     claim_checked: tuple[int, int, bool] = (0, -1, False)  # (match number, version, certain) of the last check
     results_shown: tuple[int, list] = (-1, [])  # the match's finished hands as JSON, and how many (views share them)
     tricks_shown: tuple[tuple[int, int], tuple[Trick, ...]] = ((-1, -1), ())  # (match, hand): its tricks taken
-    hands_shown: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)  # seat: (its cards, sorted)
+    hands_shown: dict[int, tuple[tuple[int, int], tuple[str, ...]]] = field(default_factory=dict)  # seat: sorted
 
     def results_json(self) -> list:
         """The finished hands of the match as its views show them, made once per hand
@@ -101,19 +101,19 @@ class TableState:
 
     def view_for(self, seat: int | None) -> SeatView:
         """What ``seat`` (None: a spectator) sees of the match now, from the parts kept."""
-        own = own_view(self.match, seat, self.hand_shown(seat)) if seat is not None else NOBODY
-        return SeatView(self.match_view(), own)
+        return SeatView(self.match_view(), self.own_for(seat))
 
-    def hand_shown(self, seat: int) -> tuple[str, ...]:
-        """``seat``'s cards in the order a player holds them, sorted once per change of its
-        cards (kept by the cards themselves: a card played, a deal, an undo makes them anew)."""
-        held = self.match.held[seat]
+    def own_for(self, seat: int | None) -> OwnView:
+        """What ``seat`` alone sees (a spectator: nothing), its cards sorted once per change
+        of them (kept by the match and the cards themselves: a card played, a deal, an undo
+        makes them anew)."""
+        if seat is None:
+            return NOBODY
+        key = (self.match_number, self.match.held[seat])
         kept = self.hands_shown.get(seat)
-        if kept is not None and kept[0] == held:
-            return kept[1]
-        shown = hand_of(self.match, seat)
-        self.hands_shown[seat] = (held, shown)
-        return shown
+        if kept is None or kept[0] != key:
+            kept = self.hands_shown[seat] = (key, hand_of(self.match, seat))
+        return own_view(self.match, seat, kept[1])
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -356,11 +356,11 @@ def around(state: TableState, now: float, settings: Settings) -> Around:
 
 def _seat_part(state: TableState, table: Around, shared: MatchView, seat: int | None) -> Snapshot:
     """``seat``'s snapshot, from the parts every seat shares: its own view and what is its own at the table."""
+    own = SeatView(shared, state.own_for(seat))
     if seat is None:
-        return Snapshot(table, SeatView(shared, NOBODY), offers=offers(state, None))
-    return Snapshot(table, SeatView(shared, own_view(state.match, seat, state.hand_shown(seat))),
-                    autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot, notice=state.notices.get(seat),
-                    offers=offers(state, seat))
+        return Snapshot(table, own, offers=offers(state, None))
+    return Snapshot(table, own, autopilot=state.seat_clocks.get(seat, SeatClock()).autopilot,
+                    notice=state.notices.get(seat), offers=offers(state, seat))
 
 
 def snapshot(state: TableState, seat: int | None, now: float, settings: Settings) -> Snapshot:
