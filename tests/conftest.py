@@ -252,3 +252,18 @@ def slack() -> Iterator[SlackFake]:
     """Slack's incoming webhooks on loopback (``helpers.webhook_fakes``)."""
     with SlackFake() as fake:
         yield fake
+
+
+@pytest.fixture
+def talk_table(app, client):
+    """A table for two people playing, to talk at: the host Hana (``client``) and Ann; a
+    third browser watches. (code, host, Ann, watcher)"""
+    from helpers.lobby import join, new_table, post  # it imports this module
+
+    code = new_table(client, humans=2, name="Hana")
+    ann = app.test_client()
+    assert join(ann, code, "Ann").status_code == 303
+    assert post(client, code, "start").status_code == 303
+    watcher = app.test_client()
+    watcher.get(f"/g/{code}/watch")
+    return code, client, ann, watcher

@@ -17,20 +17,8 @@ from spades.tables import Player, React, Say, TalkRefused
 from spades.web.table.connection import Connection
 
 
-@pytest.fixture
-def table(app, client):
-    """A table for two people playing: the host (``client``) and Ann; a third browser watches."""
-    code = new_table(client, humans=2, name="Hana")
-    ann = app.test_client()
-    assert join(ann, code, "Ann").status_code == 303
-    assert post(client, code, "start").status_code == 303
-    watcher = app.test_client()
-    watcher.get(f"/g/{code}/watch")
-    return code, client, ann, watcher
-
-
-def test_players_talk_and_everyone_at_the_table_reads_it(table):
-    code, hana, ann, watcher = table
+def test_players_talk_and_everyone_at_the_table_reads_it(talk_table):
+    code, hana, ann, watcher = talk_table
     r = say(hana, code, "  nice   cover,\npartner ")
     assert r.status_code == 200 and 'id="composer"' in r.get_data(as_text=True)
     expected = "Hana: nice cover, partner"
@@ -42,16 +30,16 @@ def test_players_talk_and_everyone_at_the_table_reads_it(table):
     assert any(line.endswith("Ann: thanks!") for line in chat_of(hana, code))
 
 
-def test_the_watchers_chat_stays_with_the_watchers_while_the_match_runs(table, service):
-    code, hana, ann, watcher = table
+def test_the_watchers_chat_stays_with_the_watchers_while_the_match_runs(talk_table, service):
+    code, hana, ann, watcher = talk_table
     assert say(watcher, code, "go Hana").status_code == 200
     assert any("go Hana" in line for line in chat_of(watcher, code))
     assert not any("go Hana" in line for line in chat_of(hana, code))
     assert not any("go Hana" in line for line in chat_of(ann, code))
 
 
-def test_text_is_kept_as_text(table):
-    code, hana, ann, _ = table
+def test_text_is_kept_as_text(talk_table):
+    code, hana, ann, _ = talk_table
     say(hana, code, '<script>alert(1)</script> see https://example.com \x07\u200b')
     html = ann.get(f"/g/{code}").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html
@@ -59,8 +47,8 @@ def test_text_is_kept_as_text(table):
     assert 'href="https://example.com' not in html
 
 
-def test_a_line_loses_control_and_direction_characters_and_keeps_its_emoji(table):
-    code, hana, ann, watcher = table
+def test_a_line_loses_control_and_direction_characters_and_keeps_its_emoji(talk_table):
+    code, hana, ann, watcher = talk_table
     assert say(hana, code, "a\x00b\u202e").status_code == 200
     assert say(watcher, code, "\u2066go\x1b \u200fteam\u2069 👩\u200d💻").status_code == 200
     assert chat_of(ann, code) == ["Hana: ab"]
@@ -74,15 +62,15 @@ def test_a_line_loses_control_and_direction_characters_and_keeps_its_emoji(table
     ("   \n\t ", 400, "Write something first."),
     ("x" * 201, 400, "at most 200 characters; yours has 201"),
 ])
-def test_bad_messages_are_refused_and_change_nothing(table, text, status, words):
-    code, hana, ann, _ = table
+def test_bad_messages_are_refused_and_change_nothing(talk_table, text, status, words):
+    code, hana, ann, _ = talk_table
     r = say(hana, code, text)
     assert r.status_code == status and words in r.get_data(as_text=True)
     assert chat_of(ann, code) == []
 
 
-def test_the_flood_limit_and_repeats(table):
-    code, hana, ann, _ = table
+def test_the_flood_limit_and_repeats(talk_table):
+    code, hana, ann, _ = talk_table
     assert say(hana, code, "one").status_code == 200
     r = say(hana, code, "one")
     assert r.status_code == 429 and "You just said that." in r.get_data(as_text=True)
@@ -95,8 +83,8 @@ def test_the_flood_limit_and_repeats(table):
     assert say(ann, code, "my turn to talk").status_code == 200  # the limit is per person
 
 
-def test_reactions_by_key_or_by_their_words(table):
-    code, hana, ann, _ = table
+def test_reactions_by_key_or_by_their_words(talk_table):
+    code, hana, ann, _ = talk_table
     for posted in ("thumbs", "Good game"):
         r = hana.post(f"/g/{code}/react", data={"csrf": csrf_of(hana), "reaction": posted}, headers=HX)
         assert r.status_code == 200
@@ -105,8 +93,8 @@ def test_reactions_by_key_or_by_their_words(table):
     assert r.status_code == 400 and "Choose one of the reactions" in r.get_data(as_text=True)
 
 
-def test_the_host_sets_the_chat_and_silences_a_person(table):
-    code, hana, ann, watcher = table
+def test_the_host_sets_the_chat_and_silences_a_person(talk_table):
+    code, hana, ann, watcher = talk_table
     r = ann.post(f"/g/{code}/chat-settings", data={"csrf": csrf_of(ann), "chat": "off"}, headers=HX)
     assert r.status_code == 403 and "Only the host" in r.get_data(as_text=True)
     r = hana.post(f"/g/{code}/chat-settings", data={"csrf": csrf_of(hana), "chat": "reactions"}, headers=HX)
@@ -133,8 +121,8 @@ def test_the_host_sets_the_chat_and_silences_a_person(table):
     assert r.status_code == 403
 
 
-def test_mute_hides_a_person_here_and_after_a_reload_and_unmute_brings_them_back(table):
-    code, hana, ann, _ = table
+def test_mute_hides_a_person_here_and_after_a_reload_and_unmute_brings_them_back(talk_table):
+    code, hana, ann, _ = talk_table
     say(ann, code, "blah")
     number = re.search(r'id="line-(\d+)"', hana.get(f"/g/{code}").get_data(as_text=True)).group(1)
     r = hana.post(f"/g/{code}/mute", data={"csrf": csrf_of(hana), "line": number}, headers=HX)
@@ -152,8 +140,8 @@ def test_mute_hides_a_person_here_and_after_a_reload_and_unmute_brings_them_back
         assert r.status_code in (400, 404)
 
 
-def test_a_report_keeps_the_line_and_what_was_said_before_it(app, table, service):
-    code, hana, ann, _ = table
+def test_a_report_keeps_the_line_and_what_was_said_before_it(app, talk_table, service):
+    code, hana, ann, _ = talk_table
     clock = FakeClock()
     service.clock = clock  # the table's time, moved on between lines: said slowly, under the flood limit
     for i in range(22):
@@ -169,8 +157,8 @@ def test_a_report_keeps_the_line_and_what_was_said_before_it(app, table, service
     assert hana.get("/admin/reports").status_code == 403
 
 
-def test_no_socket_gets_the_line_of_a_person_its_person_muted(app, table, service):
-    code, hana, ann, watcher = table
+def test_no_socket_gets_the_line_of_a_person_its_person_muted(app, talk_table, service):
+    code, hana, ann, watcher = talk_table
     hub = app.extensions["spades.hub"]
     with hana.session_transaction() as s:
         hana_id = s["pid"]
@@ -226,8 +214,8 @@ def test_the_host_chooses_the_chat_in_the_room_before_the_start(app, client):
     assert 'id="chat-text"' not in ann.get(f"/g/{code}").get_data(as_text=True)
 
 
-def test_the_lines_again_for_a_page_whose_socket_was_away(table):
-    code, hana, ann, watcher = table
+def test_the_lines_again_for_a_page_whose_socket_was_away(talk_table):
+    code, hana, ann, watcher = talk_table
     say(ann, code, "while you were away")
     say(watcher, code, "watchers only")
     log = hana.get(f"/g/{code}/chat").get_data(as_text=True)

@@ -10,24 +10,11 @@ import re
 
 import pytest
 from conftest import csrf_of
-from helpers.lobby import join, new_table, post
 from helpers.talk import HX, say
 
 from spades.tables import WATCHING_OFF
 
 NOT_IN_CHAT = "That message is not in this table's chat."
-
-
-@pytest.fixture
-def table(app, client):
-    """A table for two people playing: the host (``client``) and Ann; a third browser watches."""
-    code = new_table(client, humans=2, name="Hana")
-    ann = app.test_client()
-    assert join(ann, code, "Ann").status_code == 303
-    assert post(client, code, "start").status_code == 303
-    watcher = app.test_client()
-    watcher.get(f"/g/{code}/watch")
-    return code, client, ann, watcher
 
 
 def _last_line(client, code: str) -> str:
@@ -43,8 +30,8 @@ def _post(client, code: str, route: str, hx: bool = True, **form: str):
 
 
 @pytest.mark.parametrize("route", ["mute", "report"])
-def test_a_line_that_is_not_one_or_not_there_is_refused(table, route):
-    code, hana, ann, _ = table
+def test_a_line_that_is_not_one_or_not_there_is_refused(talk_table, route):
+    code, hana, ann, _ = talk_table
     say(ann, code, "hello")
     r = _post(hana, code, route, line="x")
     assert r.status_code == 400 and "Say which message you mean." in _text(r)
@@ -54,8 +41,8 @@ def test_a_line_that_is_not_one_or_not_there_is_refused(table, route):
     assert r.status_code == 404 and 'id="composer"' not in _text(r)
 
 
-def test_one_s_own_line_and_the_host_s_notice_are_refused_in_the_chat_s_form(table):
-    code, hana, ann, _ = table
+def test_one_s_own_line_and_the_host_s_notice_are_refused_in_the_chat_s_form(talk_table):
+    code, hana, ann, _ = talk_table
     say(ann, code, "mine")
     mine = _last_line(ann, code)
     r = _post(ann, code, "mute", line=mine)
@@ -68,23 +55,23 @@ def test_one_s_own_line_and_the_host_s_notice_are_refused_in_the_chat_s_form(tab
     assert r.status_code == 400 and "The host's notices cannot be muted." in _text(r)
 
 
-def test_a_plain_form_s_refusal_goes_back_to_the_table_with_its_words(table):
-    code, _, ann, _ = table
+def test_a_plain_form_s_refusal_goes_back_to_the_table_with_its_words(talk_table):
+    code, _, ann, _ = talk_table
     say(ann, code, "mine")
     r = _post(ann, code, "mute", hx=False, line=_last_line(ann, code))
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/g/{code}")
     assert "You cannot mute yourself." in _text(ann.get(f"/g/{code}"))
 
 
-def test_a_line_a_player_does_not_hear_cannot_be_reported(table):
-    code, hana, _, watcher = table
+def test_a_line_a_player_does_not_hear_cannot_be_reported(talk_table):
+    code, hana, _, watcher = talk_table
     say(watcher, code, "from the stands")
     r = _post(hana, code, "report", line=_last_line(watcher, code))
     assert r.status_code == 404 and NOT_IN_CHAT in _text(r)
 
 
-def test_mute_then_unmute_say_so(table):
-    code, hana, ann, _ = table
+def test_mute_then_unmute_say_so(talk_table):
+    code, hana, ann, _ = talk_table
     say(ann, code, "hello")
     number = _last_line(hana, code)
     r = _post(hana, code, "mute", line=number)
@@ -94,8 +81,8 @@ def test_mute_then_unmute_say_so(table):
     assert r.status_code == 200 and "You unmuted Ann. Reload to see what they said." in _text(r)
 
 
-def test_a_refused_request_makes_no_player_id(app, table):
-    code, _, ann, _ = table
+def test_a_refused_request_makes_no_player_id(app, talk_table):
+    code, _, ann, _ = talk_table
     say(ann, code, "hello")
     stranger = app.test_client()
     csrf_of(stranger)
@@ -105,8 +92,8 @@ def test_a_refused_request_makes_no_player_id(app, table):
         assert "pid" not in s
 
 
-def test_the_chat_s_lines_of_a_table_not_watchable_are_refused_to_a_watcher(table):
-    code, hana, _, watcher = table
+def test_the_chat_s_lines_of_a_table_not_watchable_are_refused_to_a_watcher(talk_table):
+    code, hana, _, watcher = talk_table
     assert watcher.get(f"/g/{code}/chat").status_code == 200
     assert _post(hana, code, "watching", hx=False, watch="off").status_code == 303
     r = watcher.get(f"/g/{code}/chat")

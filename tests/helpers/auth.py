@@ -22,8 +22,9 @@ def try_code(client, code: str):
 
 
 def error_of(response) -> str:
+    """The form's error as a person reads it (its apostrophes unescaped)."""
     m = re.search(r'class="field-error"[^>]*>([^<]+)<', response.get_data(as_text=True))
-    return m.group(1) if m else ""
+    return m.group(1).replace("&#39;", "'") if m else ""
 
 
 def sign_in(client, smtp, email: str):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from conftest import FakeClock
 
-from conftest import FakeClock, csrf_of
-
+from helpers.auth import ask, code_in, error_of, try_code  # noqa: F401 - the sign-in steps the guards' tests take
 from spades.accounts import CODES_PER_HOUR
 
 HOUR = 3600.0
@@ -17,23 +16,6 @@ def browser(app, address: str):
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = address
     return client
-
-
-def ask(client, email: str):
-    return client.post("/signin", data={"csrf": csrf_of(client), "email": email})
-
-
-def try_code(client, code: str):
-    return client.post("/signin/code", data={"csrf": csrf_of(client), "code": code})
-
-
-def error_of(response) -> str:
-    m = re.search(r'class="field-error"[^>]*>([^<]+)<', response.get_data(as_text=True))
-    return m.group(1).replace("&#39;", "'") if m else ""
-
-
-def code_in(text: str) -> str:
-    return re.search(r"\b(\d{6})\b", text).group(1)
 
 
 def mails_to(smtp, email: str) -> int:
