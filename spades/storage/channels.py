@@ -134,7 +134,11 @@ class ChannelStore(StoreCore):
     def claim_posts(self, owner: str, now: float, lease_s: float, limit: int = 20) -> list[PostRow]:
         """The posts due now to channels that are on and not asked to wait, oldest first,
         at most one per channel (a channel's posts go in order, one at a time), leased to
-        ``owner`` for ``lease_s``: no other process takes them meanwhile."""
+        ``owner`` for ``lease_s``: no other process takes them meanwhile. Nothing due (the
+        usual case, asked every few seconds by each process): one read, no write lock taken."""
+        with self._reading() as db:
+            if not list(db.query("SELECT 1 FROM channel_posts WHERE state = ? AND due <= ? LIMIT 1", [QUEUED, now])):
+                return []
         with self.transaction() as db:
             lock(db, "channel-posts")
             rows = list(db.query(
