@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from spades.bots import choose, hint, house, house_search
+from spades.bots import choose, hint, house, house_bid, house_search, slots
 from spades.cards import Card
 from spades.rules import HAND_OVER, PLAYING, Match, parse_action
 from spades.rules_config import Rules
@@ -65,7 +65,7 @@ def test_dispatch_only_for_house_rules() -> None:
     m = Match(Rules(jokers="jj"), seed=1)
     view = seat_view(m, m.to_act)
     assert "jokers" in view["rules"]
-    assert choose(view, "normal", 1) == house.bid_for(house.read(view), "normal", random.Random(0))
+    assert choose(view, "normal", 1) == house_bid.bid_for(house.read(view), "normal", random.Random(0))
 
 
 def bid_view(rules: Rules, seed: int, before: int = 0, bids: list[str | int] | None = None) -> tuple[Match, dict]:
@@ -141,7 +141,7 @@ def test_hint_before_the_turn_is_legal_for_the_variant() -> None:
 
 def trick_view(rules: Rules, hand: list[str], trick: list[str], leader: int, seat: int) -> dict:
     """A seat view in the first trick of a hand (bids of 3 each), ``seat`` to play."""
-    t = house.table(rules)
+    t = slots.table(rules)
     n = rules.shape.players
     held = t.mask([Card.parse(c) for c in hand])
     legal = t.cards(t.legal(held, [t.slot(Card.parse(c)) for c in trick], False))
@@ -161,10 +161,10 @@ def test_big_joker_wins_a_spade_trick() -> None:
     assert choose(view, "normal", 1) == "BJ"
     # Hard's play-outs judge a trick by the same order: the big joker over the little one
     # over the ace of spades, and Hard's card is one of the two
-    t = house.table(rules)
-    assert house.beats(t.slot(Card.parse("BJ")), t.slot(Card.parse("LJ")))
-    assert house.beats(t.slot(Card.parse("LJ")), t.slot(Card.parse("AS")))
-    assert house.trick_winner([t.slot(Card.parse(c)) for c in ("AS", "5S", "KS", "BJ")]) == 3
+    t = slots.table(rules)
+    assert slots.beats(t.slot(Card.parse("BJ")), t.slot(Card.parse("LJ")))
+    assert slots.beats(t.slot(Card.parse("LJ")), t.slot(Card.parse("AS")))
+    assert slots.trick_winner([t.slot(Card.parse(c)) for c in ("AS", "5S", "KS", "BJ")]) == 3
     assert choose(view, "hard", 1, TINY) in ("BJ", "3S")
 
 
@@ -175,20 +175,20 @@ def test_jjdd_two_of_diamonds_is_a_trump() -> None:
     view = trick_view(rules, hand, ["AS", "5S", "KS"], leader=0, seat=3)
     assert set(view["legal"]) == {"2D", "3S"}
     assert choose(view, "normal", 1) == "2D"
-    t = house.table(rules)
-    assert house.beats(t.slot(Card.parse("2D")), t.slot(Card.parse("AS")))
-    assert house.beats(t.slot(Card.parse("LJ")), t.slot(Card.parse("2D")))
-    assert house.beats(t.slot(Card.parse("3S")), t.slot(Card.parse("AH")))  # a trump on a side suit
+    t = slots.table(rules)
+    assert slots.beats(t.slot(Card.parse("2D")), t.slot(Card.parse("AS")))
+    assert slots.beats(t.slot(Card.parse("LJ")), t.slot(Card.parse("2D")))
+    assert slots.beats(t.slot(Card.parse("3S")), t.slot(Card.parse("AH")))  # a trump on a side suit
 
 
 def test_jokers_count_as_top_trumps_in_the_bid() -> None:
-    t = house.table(Rules(jokers="jj"))
+    t = slots.table(Rules(jokers="jj"))
     jokers = t.mask([Card.parse(c) for c in ("BJ", "LJ", "2H", "3H", "4H", "5D", "6D", "7D", "3C", "4C", "5C",
                                             "6C", "7C")])
     smalls = t.mask([Card.parse(c) for c in ("2S", "3S", "2H", "3H", "4H", "5D", "6D", "7D", "3C", "4C", "5C",
                                             "6C", "7C")])
-    assert house.count_tricks(t, jokers) >= house.count_tricks(t, smalls) + 1.5
-    assert house.nil_risk(t, jokers) == 1.0
+    assert house_bid.count_tricks(t, jokers) >= house_bid.count_tricks(t, smalls) + 1.5
+    assert house_bid.nil_risk(t, jokers) == 1.0
 
 
 def test_hard_is_the_same_for_the_same_seed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,7 +37,7 @@ native.load(__path__)  # the compiled hot modules, when built from today's sourc
 from ..cards import CARDS  # noqa: E402
 from ..rules import legal_mask  # noqa: E402
 from ..rules_config import HOUSE_KEYS, Rules  # noqa: E402
-from . import bidmodel, house, house_search, knowledge, policy, search  # noqa: E402
+from . import bidmodel, house_bid, house_play, house_search, knowledge, policy, search  # noqa: E402
 
 TABLE_LEVELS = ("easy", "normal", "hard")  # the bots a table may have
 DEFAULT_LEVEL = "normal"  # ... when nobody chose
@@ -91,7 +91,7 @@ def hint(view: dict) -> int | str:
     when its cards are not known (not looked yet) or it has already bid.
     """
     if _house(view):
-        return house.hint(view)
+        return house_bid.hint(view)
     known = knowledge.read(view)
     if known.hand is None:
         raise ValueError("The seat has not looked at its cards yet.")
@@ -155,9 +155,9 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
     if level == "easy":
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()
-        if r < house.EASY_ANY:  # a slip: any legal card (as often as at a house table)
+        if r < house_play.EASY_ANY:  # a slip: any legal card (as often as at a house table)
             card = rng.choice(list(_bits(legal)))
-        elif r < house.EASY_ANY + house.EASY_HIGH:  # a wasted high card: the highest card it may play
+        elif r < house_play.EASY_ANY + house_play.EASY_HIGH:  # a wasted high card: the highest card it may play
             card = policy.highest_by_rank(legal, spades_last=False)
     return card
 

@@ -39,9 +39,9 @@ is listed with cost 0.
 cutthroat, jokers, a bidding or scoring variant, spades led any time) is analysed by the
 house bots' parts (``spades.bots.house`` and ``house_search``), which work at a table of
 any shape, on the same seat views: a candidate's worth is the hand's points for the
-acting seat's side minus the mean of the other sides' (``house.hand_value``: with
+acting seat's side minus the mean of the other sides' (``house_play.hand_value``: with
 partners, the difference with the other team), over deals of the unseen cards
-(``house_search.sample_hands``), every seat playing Normal's cards (``house.play_out``).
+(``house_search.sample_hands``), every seat playing Normal's cards (``house_play.play_out``).
 A card's candidates are one of each run of equivalent legal cards
 (``house_search.candidates``), and Normal's card is the analyst's choice on a near-tie
 (``house_search.TIE``); a bid's candidates are Normal's bid, one either side, the bid
@@ -72,7 +72,7 @@ from ..rules import BIDS, BLIND_NIL, LOOK, Match, legal_mask
 from ..rules_config import STANDARD_SHAPE, Shape
 from ..scoring import score_hand
 from ..views import seat_view
-from . import bidmodel, house, house_search, knowledge
+from . import bidmodel, house, house_bid, house_play, house_search, knowledge
 from .deals import Deals
 from .house_solver import HouseSolver, Spot
 from .policy import HandCtx, play_card
@@ -86,6 +86,7 @@ from .search import (
     nil_has_a_chance,
     play_out_after,
 )
+from .slots import bits
 from .solver import Position, Solver, equivalents
 
 # the most work the analyst spends on a decision (a clear one stops sooner: ``settled``), in seconds of
@@ -335,20 +336,20 @@ def house_card_worths(state: house.State, rng: random.Random, work_limit: int,
                       made: int | None = None) -> tuple[dict[int, int], Tally, int]:
     """At a house-rules table: the seat's legal cards (slots), each mapped to the
     candidate standing for its run of equivalents; the candidates' worths over sampled
-    deals (Normal's play-outs, ``house.hand_value`` for the seat's side); and Normal's
+    deals (Normal's play-outs, ``house_play.hand_value`` for the seat's side); and Normal's
     card. With the card ``made`` (a slot), the deals stop once its verdict is ``settled``
     (else at ``work_limit`` card plays)."""
     t = state.table
     g = state.game
     assert state.hand is not None
     side = t.side_of[state.seat]
-    default = house.normal_card(g, state.seat, state.hand, state.trick, state.leader, state.gone, state.taken,
+    default = house_play.normal_card(g, state.seat, state.hand, state.trick, state.leader, state.gone, state.taken,
                                 state.broken, state.voids)
     cands = house_search.candidates(state)
     standing = set(cands)
     reps: dict[int, int] = {}
     rep = -1
-    for c in house.bits(t.legal(state.hand, state.trick, state.broken)):
+    for c in bits(t.legal(state.hand, state.trick, state.broken)):
         if c in standing:
             rep = c
         reps[c] = rep
@@ -361,10 +362,10 @@ def house_card_worths(state: house.State, rng: random.Random, work_limit: int,
         hands = house_search.sample_hands(state, rng)
         values = {}
         for c in cands:
-            taken, plays = house.play_out(g, hands, state.trick, state.leader, state.gone, state.taken, state.broken,
-                                          state.voids, first=c)
+            taken, plays = house_play.play_out(g, hands, state.trick, state.leader, state.gone, state.taken,
+                                               state.broken, state.voids, first=c)
             work += plays + 1
-            values[c] = house.hand_value(g, taken, side)
+            values[c] = house_play.hand_value(g, taken, side)
         tally.add(1.0, values)
         if made is not None and len(tally.weights) >= check:
             if settled(tally, reps[made], reps[default], house_search.TIE):
@@ -385,8 +386,8 @@ def _later_bids(state: house.State, hands: list[int], bids: list[int | None], rn
     while bids[seat] is None:
         other = house.State(seat, game, state.dealer, hands[seat], [], state.leader, [0] * n, False, 0, [0] * n,
                             [0] * n, [])
-        other.legal = house.variant_bids(other)
-        bids[seat] = house.bid_value(house.bid_for(other, "normal", rng))
+        other.legal = house_bid.variant_bids(other)
+        bids[seat] = house.bid_value(house_bid.bid_for(other, "normal", rng))
         seat = t.left[seat]
         done += 1
     return done
@@ -403,7 +404,7 @@ def house_bid_worths(state: house.State, rng: random.Random, work_limit: int, ma
     n = t.players
     side = t.side_of[state.seat]
     legal = {house.bid_value(b) for b in state.legal if b not in ("look", "blind_nil")}
-    base = house.bid_value(house.bid_for(state, "normal", rng))
+    base = house.bid_value(house_bid.bid_for(state, "normal", rng))
     assert base is not None
     cands = sorted({c for c in (base - 1, base, base + 1, 0) if c in legal} | {made, base})
     tally = Tally(cands)
@@ -419,9 +420,9 @@ def house_bid_worths(state: house.State, rng: random.Random, work_limit: int, ma
             bids[state.seat] = c
             work += _later_bids(state, hands, bids, rng)
             game = house.Game(t, bids, g.blind, g.scores, g.bags)
-            taken, plays = house.play_out(game, hands, [], state.leader, 0, [0] * n, False, [0] * n)
+            taken, plays = house_play.play_out(game, hands, [], state.leader, 0, [0] * n, False, [0] * n)
             work += plays
-            values[c] = house.hand_value(game, taken, side)
+            values[c] = house_play.hand_value(game, taken, side)
         tally.add(1.0, values)
         if len(tally.weights) >= check:
             if settled(tally, made, base, BID_TIE):

@@ -6,8 +6,8 @@ consistent with what it knows (its hand, the cards played, the voids shown by no
 following suit, how many cards each seat still holds: ``sample_hands``), each deal weighed
 by how well it fits the other seats' bids (``bid_weight``); for every such
 deal and every candidate card, play the rest of the hand out with Normal's heuristic for
-every seat (``house.play_out``) and value the result for the seat's side
-(``house.hand_value``: its points minus the mean of the other sides', bags, nils and the
+every seat (``house_play.play_out``) and value the result for the seat's side
+(``house_play.hand_value``: its points minus the mean of the other sides', bags, nils and the
 bag penalty counted); pick the candidate with the best weighted mean. The same deals serve every
 candidate (common random numbers), and Normal's card stays unless another's paired lead
 over it is more than ``TIE`` points and ``DEVIATE_Z`` standard errors (few deals are noisy).
@@ -26,8 +26,9 @@ import math
 import random
 import time
 
-from . import house
-from .house import State, bits, high, low
+from . import house, house_bid, house_play
+from .house import State
+from .slots import bits, high, low, runs
 
 # card plays of the house bots' Python heuristic in a second of budget: the heuristic runs
 # 100,000-180,000 card plays a second on an idle core of the benchmark machine, so 0.5 s
@@ -77,27 +78,26 @@ def sample_hands(state: State, rng: random.Random) -> list[int]:
 
 
 def candidates(state: State) -> list[int]:
-    """The legal slots worth comparing: of cards next to each other in a suit with no
-    other seat's card between them, only the lowest (they play the same)."""
+    """The legal slots worth comparing: the lowest of each run of equivalent cards
+    (``slots.runs``: no other seat's card, nor one on the trick, between them)."""
     t = state.table
     assert state.hand is not None
     legal = t.legal(state.hand, state.trick, state.broken)
-    others = t.deck & ~state.gone & ~state.hand
-    out = []
-    prev = -2
-    for c in bits(legal):
-        # the same suit and nothing of the others' between prev and c
-        if prev >= 0 and prev >> 4 == c >> 4 and not (others & ((1 << c) - (2 << prev))):
-            prev = c
-            continue
-        out.append(c)
-        prev = c
-    return out
+    return sorted(low(r) for r in runs(legal, live(state)))
+
+
+def live(state: State) -> int:
+    """The slots still in play that are not the seat's: the unseen cards and the trick's."""
+    assert state.hand is not None
+    m = state.table.deck & ~state.gone & ~state.hand
+    for c in state.trick:
+        m |= 1 << c
+    return m
 
 
 def bid_weight(state: State, hands: list[int]) -> float:
     """How well a deal fits the other seats' bids: each seat's whole hand (its cards now
-    and those it played) counted as a bid is counted (``house.count_tricks``), a nil by its
+    and those it played) counted as a bid is counted (``house_bid.count_tricks``), a nil by its
     risk; 1 for a perfect fit, less the further the counts are from the bids."""
     t = state.table
     w = 1.0
@@ -106,9 +106,9 @@ def bid_weight(state: State, hands: list[int]) -> float:
             continue
         whole = hands[s] | state.played_by[s]
         if bid == 0:
-            w *= math.exp(-NIL_FIT * house.nil_risk(t, whole))
+            w *= math.exp(-NIL_FIT * house_bid.nil_risk(t, whole))
         else:
-            d = house.count_tricks(t, whole) - bid
+            d = house_bid.count_tricks(t, whole) - bid
             w *= math.exp(-d * d / (2 * BID_SPREAD * BID_SPREAD))
     return w
 
@@ -127,10 +127,10 @@ def card_values(state: State, rng: random.Random, cands: list[int], work: int,
         hands = sample_hands(state, rng)
         row = []
         for c in cands:
-            taken, plays = house.play_out(g, hands, state.trick, state.leader, state.gone, state.taken,
+            taken, plays = house_play.play_out(g, hands, state.trick, state.leader, state.gone, state.taken,
                                           state.broken, state.voids, first=c)
             done += plays
-            row.append(house.hand_value(g, taken, side))
+            row.append(house_play.hand_value(g, taken, side))
             if weights and time.monotonic() > deadline:
                 return values, weights  # the safety stop: this deal is left out, half played
         weights.append(bid_weight(state, hands))
@@ -159,22 +159,14 @@ def choose_card(state: State, rng: random.Random, budget_s: float) -> int:
     card on a near-tie."""
     t = state.table
     assert state.hand is not None
-    default = house.normal_card(state.game, state.seat, state.hand, state.trick, state.leader, state.gone,
+    default = house_play.normal_card(state.game, state.seat, state.hand, state.trick, state.leader, state.gone,
                                 state.taken, state.broken, state.voids)
     cands = candidates(state)
     if len(cands) <= 1:
         return default
     # Normal's card stands for its equivalents
-    if default not in cands:
-        others = t.deck & ~state.gone & ~state.hand
-        for c in cands:
-            if c >> 4 == default >> 4 and c < default and not (others & ((1 << default) - (2 << c))):
-                default_rep = c
-                break
-        else:  # pragma: no cover - every legal card has a representative
-            default_rep = low(state.hand)
-    else:
-        default_rep = default
+    legal = t.legal(state.hand, state.trick, state.broken)
+    default_rep = next(low(r) for r in runs(legal, live(state)) if r >> default & 1)
     start = time.monotonic()
     work = max(1, round(budget_s * PLAYS_PER_SECOND))
     values, weights = card_values(state, rng, cands, work, start + STOP_FACTOR * budget_s)
@@ -188,9 +180,6 @@ def choose_card(state: State, rng: random.Random, budget_s: float) -> int:
     if lead < TIE or lead < DEVIATE_Z * se:
         return default
     return best
-
-
-__all__ = ["PLAYS_PER_SECOND", "candidates", "card_values", "choose_card", "high", "sample_hands"]
 
 
 # -- the levels --------------------------------------------------------------------------
@@ -209,22 +198,25 @@ def choose(view: dict, level: str, rng: random.Random, budget_s: float | None, h
     state = house.read(view)
     assert state.hand is not None
     if isinstance(legal[0], int) or legal[0] == "nil":
-        return house.bid_for(state, "normal" if level == "hard" else level, rng)
+        return house_bid.bid_for(state, "normal" if level == "hard" else level, rng)
     if level == "hard":
         budget = hard_budget_s if budget_s is None else budget_s
         slot = choose_card(state, rng, budget)
     else:
         hand = state.hand
-        slot = house.normal_card(state.game, state.seat, hand, state.trick, state.leader, state.gone, state.taken,
+        slot = house_play.normal_card(state.game, state.seat, hand, state.trick, state.leader, state.gone, state.taken,
                            state.broken, state.voids)
         if level == "easy":
             r = rng.random()
             t = state.table
             ok = t.legal(hand, state.trick, state.broken)
-            if r < house.EASY_ANY:  # a slip: any legal card
+            if r < house_play.EASY_ANY:  # a slip: any legal card
                 slot = rng.choice(list(bits(ok)))
-            elif r < house.EASY_ANY + house.EASY_HIGH:  # a wasted high card
-                slot = high(ok & t.suits[high(ok) >> 4]) if not ok & ~t.trumps else house.highest_side(t, ok)
+            elif r < house_play.EASY_ANY + house_play.EASY_HIGH:  # a wasted high card
+                slot = high(ok & t.suits[high(ok) >> 4]) if not ok & ~t.trumps else house_play.highest_side(t, ok)
     card = str(state.table.card(slot))
     assert card in legal, (card, legal)
     return card
+
+
+__all__ = ["PLAYS_PER_SECOND", "candidates", "live", "card_values", "choose_card", "sample_hands", "choose"]

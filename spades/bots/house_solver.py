@@ -24,18 +24,18 @@ The measure (``measure``) of a finished hand, from the hero's side:
 ``value(spot, hero)`` is that figure for side ``hero``; ``card_values(spot)`` gives it,
 for each legal card of the seat to act, after that card, from the acting seat's side.
 
-The search numbers the cards by their place in their suit's power order (slots: the
-trumps first, 16 to a suit), and is alpha-beta, with null-window tests halving the finishes the hand can still
-have (a few tests prune far more than one wide search), and a transposition table at
-the start of each trick keyed on the cards left (each seat's), who leads, the tricks
-taken as far as the measure tells them apart and spades broken, keeping bounds; one
-table per hero, shared across the spots of a hand. Equivalent cards are tried once:
-cards of one suit (as play sees it: jokers and the jjdd 2D are spades) in one hand,
-adjacent in power with no live card (another seat's, or one on the trick) between them,
-win and lose the same tricks.
+The search works on the house bots' slots (``spades.bots.slots``: 16 to a suit, the
+trumps first, a higher slot beating a lower one of its suit), and is alpha-beta, with
+null-window tests halving the finishes the hand can still have (a few tests prune far
+more than one wide search), and a transposition table at the start of each trick keyed
+on the cards left (each seat's), who leads, the tricks taken as far as the measure tells
+them apart and spades broken, keeping bounds; one table per hero, shared across the
+spots of a hand. Equivalent cards are tried once (``slots.runs``): cards of one suit (as
+play sees it: jokers and the jjdd 2D are spades) in one hand, with no live card (another
+seat's, or one on the trick) between them, win and lose the same tricks.
 
-Imports: ``spades.rules_config``, ``spades.rules`` (legality),
-``spades.scoring`` and, for a trick of slots and their width, ``spades.bots.house``.
+Imports: ``spades.rules_config``, ``spades.rules`` (legality), ``spades.scoring`` and
+``spades.bots.slots``.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ from dataclasses import dataclass
 from ..rules import shape_legal_mask
 from ..rules_config import Rules, Shape
 from ..scoring import score_hand
-from .house import SLOT_BITS  # the search numbers a card SLOT_BITS * suit + its place in the suit's power order
-from .house import trick_winner as trick_winner_slot
+from .slots import SLOT_BITS, SUIT_COUNT, SUIT_SLOTS, bits, high, numbers, runs, slot_mask, table
+from .slots import trick_winner as trick_winner_slot
 
 INF = 1 << 20
 MEASURES = ("points", "tricks")
@@ -76,18 +76,10 @@ def to_act(shape: Shape, spot: Spot) -> int:
 
 
 def trick_winner(shape: Shape, trick: tuple[int, ...] | list[int]) -> int:
-    """The index in ``trick`` of its winning card: the highest trump in it, or the
-    highest card of the suit led (the shape's order)."""
-    suit_of, power = shape.suit_of, shape.power
-    best = 0
-    for i in range(1, len(trick)):
-        c, w = trick[i], trick[best]
-        if suit_of[c] == suit_of[w]:
-            if power[c] > power[w]:
-                best = i
-        elif shape.trump_mask >> c & 1:
-            best = i
-    return best
+    """The index in ``trick`` (card numbers) of its winning card: the highest trump in
+    it, or the highest card of the suit led (``slots.trick_winner`` on their slots)."""
+    slot_of = numbers(shape)
+    return trick_winner_slot([slot_of[c] for c in trick])
 
 
 def play(shape: Shape, spot: Spot, card: int) -> Spot:
@@ -107,82 +99,18 @@ def play(shape: Shape, spot: Spot, card: int) -> Spot:
     return Spot(tuple(hands), (), winner, tuple(taken), broken)
 
 
-def _orders(shape: Shape) -> tuple[tuple[int, ...], ...]:
-    """Each suit's cards (as play sees the suits), highest power first."""
-    return tuple(tuple(sorted((c for c in shape.deck if m >> c & 1), key=lambda c: -shape.power[c]))
-                 for m in shape.suit_masks)
-
-
 def equivalents(shape: Shape, legal: int, live_others: int) -> dict[int, int]:
-    """Each legal card's representative: the top card of its run, cards of one suit
-    adjacent in power with no card of ``live_others`` between them."""
+    """Each legal card's representative (card numbers): the top card of its run
+    (``slots.runs``), cards of one suit adjacent in power with no card of
+    ``live_others`` between them."""
+    slot_of = numbers(shape)
+    card_of = {x: c for c, x in enumerate(slot_of) if x >= 0}
     rep: dict[int, int] = {}
-    for order in _orders_of(shape):
-        top = -1
-        for c in order:
-            if legal >> c & 1:
-                if top < 0:
-                    top = c
-                rep[c] = top
-            elif live_others >> c & 1:
-                top = -1
+    for run in runs(slot_mask(slot_of, legal), slot_mask(slot_of, live_others)):
+        top = card_of[high(run)]
+        for x in bits(run):
+            rep[card_of[x]] = top
     return rep
-
-
-_ORDERS: dict[Shape, tuple[tuple[int, ...], ...]] = {}
-
-
-def _orders_of(shape: Shape) -> tuple[tuple[int, ...], ...]:
-    found = _ORDERS.get(shape)
-    if found is None:
-        found = _ORDERS[shape] = _orders(shape)
-    return found
-
-
-SLOT_SUIT = (1 << SLOT_BITS) - 1
-
-
-@dataclass(frozen=True, slots=True)
-class _Slots:
-    """A shape in the search's numbering (*slots*): within a suit as play sees it, a
-    higher slot beats a lower one, and the trumps are slots 0-15, so that a trick's
-    winner, the runs of equivalent cards and the legal cards are a few integer operations.
-    ``shape`` is the table's shape renumbered so (``shape_legal_mask`` takes it)."""
-
-    slot_of: tuple[int, ...]  # by card number (-1: not in this deck)
-    card_of: dict[int, int]
-    shape: Shape
-
-
-_SLOTS: dict[Shape, _Slots] = {}
-
-
-def _slots_of(shape: Shape) -> _Slots:
-    found = _SLOTS.get(shape)
-    if found is None:
-        slot_of = [-1] * 54
-        suits = [0] * len(shape.suit_masks)
-        for s, order in enumerate(_orders_of(shape)):
-            for i, c in enumerate(reversed(order)):
-                slot_of[c] = SLOT_BITS * s + i
-                suits[s] |= 1 << (SLOT_BITS * s + i)
-        deck = sum(suits)
-        trumps = suits[shape.suit_of[shape.trumps[0]]]
-        renumbered = dataclasses.replace(
-            shape, deck_mask=deck, trump_mask=trumps, suit_masks=tuple(suits), side_mask=deck & ~trumps,
-            suit_of=tuple(x // SLOT_BITS for x in range(SLOT_BITS * len(suits))),
-            power=tuple(x % SLOT_BITS for x in range(SLOT_BITS * len(suits))), standard=False)
-        found = _SLOTS[shape] = _Slots(tuple(slot_of), {x: c for c, x in enumerate(slot_of) if x >= 0}, renumbered)
-    return found
-
-
-def _slot_mask(slot_of: tuple[int, ...], mask: int) -> int:
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= 1 << slot_of[low.bit_length() - 1]
-        mask ^= low
-    return out
 
 
 def _layout(hands: list[int]) -> tuple[int, ...]:
@@ -194,8 +122,8 @@ def _layout(hands: list[int]) -> tuple[int, ...]:
     for h in hands:
         every |= h
     out = []
-    for s in range(4):
-        m = every >> (SLOT_BITS * s) & SLOT_SUIT
+    for s in range(SUIT_COUNT):
+        m = every >> (SLOT_BITS * s) & SUIT_SLOTS
         code = 1
         while m:
             low = m & -m
@@ -224,7 +152,7 @@ class HouseSolver:
         self.bids = list(bids)
         self.blind = list(blind)
         self.lead_any = rules.spades_lead == "any"
-        self._slots = _slots_of(shape)
+        self._table = table(rules)
         self._n = shape.players
         nil = [rules.bidding and (self.bids[s] or 0) == 0 for s in shape.seats]
         # the seats whose own tricks the measure tells apart (a nil bidder's, with partners)
@@ -316,8 +244,8 @@ class HouseSolver:
         start = spot.taken
         left = self.shape.tricks - sum(spot.taken)
         finals = sorted(self._reachable(hero, start, spot.taken, left))
-        slot_of = self._slots.slot_of
-        hands = [_slot_mask(slot_of, h) for h in spot.hands]
+        slot_of = numbers(self.shape)
+        hands = [slot_mask(slot_of, h) for h in spot.hands]
         trick = [slot_of[c] for c in spot.trick]
         lo, hi = 0, len(finals) - 1
         while lo < hi:
@@ -358,26 +286,6 @@ class HouseSolver:
         return out
 
     # -- the search ----------------------------------------------------------------------
-    @staticmethod
-    def _choices(legal: int, live_others: int) -> list[int]:
-        """One slot of each run of equivalent legal slots, highest first in each suit:
-        slots of a suit with no slot of ``live_others`` between them."""
-        out = []
-        for s in range(4):
-            part = legal >> (SLOT_BITS * s) & SLOT_SUIT
-            if not part:
-                continue
-            prev = -1
-            while part:
-                c = part.bit_length() - 1
-                part ^= 1 << c
-                c += SLOT_BITS * s
-                if prev >= 0 and not live_others & (((1 << prev) - 1) & ~((2 << c) - 1)):
-                    continue  # nothing live between this card and its run's top
-                out.append(c)
-                prev = c
-        return out
-
     def _search(self, hands: list[int], trick: list[int], leader: int, taken: tuple[int, ...], broken: bool,
                 start: tuple[int, ...], alpha: int, beta: int) -> int:
         self.nodes += 1
@@ -451,7 +359,7 @@ class HouseSolver:
         for _ in range(n):
             seat = left[seat]
         held = hands[seat]
-        legal = shape_legal_mask(self._slots.shape, held, trick, broken, self.lead_any)
+        legal = self._table.legal(held, trick, broken)
         others = 0
         for s, h in enumerate(hands):
             if s != seat:
@@ -461,7 +369,7 @@ class HouseSolver:
         maxing = seat in self._heroes
         best = -INF if maxing else INF
         last = n == self._n - 1
-        for c in self._ordered(self._choices(legal, others), trick, leader, seat, maxing):
+        for c in self._ordered([high(r) for r in runs(legal, others)], trick, leader, seat, maxing):
             hands[seat] = held & ~(1 << c)
             trick.append(c)
             if last:
