@@ -75,6 +75,29 @@ they first appear in ``--seats`` (``specs``):
   ``nils_busted``, ``sets_caused`` and ``by_hand``, which need one other team to blame or
   compare with, and ``avg_contract`` (a side's contract, which is ``avg_bid`` alone in
   cutthroat).
+- At a partners table ``figures`` also tell how each SPEC did by its partner (the seat
+  across from each seat it played, whatever SPEC that is); in cutthroat, with no partner,
+  these keys are left out:
+  - ``partner_nils``: the hands in which the partner bid nil or blind nil, over the SPEC's
+    seat hands, and ``partner_nil_made`` the share of them the partner made (None when
+    there were none).
+  - ``overtook_partner``: per seat hand (like ``nil_bids_per_hand``), the cards the SPEC's
+    seat played that needlessly beat its partner's winning card, and
+    ``overtook_partner_count`` their number. A card counts when (a) the card winning the
+    trick so far, as it was played, was the partner's; (b) the card beats it (a higher
+    card of its suit, or a trump on a card that is not one); (c) the seat held a legal card
+    then (the engine's ``shape_legal_mask`` on the cards it held and the trick so far) that
+    would not have beaten it; (d) the partner did not bid nil or blind nil that hand
+    (taking a trick over a nil partner covers the nil); and (e) the side gained nothing by
+    it: no card played after it in the trick beat the partner's card (so the partner's
+    card would have taken the trick, given the cards played after), and the seat itself
+    did not bid nil (or blind nil). ``partner_overtakes`` counts them from the hand's deal
+    and its cards in the order played.
+  - ``side_win_rate``: seat by seat, the share of the matches the SPEC's seats played that
+    the seat's side won, a seat whose side was level at the 99-hand cap left out (as
+    ``win_rate`` leaves out draws). For the first SPEC with its seats on one side (one seat,
+    or two partners) it is ``win_rate``; a SPEC with seats on both sides counts each seat
+    (with ``yardstick`` in every seat it is 0.5, where ``wins`` credit it with every match).
 
 ``--records DIR`` writes each match's record (RECORD.md, ``spades.records.to_record``:
 spades-match/1 at a standard table, /2 with any house rule) to DIR, created if missing,
@@ -105,16 +128,17 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import bots
 from .bots import punisher, yardstick
-from .cards import NotationError
+from .cards import SPADES, NotationError, any_cards_of, mask_of
 from .records import to_record
-from .rules import IllegalAction, Match, parse_action
-from .rules_config import Rules, RulesError
+from .rules import IllegalAction, Match, parse_action, shape_legal_mask
+from .rules_config import Rules, RulesError, Shape
 from .views import seat_view
 
 DEFAULT_LIMIT_S = 10.0
@@ -231,6 +255,15 @@ class SeatsResult:
     hand_rows: list[list[tuple]]
     sides: float  # the share of the sides the first SPEC sat in
     record: dict | None = None
+    partners: bool = False  # a partners table: the partner figures below are kept
+    # per SPEC, one row per seat and hand (like ``hand_rows``), at a partners table only:
+    # (the partner's nil bids (blind included), of them made, the seat's needless
+    # overtakes of its partner, ``partner_overtakes``)
+    partner_rows: list[list[tuple]] = field(default_factory=list)
+    # per SPEC, over its seats of the match: the seats whose side won, and the seats whose
+    # side was not among the level leaders of a draw
+    side_won: list[int] = field(default_factory=list)
+    side_decided: list[int] = field(default_factory=list)
 
 
 def builtin_action(spec: str, view: dict, bot_seed: int, budget_s: float | None = None) -> object:
@@ -324,7 +357,12 @@ def play_rotation(specs: tuple[str, ...], lineup: tuple[int, ...], rules_json: d
     k_count = len(specs)
     points: list[list[int]] = [[] for _ in range(k_count)]
     rows: list[list[tuple]] = [[] for _ in range(k_count)]
+    partners = shape.partner(0) is not None
+    partner_rows: list[list[tuple]] = [[] for _ in range(k_count)] if partners else []
     for r in match.results:
+        if partners:
+            over = partner_overtakes(shape, r.deal, r.bids, shape.left[r.dealer], r.plays,
+                                     rules.spades_lead == "any")
         for s in shape.seats:
             t = r.score.teams[shape.side_of[s]]
             bid = r.bids[s]
@@ -335,6 +373,10 @@ def play_rotation(specs: tuple[str, ...], lineup: tuple[int, ...], rules_json: d
             rows[lineup[s]].append((
                 bid if bid else None, r.tricks[s], None if t.made is None else t.made is False, t.bags,
                 t.penalty < 0, len(plain), sum(plain), len(blind), sum(blind)))
+            if partners:
+                p = shape.partner(s)
+                theirs = [made for seat, _, made in t.nils if seat == p]
+                partner_rows[lineup[s]].append((len(theirs), sum(theirs), over[s]))
     winners: tuple[int, ...] = ()
     tied: tuple[int, ...] = ()
     if match.winner is not None:
@@ -342,17 +384,93 @@ def play_rotation(specs: tuple[str, ...], lineup: tuple[int, ...], rules_json: d
     else:
         best = max(match.scores)
         tied = tuple(sorted({lineup[s] for s in shape.seats if match.scores[shape.side_of[s]] == best}))
+    won_seats = () if match.winner is None else shape.sides[match.winner]
+    level = () if match.winner is not None else [s for s in shape.seats
+                                                 if match.scores[shape.side_of[s]] == max(match.scores)]
     result = SeatsResult(
-        lineup=tuple(lineup), won_seats=() if match.winner is None else shape.sides[match.winner],
+        lineup=tuple(lineup), won_seats=won_seats,
         winners=winners, tied=tied, hands=len(match.results), hand_points=points,
         decision_ms=[[ms for s in shape.seats if lineup[s] == k for ms in times[s]] for k in range(k_count)],
         replaced=[sum(replaced[s] for s in shape.seats if lineup[s] == k) for k in range(k_count)],
         hand_rows=rows,
         sides=sum(1 for side in shape.sides if any(lineup[s] == 0 for s in side)) / shape.side_count,
+        partners=partners, partner_rows=partner_rows,
+        side_won=[sum(1 for s in won_seats if lineup[s] == k) for k in range(k_count)],
+        side_decided=[sum(1 for s in shape.seats if lineup[s] == k and s not in level) for k in range(k_count)],
     )
     if record is not None:
         result.record = _with_arena(match, {**record, "seats": [specs[k] for k in lineup]})
     return result
+
+
+def beats(shape: Shape, card: int, win: int) -> bool:
+    """Whether ``card``, played to a trick that ``win`` is winning so far, takes the lead
+    from it: a higher card of its suit (the shape's order), or a trump on a card that is
+    not one (the rule of ``Match._play``)."""
+    suit_of = shape.suit_of
+    if suit_of[card] == suit_of[win]:
+        return shape.power[card] > shape.power[win]
+    return suit_of[card] == SPADES
+
+
+def hand_tricks(shape: Shape, deal: Sequence[Sequence[int]], leader: int, plays: Sequence[int],
+                lead_any: bool = False) -> Iterator[tuple[int, tuple[int, ...], list[int], list[int]]]:
+    """The tricks of a hand from its deal, its first leader and its cards in the order
+    played (``HandResult.plays``, or a hand under way: ``Match.plays``, whose last trick
+    may be short): per trick its leader, its cards, the winning position after each card
+    (an index into the cards), and each card's legal cards as a mask (the engine's
+    ``shape_legal_mask`` on the cards the seat held then)."""
+    held = [mask_of(cards) for cards in deal]
+    broken = False
+    n = shape.players
+    for start in range(0, len(plays), n):
+        trick = tuple(plays[start:start + n])
+        win = 0
+        winning: list[int] = []
+        legal: list[int] = []
+        seat = leader
+        for i, card in enumerate(trick):
+            legal.append(shape_legal_mask(shape, held[seat], trick[:i], broken, lead_any))
+            held[seat] &= ~(1 << card)
+            if i and beats(shape, card, trick[win]):
+                win = i
+            winning.append(win)
+            seat = shape.left[seat]
+        yield leader, trick, winning, legal
+        if len(trick) == n:
+            if shape.trump_mask >> trick[win] & 1:  # a trump won: spades are broken
+                broken = True
+            leader = _seat_at(shape, leader, win)
+
+
+def partner_overtakes(shape: Shape, deal: Sequence[Sequence[int]], bids: Sequence[int | None], leader: int,
+                      plays: Sequence[int], lead_any: bool = False) -> list[int]:
+    """Per seat, the cards it played in the hand that needlessly beat its partner's
+    winning card (the module's docstring, ``overtook_partner``): the partner's card was
+    winning the trick so far, the card beats it though the seat held a legal card that
+    would not, neither the partner nor the seat bid nil (blind nil included), and no card
+    played after it in the trick beat the partner's card. All zero in cutthroat."""
+    counts = [0] * shape.players
+    for first, trick, winning, legal in hand_tricks(shape, deal, leader, plays, lead_any):
+        seat = first
+        for i, card in enumerate(trick):
+            partner = shape.partner(seat)
+            if i and partner is not None and bids[seat] != 0 and bids[partner] != 0:
+                w = winning[i - 1]
+                best = trick[w]
+                if (_seat_at(shape, first, w) == partner and beats(shape, card, best)
+                        and any(not beats(shape, c, best) for c in any_cards_of(legal[i]))
+                        and not any(beats(shape, later, best) for later in trick[i + 1:])):
+                    counts[seat] += 1
+            seat = shape.left[seat]
+    return counts
+
+
+def _seat_at(shape: Shape, leader: int, position: int) -> int:
+    seat = leader
+    for _ in range(position):
+        seat = shape.left[seat]
+    return seat
 
 
 def _with_arena(match: Match, facts: dict) -> dict:
@@ -421,6 +539,13 @@ def summarize_seats(results: list[SeatsResult], seats: list[str], specs: tuple[s
         ppm.append(round(sum(pts) / len(pts), 1) if pts else 0.0)
     times = [[ms for r in results for ms in r.decision_ms[k]] for k in range(k_count)]
     seat_matches = [sum(r.lineup.count(k) for r in results) for k in range(k_count)]
+    figs = {spec: seat_figures([row for r in results for row in r.hand_rows[k]], seat_matches[k], ppm[k])
+            for k, spec in enumerate(specs)}
+    if results and results[0].partners:
+        for k, spec in enumerate(specs):
+            figs[spec].update(partner_figures([row for r in results for row in r.partner_rows[k]],
+                                              sum(r.side_won[k] for r in results),
+                                              sum(r.side_decided[k] for r in results)))
     return {
         "matches": len(results),
         "seats": list(seats),
@@ -436,8 +561,7 @@ def summarize_seats(results: list[SeatsResult], seats: list[str], specs: tuple[s
         "decision_ms": {spec: {"p50": _percentile(times[k], 0.5), "p95": _percentile(times[k], 0.95)}
                         for k, spec in enumerate(specs)},
         "replaced": [sum(r.replaced[k] for r in results) for k in range(k_count)],
-        "figures": {spec: seat_figures([row for r in results for row in r.hand_rows[k]], seat_matches[k], ppm[k])
-                    for k, spec in enumerate(specs)},
+        "figures": figs,
     }
 
 
@@ -501,6 +625,22 @@ def seat_figures(rows: list[tuple], seat_matches: int, points_per_hand: float) -
         "nil_made": share(sum(row[6] for row in rows), nils),
         "blind_nil_bids_per_hand": share(blinds, len(rows)),
         "blind_nil_made": share(sum(row[8] for row in rows), blinds),
+    }
+
+
+def partner_figures(rows: list[tuple], side_won: int, side_decided: int) -> dict:
+    """One SPEC's partner figures at a partners table, over its seats' hands (see
+    ``SeatsResult.partner_rows``), and its seats' matches: ``side_won`` of the
+    ``side_decided`` seats not on a level side won by their side."""
+    share = _share
+    nils = sum(row[0] for row in rows)
+    overtook = sum(row[2] for row in rows)
+    return {
+        "partner_nils": nils,
+        "partner_nil_made": share(sum(row[1] for row in rows), nils),
+        "overtook_partner": share(overtook, len(rows)),
+        "overtook_partner_count": overtook,
+        "side_win_rate": round(side_won / side_decided, 3) if side_decided else 0.0,
     }
 
 
