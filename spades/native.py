@@ -2,10 +2,14 @@
 
 Hard's strength is the number of deals its search plays out in its 0.5 s, and nearly all
 of a decision is Python running card play (``policy``, ``punisher``), the search's loop
-and its deals (``search``, ``deals``), the endgame solver (``solver``) and the bid model's weights (``bidmodel``).
-Compiled, the same source runs about 3.4 times as fast and chooses exactly the same cards
-for the same work: ``spades.bots.search.COMPILED`` tells which runs, and its
-``PLAYS_PER_SECOND`` turns Hard's time into the work that code does in it.
+and its deals (``search``, ``deals``), the endgame solver (``solver``) and the bid model's
+weights (``bidmodel``); at a house-rules table, the house bots' parts (``slots``,
+``house``, ``house_bid``, ``house_play``), their search (``house_search``) and the house
+solver (``house_solver``), which the analysis of a house hand runs too. Compiled, the
+same source runs about 3.4 times as fast (the house bots' play-outs about 3.3 times) and
+chooses exactly the same cards for the same work: ``spades.bots.search.COMPILED`` and
+``house_search.COMPILED`` tell which runs, and their ``PLAYS_PER_SECOND`` turn Hard's
+time into the work that code does in it.
 
 ``python -m spades.native`` (run by ``scripts/setup``) compiles ``COMPILED`` into
 ``build/native/<key>/``, where the key is a hash of the sources they are built from
@@ -34,7 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "spades" / "bots"
 BUILDS = ROOT / "build" / "native"
 # the modules compiled, and every module whose source they are compiled against
-COMPILED = ("policy", "punisher", "solver", "bidmodel", "deals", "search")
+COMPILED = ("policy", "punisher", "solver", "bidmodel", "deals", "search",
+            "slots", "house", "house_bid", "house_play", "house_search", "house_solver")
 SOURCES = tuple(BOTS / f"{m}.py" for m in (*COMPILED, "knowledge")) + tuple(
     ROOT / "spades" / f"{m}.py" for m in ("cards", "rules", "rules_config", "scoring"))
 GROUP = "spades_bots_native"  # the name of the library the compiled modules share

@@ -11,7 +11,7 @@ import pytest
 from spades.bots import choose, hint, house, house_bid, house_search, slots
 from spades.cards import Card
 from spades.rules import HAND_OVER, PLAYING, Match, parse_action
-from spades.rules_config import Rules
+from spades.rules_config import STANDARD_SHAPE, Rules, shape_of
 from spades.views import seat_view
 
 TINY = 0.003  # Hard's budget in tests: enough to run the search, quick
@@ -257,3 +257,20 @@ def test_standard_table_choices_unchanged(seed: int) -> None:
             if hinted is not None:
                 assert hint(v) == hinted
         m.apply(seat, parse_action(choose(v, "normal", 1)))
+
+
+def test_runs_of_equivalent_cards_are_parted_by_live_cards_only() -> None:
+    """Slots 0, 1 and 3 with slot 2 live: {3} and {0, 1}; with nothing live between them
+    cards of a suit are one run, and the lowest stands for it; suits never share a run."""
+    assert slots.runs(0b1011, 0b0100) == [0b1000, 0b0011]
+    assert slots.runs(0b1011, 0) == [0b1011]
+    t = slots.table(Rules(jokers="jj"))
+    three, four = t.slot(Card.parse("3D")), t.slot(Card.parse("4D"))
+    assert slots.runs((1 << three) | (1 << four), 0) == [(1 << three) | (1 << four)]
+    ace, two = t.slot(Card.parse("AS")), t.slot(Card.parse("2H"))
+    assert slots.runs((1 << ace) | (1 << two), 0) == [1 << ace, 1 << two]
+    assert slots.lowest_equivalent((1 << three) | (1 << four), 0) == three
+
+
+def test_the_lift_reads_the_seat_count() -> None:
+    assert house_bid.lift(STANDARD_SHAPE) == 0.5 and house_bid.lift(shape_of(3, False)) == 1.8

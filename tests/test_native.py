@@ -38,6 +38,29 @@ while match.hand_number <= 2 and not match.finished:
                                              20_000 / search.PLAYS_PER_SECOND, math.inf)
             out["hard"].append([card, tally and [len(tally.weights)] + [round(tally.mean(c), 9) for c in tally.values]])
     match.apply(seat, parse_action(action))
+# the same at a cutthroat table of three: the house bots, Hard's play-outs and the house solver
+from spades.bots import house, house_search
+from spades.bots.house_solver import HouseSolver, Spot
+from spades.rules_config import preset_rules
+match = Match(preset_rules("cutthroat-3"), seed=43)
+out["house"], decisions = [], 0
+while match.phase != HAND_OVER:
+    seat = match.to_act
+    view = seat_view(match, seat)
+    action = choose(view, "normal", 7)
+    out["house"].append(action)
+    if match.phase == "playing":
+        decisions += 1
+        state = house.read(view)
+        if decisions % 4 == 0:
+            cands = house_search.candidates(state)
+            values, _ = house_search.card_values(state, random.Random(decisions), cands, 4_000, math.inf)
+            out["house"].append({str(state.table.card(c)): round(sum(v), 9) for c, v in values.items()})
+        if len(match.tricks) >= 13:
+            solver = HouseSolver(match.rules, match.bids, match.blind)
+            spot = Spot(tuple(match.held), tuple(match.trick), match.trick_leader, tuple(match.taken), match.broken)
+            out["house"].append(sorted(solver.card_values(spot).items()))
+    match.apply(seat, parse_action(action))
 print(json.dumps(out))
 """
 
@@ -56,6 +79,8 @@ def test_the_compiled_bots_choose_what_the_source_chooses() -> None:
     assert len(compiled["hard"]) >= 8 and any(h[1] for h in compiled["hard"])
     assert compiled["actions"] == source["actions"]
     assert compiled["hard"] == source["hard"]
+    assert len(compiled["house"]) > 51 and sum(isinstance(h, dict) for h in compiled["house"]) >= 8
+    assert compiled["house"] == source["house"]
 
 
 def test_an_edited_source_runs_as_python_until_the_next_build(tmp_path: Path, monkeypatch) -> None:

@@ -221,11 +221,8 @@ def beating(t: Table, m: int, w: int) -> int:
 def runs(m: int, live: int) -> list[int]:
     """The runs of equivalent slots of ``m`` (one hand's), each a mask: slots of one suit
     with no slot of ``live`` (every other seat's cards, and the trick's) between them.
-    Suit by suit from the trumps, each suit's highest run first.
-
-    >>> [bin(r) for r in runs(0b1011, 0b0100)]  # slots 0, 1 and 3, with 2 live: {3}, {0, 1}
-    ['0b1000', '0b11']
-    """
+    Suit by suit from the trumps, each suit's highest run first: slots 0, 1 and 3 with
+    slot 2 live are the runs {3} and {0, 1}."""
     out = []
     for s in range(SUIT_COUNT):
         base = SLOT_BITS * s
