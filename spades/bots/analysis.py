@@ -65,6 +65,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import Protocol
 
 from ..cards import CARDS, Card, any_cards_of
 from ..records import from_record
@@ -86,7 +87,7 @@ from .search import (
     nil_has_a_chance,
     play_out_after,
 )
-from .slots import bits
+from .slots import bits, low, runs
 from .solver import Position, Solver, equivalents
 
 # the most work the analyst spends on a decision (a clear one stops sooner: ``settled``), in seconds of
@@ -259,76 +260,104 @@ def analyse_hand(record: dict, hand: int, budget_s: float = BUDGET_S, seed: int 
                  part: int | None = None) -> dict:
     """Hand ``hand`` (from 0) of a finished match record, analysed: ``{"hand": H,
     "steps": [...]}`` with every bid (in bidding order) and every card (in play order);
-    ``part`` (one of ``PARTS``): only the bids and the cards before the first of
-    ``SPLITS`` (part 0), or only the cards from one split to the next (workers share a
+    ``part`` (one of ``PARTS``): only the bids and the cards before the first of the
+    hand's splits (part 0), or only the cards from one split to the next (workers share a
     hand; each part's steps are the same as the whole hand's). Raises RecordError or
     IllegalStep (``spades.records``) for a record the rules refuse, IndexError for a hand
-    or a part it does not have. A house-rules record's parts split its hand by its own
-    size (``splits_of``)."""
+    or a part it does not have. One walk for every shape: a house-rules record's parts
+    split its hand by its own size (``splits_of``), and its steps are weighed by the house
+    bots' parts (``_House``), a standard record's by the standard bots' (``_Standard``)."""
     h = record["hands"][hand]
-    first, upto = ((0, *SPLITS)[part], (*SPLITS, 52)[part]) if part is not None else (0, 52)
-    bids = part is None or part == 0
     match = _start_of(record, hand)
-    if match.rules.house:
-        return _analyse_house_hand(record, hand, match, budget_s, seed, part)
-    limit = max(1, int(budget_s * PLAYS_PER_SECOND))
+    shape = match.shape
+    analyst: _Analyst = _House(match, budget_s) if match.rules.house else _Standard(match, budget_s)
+    cards = shape.players * shape.tricks
+    splits = splits_of(shape)
+    first, upto = ((0, *splits)[part], (*splits, cards)[part]) if part is not None else (0, cards)
+    bids = part is None or part == 0
     steps: list[dict] = []
 
     def rng(kind: str, index: int) -> random.Random:
         return random.Random(f"analysis/{seed}/{hand}/{kind}/{index}")
 
     if match.rules.bidding:
-        blind = h.get("blind") or [False] * 4
-        for seat in [(match.dealer + 1 + i) % 4 for i in range(4)]:
+        blind = h.get("blind") or [False] * shape.players
+        seat = shape.left[match.dealer]
+        for _ in shape.seats:
             bid = h["bids"][seat]
             value = 0 if bid == "nil" else int(bid)
             if blind[seat]:
                 match.apply(seat, BLIND_NIL)
                 if bids:
                     steps.append(_step(seat, "bid", "nil", "nil", 0.0, None, None))
+                seat = shape.left[seat]
                 continue
             if match.can_look(seat):
                 match.apply(seat, LOOK)
-            if not bids:
-                match.apply(seat, BIDS[value])
-                continue
-            known = knowledge.read(seat_view(match, seat))
-            tally, base = bid_worths(known, rng("bid", seat), limit, value)
-            best = tally.pick(base, BID_TIE)
-            cost = max(0.0, tally.mean(best) - tally.mean(value))
-            steps.append(_step(seat, "bid", _bid_text(value), _bid_text(best), cost, tally.mean(value), None))
+            if bids:
+                best, cost, expected = analyst.bid(match, seat, value, rng("bid", seat))
+                steps.append(_step(seat, "bid", _bid_text(value), _bid_text(best), cost, expected, None))
             match.apply(seat, BIDS[value])
-    solver = Solver(match.rules, match.bids, match.blind)
+            seat = shape.left[seat]
     for index, text in enumerate(h["plays"]):
-        to_act = match.to_act
-        assert to_act is not None
-        seat = to_act
+        acting = match.to_act
+        assert acting is not None
+        seat = acting
         card = Card.parse(text)
         if not first <= index < upto:
             match.apply(seat, card)
             continue
-        known = knowledge.read(seat_view(match, seat))
-        reps, tally, default = card_worths(known, rng("play", index), limit, card)
-        if len(tally.values) == 1:
-            best, cost, expected = card, 0.0, None
-        else:
-            pick = tally.pick(reps[default], CARD_TIE)
-            cost = max(0.0, tally.mean(pick) - tally.mean(reps[card]))
-            expected = tally.mean(reps[card])
-            if reps[card] == pick:
-                best = card
-            elif reps[default] == pick:
-                best = CARDS[default]
-            else:
-                best = CARDS[min(c for c, r in reps.items() if r == pick)]
-        dd = None
-        if 13 - len(match.tricks) <= DD_TRICKS:
-            pos = Position(tuple(match.held), tuple(match.trick), match.trick_leader,  # type: ignore[arg-type]
-                           tuple(match.taken), match.broken)  # type: ignore[arg-type]
-            dd = {str(CARDS[c]): v for c, v in sorted(solver.card_values(pos).items())}
-        steps.append(_step(seat, "play", str(card), str(best), cost, expected, dd, index))
+        chosen, cost, expected = analyst.card(match, seat, card, rng("play", index))
+        dd = analyst.double_dummy(match) if shape.tricks - len(match.tricks) <= DD_TRICKS else None
+        steps.append(_step(seat, "play", str(card), str(chosen), cost, expected, dd, index))
         match.apply(seat, card)
     return {"hand": hand, "steps": steps}
+
+
+class _Analyst(Protocol):
+    """How one kind of table weighs a step (``analyse_hand`` walks the hand): a bid's best
+    bid, cost and expected worth; a card's; and the double-dummy figures of the spot."""
+
+    def bid(self, match: Match, seat: int, value: int, rng: random.Random) -> tuple[int, float, float | None]: ...
+
+    def card(self, match: Match, seat: int, card: Card, rng: random.Random) -> tuple[Card, float, float | None]: ...
+
+    def double_dummy(self, match: Match) -> dict[str, int]: ...
+
+
+class _Standard:
+    """A standard table's steps: Hard's search on the seat's knowledge (``knowledge``),
+    the bid model, and ``solver.Solver``."""
+
+    def __init__(self, match: Match, budget_s: float) -> None:
+        self.limit = max(1, int(budget_s * PLAYS_PER_SECOND))
+        self.solver: Solver | None = None
+
+    def bid(self, match: Match, seat: int, value: int, rng: random.Random) -> tuple[int, float, float | None]:
+        tally, base = bid_worths(knowledge.read(seat_view(match, seat)), rng, self.limit, value)
+        best = tally.pick(base, BID_TIE)
+        return best, max(0.0, tally.mean(best) - tally.mean(value)), tally.mean(value)
+
+    def card(self, match: Match, seat: int, card: Card, rng: random.Random) -> tuple[Card, float, float | None]:
+        reps, tally, default = card_worths(knowledge.read(seat_view(match, seat)), rng, self.limit, card)
+        if len(tally.values) == 1:
+            return card, 0.0, None
+        pick = tally.pick(reps[default], CARD_TIE)
+        cost = max(0.0, tally.mean(pick) - tally.mean(reps[card]))
+        if reps[card] == pick:
+            best = card
+        elif reps[default] == pick:
+            best = CARDS[default]
+        else:
+            best = CARDS[min(c for c, r in reps.items() if r == pick)]
+        return best, cost, tally.mean(reps[card])
+
+    def double_dummy(self, match: Match) -> dict[str, int]:
+        if self.solver is None:
+            self.solver = Solver(match.rules, match.bids, match.blind)
+        pos = Position(tuple(match.held), tuple(match.trick), match.trick_leader,  # type: ignore[arg-type]
+                       tuple(match.taken), match.broken)  # type: ignore[arg-type]
+        return {str(CARDS[c]): v for c, v in sorted(self.solver.card_values(pos).items())}
 
 
 # -- a house-rules hand ------------------------------------------------------------------
@@ -345,14 +374,9 @@ def house_card_worths(state: house.State, rng: random.Random, work_limit: int,
     side = t.side_of[state.seat]
     default = house_play.normal_card(g, state.seat, state.hand, state.trick, state.leader, state.gone, state.taken,
                                 state.broken, state.voids)
-    cands = house_search.candidates(state)
-    standing = set(cands)
-    reps: dict[int, int] = {}
-    rep = -1
-    for c in bits(t.legal(state.hand, state.trick, state.broken)):
-        if c in standing:
-            rep = c
-        reps[c] = rep
+    reps = {c: low(r) for r in runs(t.legal(state.hand, state.trick, state.broken), house_search.live(state))
+            for c in bits(r)}
+    cands = sorted(set(reps.values()))  # house_search.candidates
     tally = Tally(cands)
     if len(cands) == 1:
         return reps, tally, default
@@ -431,80 +455,44 @@ def house_bid_worths(state: house.State, rng: random.Random, work_limit: int, ma
     return tally, base
 
 
-def _analyse_house_hand(record: dict, hand: int, match: Match, budget_s: float, seed: int,
-                        part: int | None) -> dict:
-    """``analyse_hand`` for a record under house rules (``match``: the hand as dealt)."""
-    h = record["hands"][hand]
-    shape = match.shape
-    cards = shape.players * shape.tricks
-    splits = splits_of(shape)
-    first, upto = ((0, *splits)[part], (*splits, cards)[part]) if part is not None else (0, cards)
-    bids = part is None or part == 0
-    limit = max(1, int(budget_s * house_search.PLAYS_PER_SECOND))
-    steps: list[dict] = []
+class _House:
+    """A house-rules table's steps: the house bots' parts on the seat's view
+    (``house.read``), Normal's bids and play-outs, and ``house_solver.HouseSolver``."""
 
-    def rng(kind: str, index: int) -> random.Random:
-        return random.Random(f"analysis/{seed}/{hand}/{kind}/{index}")
+    def __init__(self, match: Match, budget_s: float) -> None:
+        self.limit = max(1, int(budget_s * house_search.PLAYS_PER_SECOND))
+        self.solver: HouseSolver | None = None
 
-    if match.rules.bidding:
-        blind = h.get("blind") or [False] * shape.players
-        seat = shape.left[match.dealer]
-        for _ in shape.seats:
-            bid = h["bids"][seat]
-            value = 0 if bid == "nil" else int(bid)
-            if blind[seat]:
-                match.apply(seat, BLIND_NIL)
-                if bids:
-                    steps.append(_step(seat, "bid", "nil", "nil", 0.0, None, None))
-                seat = shape.left[seat]
-                continue
-            if match.can_look(seat):
-                match.apply(seat, LOOK)
-            if bids:
-                state = house.read(seat_view(match, seat))
-                tally, base = house_bid_worths(state, rng("bid", seat), limit, value)
-                if len(tally.values) == 1:
-                    best, cost, expected = value, 0.0, None
-                else:
-                    best = tally.pick(base, BID_TIE)
-                    cost = max(0.0, tally.mean(best) - tally.mean(value))
-                    expected = tally.mean(value)
-                steps.append(_step(seat, "bid", _bid_text(value), _bid_text(best), cost, expected, None))
-            match.apply(seat, BIDS[value])
-            seat = shape.left[seat]
-    solver = HouseSolver(match.rules, match.bids, match.blind)
-    for index, text in enumerate(h["plays"]):
-        acting = match.to_act
-        assert acting is not None
-        seat = acting
-        card = Card.parse(text)
-        if not first <= index < upto:
-            match.apply(seat, card)
-            continue
+    def bid(self, match: Match, seat: int, value: int, rng: random.Random) -> tuple[int, float, float | None]:
+        tally, base = house_bid_worths(house.read(seat_view(match, seat)), rng, self.limit, value)
+        if len(tally.values) == 1:
+            return value, 0.0, None
+        best = tally.pick(base, BID_TIE)
+        return best, max(0.0, tally.mean(best) - tally.mean(value)), tally.mean(value)
+
+    def card(self, match: Match, seat: int, card: Card, rng: random.Random) -> tuple[Card, float, float | None]:
         state = house.read(seat_view(match, seat))
         t = state.table
-        reps, tally, default = house_card_worths(state, rng("play", index), limit, t.slot(card))
+        reps, tally, default = house_card_worths(state, rng, self.limit, t.slot(card))
         if len(tally.values) == 1:
-            best, cost, expected = card, 0.0, None
+            return card, 0.0, None
+        made = reps[t.slot(card)]
+        pick = tally.pick(reps[default], house_search.TIE)
+        cost = max(0.0, tally.mean(pick) - tally.mean(made))
+        if made == pick:
+            best = card
+        elif reps[default] == pick:
+            best = t.card(default)
         else:
-            made = reps[t.slot(card)]
-            pick = tally.pick(reps[default], house_search.TIE)
-            cost = max(0.0, tally.mean(pick) - tally.mean(made))
-            expected = tally.mean(made)
-            if made == pick:
-                best = card
-            elif reps[default] == pick:
-                best = t.card(default)
-            else:
-                best = t.card(pick)
-        dd = None
-        if shape.tricks - len(match.tricks) <= DD_TRICKS:
-            spot = Spot(tuple(match.held), tuple(match.trick), match.trick_leader, tuple(match.taken), match.broken)
-            values = solver.card_values(spot)
-            dd = {str(c): values[c] for c in any_cards_of(sum(1 << c for c in values))}
-        steps.append(_step(seat, "play", str(card), str(best), cost, expected, dd, index))
-        match.apply(seat, card)
-    return {"hand": hand, "steps": steps}
+            best = t.card(pick)
+        return best, cost, tally.mean(made)
+
+    def double_dummy(self, match: Match) -> dict[str, int]:
+        if self.solver is None:
+            self.solver = HouseSolver(match.rules, match.bids, match.blind)
+        spot = Spot(tuple(match.held), tuple(match.trick), match.trick_leader, tuple(match.taken), match.broken)
+        values = self.solver.card_values(spot)
+        return {str(c): values[c] for c in any_cards_of(sum(1 << c for c in values))}
 
 
 def _step(seat: int, kind: str, action: int | str, best: int | str, cost: float, expected: float | None,
