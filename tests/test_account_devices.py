@@ -67,7 +67,11 @@ def test_signing_out_one_device_ends_that_session_only(mail_app, smtp):
     [(laptop_id, _, _)] = [d for d in devices(phone) if not d[2]]
     r = phone.post(f"/me/devices/{laptop_id}/signout", data={"csrf": csrf_of(phone)})
     assert r.status_code == 303 and r.headers["Location"].endswith("/me#devices")
-    assert "Signed out: Firefox on Windows." in phone.get("/me").get_data(as_text=True)
+    page = phone.get("/me").get_data(as_text=True)
+    devices_part = page[page.index('<section id="devices"'):]
+    devices_part = devices_part[:devices_part.index("</section>")]
+    assert "Signed out: Firefox on Windows." in devices_part  # beside the devices, not under People
+    assert page.count("Signed out: Firefox on Windows.") == 1
     assert not signed_in(laptop) and not signed_in(copy)
     assert signed_in(phone)
     assert [(words, this) for _, words, this in devices(phone)] == [("Safari on iPhone", True)]

@@ -50,6 +50,7 @@ from ..site.limits import limiter
 from . import devices_service
 from .auth import ASK_PER_ADDRESS, TRY_PER_ADDRESS, asker
 from .devices_service import DeviceLine, EmailRefusal, device_words, masked
+from .profile_service import DEVICES, EMAIL
 from .services import note_agent
 
 bp = Blueprint("account_devices", __name__)
@@ -102,7 +103,7 @@ def sign_out_device(device: str) -> ResponseReturnValue:
     if ended.this:
         session.clear()
         return redirect(url_for("lobby.home"), 303)
-    flash(f"Signed out: {ended.words}.")
+    flash(f"Signed out: {ended.words}.", DEVICES)
     return redirect(url_for("profile.me") + "#devices", 303)
 
 
@@ -137,7 +138,7 @@ def confirm_email() -> ResponseReturnValue:
             session.pop(PENDING, None)
         return _me(said.message, said.status)
     session.pop(PENDING, None)
-    flash(said)
+    flash(said, EMAIL)
     return remember_device(redirect(url_for("profile.me") + "#email", 303), email)
 
 

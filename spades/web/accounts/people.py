@@ -47,6 +47,7 @@ from .people_service import (
     muted_people,
     played_with,
 )
+from .profile_service import PEOPLE
 from .services import Refusal
 
 bp = Blueprint("people", __name__)
@@ -60,14 +61,14 @@ def _me() -> str:
 
 
 def _back(message: str):
-    flash(message)
+    flash(message, PEOPLE)
     return redirect("/me#people", 303)
 
 
 def _refuse(message: str, status: int, headers: Mapping[str, str] | None = None, room: str | None = None):
     """The profile with ``message`` by the people one plays with (and a link to ``room``),
     answered with ``status``: a refusal that is not about the form."""
-    flash(message)
+    flash(message, PEOPLE)
     g.people_room = room
     # the profile's own view draws its page (body, status): Flask types its views as any answer
     body, _ = cast("tuple[str, int]", current_app.view_functions["profile.me"]())
@@ -96,7 +97,7 @@ def invite_again():
                                        default_emoji(EMOJIS))
     if isinstance(done, Refusal):
         return _answer(done)
-    flash(done.said)
+    flash(done.said, PEOPLE)
     return redirect(f"/g/{done.code}", 303)
 
 

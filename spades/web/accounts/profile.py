@@ -92,7 +92,7 @@ def save():
     if isinstance(chosen, NameRefusal):
         return _profile_page(player_id(), chosen.name, chosen.emoji, error=chosen.error)
     _keep(*chosen)
-    flash("Saved.")
+    flash("Saved.", profile_service.SAVED)
     return redirect(url_for("profile.me"), 303)
 
 
@@ -145,8 +145,8 @@ def _keep(name: str, emoji: str) -> None:
 
 
 def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = None):
-    messages: list[str] = get_flashed_messages()  # type: ignore[assignment]  # no categories asked for
-    shown = profile_service.profile_page(pid, session.get("uid"), name, emoji, messages,
+    notes = dict(get_flashed_messages(with_categories=True))
+    shown = profile_service.profile_page(pid, session.get("uid"), name, emoji, notes,
                                          lambda: default_emoji(EMOJI), error, g.get("people_room"))
     return render_template("profile/me.html", **shown.context()), 422 if error else 200
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from html import escape
 
@@ -46,6 +46,9 @@ MAX_NAME = 20
 EMOJI: tuple[str, ...] = getattr(tables, "EMOJIS", (
     "🦊", "🐼", "🐨", "🐯", "🦁", "🐸", "🐙", "🦉", "🐢", "🦄", "🐝", "🐧",
     "🌵", "🌻", "🍀", "🍒", "🔥", "⭐", "🌙", "🎩", "🎲", "🚀", "⚓", "🎸"))
+
+# the categories of the messages flashed to /me: each is shown beside its own section
+SAVED, PEOPLE, DEVICES, EMAIL = "saved", "people", "devices", "email"
 
 
 def clean_name(text: str | None) -> str:
@@ -287,6 +290,8 @@ class ProfilePage:
     blocked: list[Person]
     others: list[Person]
     people_note: str | None
+    devices_note: str | None  # what was just done to a device, or the email's change
+    email_note: str | None
     people_room: str | None
     mail_off: bool
     pick: str
@@ -297,12 +302,13 @@ class ProfilePage:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def profile_page(pid: str | None, uid: str | None, name: str, emoji: str, messages: Sequence[str],
+def profile_page(pid: str | None, uid: str | None, name: str, emoji: str, notes: Mapping[str, str],
                  default_emoji: Callable[[], str], error: str | None = None,
                  people_room: str | None = None) -> ProfilePage:
     """``/me`` for player ``pid`` (account ``uid`` when signed in), ``name`` and ``emoji``
     shown in the form (the ones last used at a table when there is no name), with the
-    flashed ``messages`` and a form's ``error``; ``default_emoji``: the one a form offers
+    flashed ``notes`` (by category: ``SAVED``, ``PEOPLE``, ``DEVICES``, ``EMAIL``, each
+    shown beside its own section) and a form's ``error``; ``default_emoji``: the one a form offers
     a person who never chose one; ``people_room``: the table a refusal by the people one
     plays with points to."""
     acc = accounts()
@@ -319,12 +325,13 @@ def profile_page(pid: str | None, uid: str | None, name: str, emoji: str, messag
     blocked = blocked_people(pid) if pid else []
     listed = {p.handle for p in people}
     return ProfilePage(
-        name=name, emoji=emoji, emojis=EMOJI, error=error, saved="Saved." in messages, record=record_of(played),
+        name=name, emoji=emoji, emojis=EMOJI, error=error, saved=SAVED in notes, record=record_of(played),
         chart=results_chart(results), rating=acc.rating(pid) if pid else None,
         cutthroat=acc.rating(pid, CUTTHROAT) if pid else None, recent=history_lines(results[-RECENT:]),
         account=_account(uid), max_name=MAX_NAME, people=people,
         muted=muted_people(pid) if pid else [], blocked=blocked, others=[p for p in blocked if p.handle not in listed],
-        people_note=next((m for m in messages if m != "Saved."), None), people_room=people_room,
+        people_note=notes.get(PEOPLE), devices_note=notes.get(DEVICES), email_note=notes.get(EMAIL),
+        people_room=people_room,
         mail_off=acc.store.mail_prefs(pid)[0] if pid else False, pick=emoji or default_emoji(),
         circles=_circles(uid))
 
