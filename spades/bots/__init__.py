@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 from .. import native
 
@@ -38,6 +37,7 @@ from ..cards import CARDS  # noqa: E402
 from ..rules import legal_mask  # noqa: E402
 from ..rules_config import HOUSE_KEYS, Rules  # noqa: E402
 from . import bidmodel, house_bid, house_play, house_search, knowledge, policy, search  # noqa: E402
+from .slots import bits  # noqa: E402
 
 TABLE_LEVELS = ("easy", "normal", "hard")  # the bots a table may have
 DEFAULT_LEVEL = "normal"  # ... when nobody chose
@@ -156,7 +156,7 @@ def _card(known: knowledge.Known, level: str, rng: random.Random, budget_s: floa
         legal = legal_mask(known.hand, known.trick, known.broken)
         r = rng.random()
         if r < house_play.EASY_ANY:  # a slip: any legal card (as often as at a house table)
-            card = rng.choice(list(_bits(legal)))
+            card = rng.choice(list(bits(legal)))
         elif r < house_play.EASY_ANY + house_play.EASY_HIGH:  # a wasted high card: the highest card it may play
             card = policy.highest_by_rank(legal, spades_last=False)
     return card
@@ -181,11 +181,3 @@ def _against_a_nil(known: knowledge.Known) -> bool:
         return bids[s] == 0 and not taken[s]
 
     return (alive(seat ^ 1) or alive(seat ^ 3)) and not (alive(seat) or alive(seat ^ 2))
-
-
-def _bits(m: int) -> Iterator[int]:
-    """The cards of a mask, lowest first."""
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
