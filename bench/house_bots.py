@@ -13,6 +13,13 @@ bots, each answered by Hard at ``--budget`` seconds (``spades.bots.choose``, wal
 the median, p95 and most in milliseconds. The last line is one JSON object:
 ``{"budget": B, "presets": {NAME: {"hard_ms": {"p50", "p95", "max", "decisions"}}}}``.
 
+``--playouts N`` measures instead the two engines of Normal's play on the same ``N``
+dealt standard hands (bids of 3 each): the standard bots' play-out (``search.playout``,
+``policy``, cards 0-51) and the house bots' (``house_play.play_out``, slots) at a
+standard table, alternated hand by hand so that a shared machine slows both alike; the
+last line is ``{"playouts": N, "standard_plays_per_s": X, "house_plays_per_s": Y,
+"ratio": X / Y}``. Each runs compiled when the build is there (``spades.native``).
+
 Imports: the product (``spades``) only.
 """
 
@@ -71,13 +78,47 @@ def decision_times(rules: Rules, count: int, budget: float, seed: int) -> dict:
             "decisions": len(times)}
 
 
+def playout_rates(count: int, seed: int) -> dict:
+    """Card plays a second of the standard and the house play-outs on the same deals."""
+    from spades.bots import house, house_play, search, slots
+    from spades.bots.policy import HandCtx
+
+    rules = Rules()
+    t = slots.table(rules)
+    rng = random.Random(seed)
+    spent = {"standard": 0.0, "house": 0.0}
+    plays = {"standard": 0, "house": 0}
+    for _ in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[13 * s:13 * s + 13]) for s in range(4)]
+        t0 = time.perf_counter()
+        _, n = search.playout(HandCtx(True, [3, 3, 3, 3]), hands, [], 0, 0, [0, 0, 0, 0], False)
+        spent["standard"] += time.perf_counter() - t0
+        plays["standard"] += n
+        held = [t.mask([c for c in range(52) if h >> c & 1]) for h in hands]
+        game = house.Game(t, [3, 3, 3, 3], [False] * 4, [0, 0], [0, 0])
+        t0 = time.perf_counter()
+        _, n = house_play.play_out(game, held, [], 0, 0, [0, 0, 0, 0], False, [0, 0, 0, 0])
+        spent["house"] += time.perf_counter() - t0
+        plays["house"] += n
+    std, hse = plays["standard"] / spent["standard"], plays["house"] / spent["house"]
+    return {"playouts": count, "compiled": search.COMPILED, "standard_plays_per_s": round(std),
+            "house_plays_per_s": round(hse), "ratio": round(std / hse, 2)}
+
+
 def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(prog="python -m bench.house_bots")
     p.add_argument("--presets", nargs="*", default=list(NAMES), choices=NAMES)
     p.add_argument("--decisions", type=int, default=40)
     p.add_argument("--budget", type=float, default=0.5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--playouts", type=int, default=0, help="compare the two play-outs on this many hands instead")
     a = p.parse_args(argv)
+    if a.playouts:
+        rates = playout_rates(a.playouts, a.seed)
+        print(json.dumps(rates))
+        return rates
     out: dict = {"budget": a.budget, "presets": {}}
     for name in a.presets:
         res = {"hard_ms": decision_times(rules_of(name), a.decisions, a.budget, a.seed)}
