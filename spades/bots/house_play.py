@@ -121,7 +121,7 @@ def normal_card(game: Game, seat: int, hand: int, trick: list[int], leader: int,
         winner_seat = t.left[winner_seat]
     follow = hand & t.suits[led]
     if mode == AVOID:
-        return _lose(t, legal, follow, w, seats_after)
+        return _avoid(t, legal, follow, w, led, seats_after, voids)
     if cover:
         card = _cover_nil(t, legal, follow, w, led, winner_seat == partner, partner in seats_after,
                           bool(seats_after))
@@ -201,6 +201,20 @@ def _lose(t: Table, legal: int, follow: int, w: int, seats_after: list[int]) -> 
             return best
         return high(lose)
     return low(legal)
+
+
+def _avoid(t: Table, legal: int, follow: int, w: int, led: int, seats_after: list[int],
+           voids: list[int] | None) -> int:
+    """The nil bidder's card, ``_lose``'s, but for one case: when every card of the suit
+    led wins and every later seat has shown out of it, the highest (a ruff may take it,
+    else the trick is lost anyway, so the most dangerous card goes). Void, ``_lose``
+    throws a trump under a ruff, else the highest-ranked side card: by play-outs, a
+    discard chosen by how exposed a suit's cards are lost more nils at a partners table
+    and saved none at three."""
+    if (follow and seats_after and voids is not None and not follow & ~beating(t, follow, w)
+            and all(voids[s] >> led & 1 for s in seats_after)):
+        return high(follow)
+    return _lose(t, legal, follow, w, seats_after)
 
 
 def _cover_nil(t: Table, legal: int, follow: int, w: int, led: int, partner_winning: bool,
