@@ -145,7 +145,8 @@ def _keep(name: str, emoji: str) -> None:
 
 
 def _profile_page(pid: str | None, name: str, emoji: str, error: str | None = None):
-    notes = dict(get_flashed_messages(with_categories=True))
+    flashed: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
+    notes = dict(flashed)
     shown = profile_service.profile_page(pid, session.get("uid"), name, emoji, notes,
                                          lambda: default_emoji(EMOJI), error, g.get("people_room"))
     return render_template("profile/me.html", **shown.context()), 422 if error else 200
