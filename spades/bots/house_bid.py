@@ -19,6 +19,11 @@ from .slots import SIDE_SUITS, Table, bits, high, low
 # someone): Normal bots playing each other took this much more than the count at a full
 # table, and this much more again for each seat fewer (``lift``)
 LIFT, LIFT_PER_SEAT_FEWER = 0.5, 1.3
+# the count's side cards and ruffs at a full table, and how they grow for each seat fewer
+# (0.85 for a guarded king and 0.5 for a queen with two guards at three seats; one ruff a void)
+KING, KING_PER_SEAT_FEWER = 0.75, 0.10
+QUEEN, QUEEN_PER_SEAT_FEWER = 0.35, 0.15
+RUFFS_PER_VOID = 2
 # nil_risk's weights (measured: see its docstring)
 NIL_TRUMP_GAP, NIL_TRUMP_LONG = 0.08, 0.15  # a trump's risk falls by this for each trump over it; trumps past a share
 NIL_EXPOSED_TRUMP = 0.1  # each trump no low round goes over (``exposed``)
@@ -83,6 +88,7 @@ def count_tricks(t: Table, hand: int) -> float:
             break
     spare = count - used
     share = t.trumps.bit_count() / n  # an even share of the trumps
+    fewer = STANDARD_SHAPE.players - n  # seats fewer than four: fewer players over a card, more cards each
     # side suits: aces, guarded kings and queens; short suits to ruff in
     ruffs = 0.0
     for s in SIDE_SUITS:
@@ -91,7 +97,7 @@ def count_tricks(t: Table, hand: int) -> float:
         suit_size = t.suits[s].bit_count()
         long_suit = length > suit_size / n + 2
         if length == 0:
-            r = min(spare, 2 if n == 4 else 1)
+            r = min(spare, max(1, RUFFS_PER_VOID - fewer))
             ruffs += r * 0.85
             spare -= r
             continue
@@ -104,11 +110,11 @@ def count_tricks(t: Table, hand: int) -> float:
             if gap == 0:
                 est += 0.7 if long_suit else 1.0
             elif gap == 1 and length >= 2:
-                est += (0.85 if n == 3 else 0.75) * (0.5 if long_suit else 1.0)
+                est += (KING + KING_PER_SEAT_FEWER * fewer) * (0.5 if long_suit else 1.0)
             elif gap == 1:
                 est += 0.2
             elif gap == 2 and length >= 3:
-                est += 0.5 if n == 3 else 0.35
+                est += QUEEN + QUEEN_PER_SEAT_FEWER * fewer
     est += ruffs
     if spare > 0 and count > share + 1:
         est += 0.7 * min(spare, count - share - 1)
