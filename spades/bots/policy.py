@@ -328,6 +328,10 @@ def _win(hand: int, legal: int, follow: int, w: int, led: int, pos: int, partner
     """A card for the WIN mode: take the trick, unless the partner surely has it."""
     if partner_winning and (not seats_after or _sure(w, led, others, seats_after, voids)):
         return _discard_low(legal, follow)
+    if follow and partner_winning and w // 13 == led and not (others & above(w)):
+        # the partner's card is the boss of the suit led: a higher card of the suit would
+        # take the trick only when the partner's does (a ruff beats both)
+        return low(follow)
     if follow:
         return _follow_to_win(follow, w, led, pos, partner_winning, seats_after, others)
     # void in the led suit: ruff with the lowest winning trump, over the partner's card
@@ -352,7 +356,11 @@ def _follow_to_win(follow: int, w: int, led: int, pos: int, partner_winning: boo
         if boss and (w % 13 >= JACK or popcount(others & SUIT_MASKS[led]) <= 3):
             return _lowest_equivalent(boss, others)
         return low(follow)
-    # third hand high: the cheapest card that nobody behind can beat, else our highest
+    # third hand high: the cheapest card that nobody behind can beat, else our highest;
+    # but over a partner's card that at most two cards out can beat, low: the seat behind
+    # must hold one of them, and our high card stays to win later
+    if partner_winning and popcount(others & above(w)) <= 2:
+        return low(follow)
     top = high(win)
     if not (others & above(top)):
         return _lowest_equivalent(win & ~_has_higher(others, led), others)
@@ -388,8 +396,8 @@ def _sure(w: int, led: int, others: int, seats_after: list[int], voids: list[int
     if not (others & SPADE_MASK):
         return True
     if voids is not None:
-        return (not any(voids[s] >> led & 1 for s in seats_after)
-                and popcount(others & SUIT_MASKS[led]) >= 2 * len(seats_after))
+        # the voids shown are what is known: a boss holds unless a seat behind showed out
+        return not any(voids[s] >> led & 1 for s in seats_after)
     return popcount(others & SUIT_MASKS[led]) >= 4
 
 
