@@ -274,3 +274,8 @@ def test_runs_of_equivalent_cards_are_parted_by_live_cards_only() -> None:
 
 def test_the_lift_reads_the_seat_count() -> None:
     assert house_bid.lift(STANDARD_SHAPE) == 0.5 and house_bid.lift(shape_of(3, False)) == 1.8
+
+
+def test_a_nil_bidders_exposed_cards_are_those_no_round_goes_over() -> None:
+    assert house_bid.exposed(0b1000_0001, 0b0111_0110, 2) == 0b1000_0000
+    assert house_bid.exposed(0b0000_0001, 0b0111_0110, 2) == 0

@@ -173,11 +173,8 @@ def exposed(mine: int, theirs: int, per_round: int) -> int:
     """The cards of ``mine`` (slots of one suit) that no round of the suit goes over when
     the other seats play ``per_round`` of ``theirs`` a round, their lowest first, and ours
     go one a round, each under the round's highest card when one can: a nil bidder's
-    cards that must be thrown away or take a trick.
-
-    >>> bin(exposed(0b1000_0001, 0b0111_0110, 2))  # the 0 goes under a round, the 7 cannot
-    '0b10000000'
-    """
+    cards that must be thrown away or take a trick (slots 0 and 7 against 1, 2, 4, 5 and
+    6, two a round: the 0 goes under a round, the 7 cannot)."""
     cards = list(bits(theirs))
     m = len(cards)
     maxima: list[int] = []
