@@ -18,8 +18,9 @@ one suit in one hand with no live card of another seat, or on the trick, between
 win and lose the same tricks.
 
 The standard table's bots (``policy``, ``solver``, ``search``) number a card 0-51 by
-``13 * suit + rank`` and stay apart: see ``spades.bots.solver``'s docstring for the
-measured reason.
+``13 * suit + rank`` and stay apart: the standard solver for its speed (measured in
+``spades.bots.solver``'s docstring), the standard play for its measured strength (the
+house play-out is as fast: ``python -m bench.house_bots --playouts``; docs/bots.md).
 
 Imports: ``spades.cards``, ``spades.rules`` and ``spades.rules_config`` only.
 """
