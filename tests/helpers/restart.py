@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-DELAY = "2.0"  # seconds between bot moves: long enough, even on a loaded machine, that no bot
+DELAY = "1.0"  # seconds between bot moves: long enough, even on a loaded machine, that no bot
 # moves between the last look and the kill
 
 
