@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from spades.arena import MatchResult, play_match, summarize, wilson
+from spades.arena import play_match
+from spades.arena_figures import MatchResult, summarize, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE_HAND = '{"end": "hands", "hands": 1}'

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from spades import bots
-from spades.arena import hand_tricks, partner_overtakes
+from spades.arena_figures import hand_tricks, partner_overtakes
 from spades.cards import CARDS, Card, mask_of
 from spades.records import from_record
 from spades.rules import BIDS, HAND_OVER, MATCH_OVER, NIL, Match, parse_action
