@@ -169,11 +169,23 @@ class _Socket(Client):
     and takes the first event only, so frames that came in the same read (a refusal's
     banner and close, sent at once) would wait in the parser until the next read, which
     the server's close ends with nothing, and the socket would close without them. Its
-    reader handles those frames before it reads again."""
+    reader handles those frames before it reads again.
+
+    And a send racing the server's close: a send that found the connection open just
+    before the reader closed the socket file met ``OSError`` (a bad file descriptor)
+    instead of ``ConnectionClosed``. Both mean the server closed it."""
 
     def _thread(self):
         self.connected = self._handle_events()
         super()._thread()
+
+    def send(self, data):
+        try:
+            super().send(data)
+        except OSError as e:
+            from simple_websocket import ConnectionClosed
+
+            raise ConnectionClosed(self.close_reason, self.close_message) from e
 
 
 def open_ws(live_server: str, code: str, cookie: str | None = None, origin: str | None = "http://127.0.0.1") -> Client:
