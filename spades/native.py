@@ -75,10 +75,38 @@ def load(package_path: list[str]) -> bool:
     return True
 
 
+def _build_ext() -> type:
+    """setuptools' ``build_ext``, compiling an extension's C files side by side, one
+    compiler a processor (it runs them one after another)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from setuptools.command.build_ext import build_ext
+
+    class ParallelBuild(build_ext):
+        def build_extension(self, ext):
+            one = self.compiler.compile
+
+            def compile(sources, *args, **kwargs):
+                with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                    return [o for objs in pool.map(lambda s: one([s], *args, **kwargs), sources) for o in objs]
+
+            self.compiler.compile = compile
+            try:
+                super().build_extension(ext)
+            finally:
+                del self.compiler.compile
+
+    return ParallelBuild
+
+
 def build() -> Path:
     """Compile ``COMPILED`` into ``build/native/<key>`` (nothing to do when it is there),
     the compiler's output in ``build.log`` beside it; older builds are removed. When the
-    compiler fails, its output goes to stderr and the error is raised."""
+    compiler fails, its output goes to stderr and the error is raised.
+
+    mypyc writes a C file a module (``multi_file``) and they compile side by side: on two
+    processors 30 s instead of 80 s for one file, and the code is as fast
+    (``bench.house_bots --playouts 3000`` and ``bench.analysis`` within their noise)."""
     where = BUILDS / key()
     if (where / "done").is_file():
         return where
@@ -93,9 +121,9 @@ def build() -> Path:
             with open(log_path, "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
                 os.chdir(ROOT)  # mypyc names the modules by their paths from here
                 modules = mypycify([f"spades/bots/{m}.py" for m in COMPILED], opt_level="3",
-                                   group_name=GROUP, target_dir=str(Path(tmp) / "c"))
+                                   group_name=GROUP, multi_file=True, target_dir=str(Path(tmp) / "c"))
                 os.chdir(tmp)  # away from the project's own setuptools settings
-                setup(name=GROUP, ext_modules=modules, script_args=[
+                setup(name=GROUP, ext_modules=modules, cmdclass={"build_ext": _build_ext()}, script_args=[
                     "--quiet", "build_ext", "--build-lib", str(out), "--build-temp", str(Path(tmp) / "o")])
         except BaseException:
             sys.stderr.write(log_path.read_text())
