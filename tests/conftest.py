@@ -26,9 +26,9 @@ pytest_plugins = ["servers"]  # Redis, PostgreSQL and SMTP servers, free ports (
 
 def pytest_collection_modifyitems(config, items):
     """Every test in real Chromium is marked ``browser``: the test command runs the others
-    on two workers (pytest-xdist), then these one at a time on a machine with nothing
-    else to do (a page's clock and its moves are timed by the browser). The longest
-    modules are collected first (``LONGEST``)."""
+    on two workers (pytest-xdist), then these, also on two, so that the pages never
+    share the machine with the other tests' work (a page's clock and its moves are timed
+    by the browser). The longest modules are collected first (``LONGEST``)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()) or "page" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
@@ -39,7 +39,10 @@ def pytest_collection_modifyitems(config, items):
 
 LONGEST = frozenset(("test_restart", "test_loadbench", "test_redis_down", "test_properties", "test_bot_worker",
                      "test_undo", "test_arena", "test_slow_clients", "test_benchmarks_run", "test_fairness",
-                     "test_channel_restart", "test_channel_delivery", "test_tourney_simulate", "test_migrate_once"))
+                     "test_channel_restart", "test_channel_delivery", "test_tourney_simulate", "test_migrate_once",
+                     # and of the browser tests
+                     "test_browser_cluster", "test_browser_rematch", "test_browser_friends", "test_browser_tourney",
+                     "test_browser_clock", "test_browser_house"))
 
 INSTANT = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 

@@ -122,15 +122,21 @@ def signed_in(app, live_server: str, browser: Browser, pid: str, viewport: dict,
 SHOWN = re.compile(r'(?:data-card|value)="([2-9TJQKA][SHDC])"')
 # what sticks out past the screen's right edge: the page's scroll width, then every element
 # that does (named by the outermost of them, whose parent fits); text for screen readers
-# only (.sr-only: clipped to one pixel, one line so that it reads as one) is never drawn
-TOO_WIDE = """() => {
-  const out = [], w = innerWidth, sw = document.documentElement.scrollWidth;
-  const past = (e) => e.getBoundingClientRect().right > w + 0.5;
-  if (sw > w) out.push('the page scrolls sideways: ' + sw + ' px wide');
-  for (const e of document.querySelectorAll('body *')) {
-    if (past(e) && !past(e.parentElement) && !e.closest(".sr-only")) {
-      out.push(Math.round(e.getBoundingClientRect().right) + ' px: ' + e.outerHTML.slice(0, 90));
+# only (.sr-only: clipped to one pixel, one line so that it reads as one) is never drawn.
+# Measured once the page has loaded: after a form's post, the new page's text is there
+# (and found by a test) before its stylesheets, and the browser, which draws nothing
+# until they are in, would measure the page unstyled
+TOO_WIDE = """() => new Promise(done => {
+  const measure = () => {
+    const out = [], w = innerWidth, sw = document.documentElement.scrollWidth;
+    const past = (e) => e.getBoundingClientRect().right > w + 0.5;
+    if (sw > w) out.push('the page scrolls sideways: ' + sw + ' px wide');
+    for (const e of document.querySelectorAll('body *')) {
+      if (past(e) && !past(e.parentElement) && !e.closest(".sr-only")) {
+        out.push(Math.round(e.getBoundingClientRect().right) + ' px: ' + e.outerHTML.slice(0, 90));
+      }
     }
-  }
-  return out;
-}"""
+    done(out);
+  };
+  if (document.readyState === "complete") measure(); else addEventListener("load", measure, {once: true});
+})"""
