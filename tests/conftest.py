@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from helpers.webhook_fakes import DiscordFake, SlackFake
 from jinja2 import BytecodeCache
-from simple_websocket import Client
+from simple_websocket import Client, ConnectionClosed
 from werkzeug.serving import make_server
 
 from spades.web import close_app, create_app
@@ -208,8 +208,6 @@ class _Socket(Client):
         try:
             super().send(data)
         except OSError as e:
-            from simple_websocket import ConnectionClosed
-
             raise ConnectionClosed(self.close_reason, self.close_message) from e
 
 
