@@ -223,6 +223,22 @@ def _share(part: float, whole: float, digits: int = 3) -> float | None:
     return round(part / whole, digits) if whole else None
 
 
+def _bags_and_nils(rows: list[tuple], matches: int) -> dict:
+    """The bag and nil figures of a team's or a SPEC's hand rows (the two row layouts
+    share columns 3-8: bags, bag penalties, nils bid and made, blind nils bid and made)
+    over ``matches``."""
+    share = _share
+    nils, blinds = sum(row[5] for row in rows), sum(row[7] for row in rows)
+    return {
+        "bags_per_hand": share(sum(row[3] for row in rows), len(rows), 2),
+        "bag_penalties_per_match": share(sum(row[4] for row in rows), matches, 2),
+        "nil_bids_per_hand": share(nils, len(rows)),
+        "nil_made": share(sum(row[6] for row in rows), nils),
+        "blind_nil_bids_per_hand": share(blinds, len(rows)),
+        "blind_nil_made": share(sum(row[8] for row in rows), blinds),
+    }
+
+
 def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: list[tuple],
             margins: list[int]) -> dict:
     """One team's figures over its hands' rows (see ``MatchResult.hand_rows``); ``theirs``,
@@ -238,7 +254,6 @@ def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: lis
         kinds["both_nil" if we and they else "our_nil" if we else "their_nil" if they else "no_nil"].append(margin)
 
     contracted = [row for row in rows if row[0] is not None]
-    nils, blinds = sum(row[5] for row in rows), sum(row[7] for row in rows)
     their_contracts = [row for row in theirs if row[0] is not None]
     their_nils = sum(row[5] + row[7] for row in theirs)
     return {
@@ -246,12 +261,7 @@ def figures(rows: list[tuple], matches: int, points_per_hand: float, theirs: lis
         "set_rate": share(sum(row[2] for row in contracted), len(contracted)),
         "avg_contract": share(sum(row[0] for row in contracted), len(contracted), 2),
         "avg_tricks": share(sum(row[1] for row in contracted), len(contracted), 2),
-        "bags_per_hand": share(sum(row[3] for row in rows), len(rows), 2),
-        "bag_penalties_per_match": share(sum(row[4] for row in rows), matches, 2),
-        "nil_bids_per_hand": share(nils, len(rows)),
-        "nil_made": share(sum(row[6] for row in rows), nils),
-        "blind_nil_bids_per_hand": share(blinds, len(rows)),
-        "blind_nil_made": share(sum(row[8] for row in rows), blinds),
+        **_bags_and_nils(rows, matches),
         "points_per_hand": points_per_hand,
         "nils_busted": share(their_nils - sum(row[6] + row[8] for row in theirs), their_nils),
         "sets_caused": share(sum(row[2] for row in their_contracts), len(their_contracts)),
@@ -266,19 +276,13 @@ def seat_figures(rows: list[tuple], seat_matches: int, points_per_hand: float) -
     share = _share
     with_contract = [row for row in rows if row[2] is not None]
     numbered = [row for row in rows if row[0] is not None]
-    nils, blinds = sum(row[5] for row in rows), sum(row[7] for row in rows)
     return {
         "hands": len(rows),
         "points_per_hand": points_per_hand,
         "set_rate": share(sum(row[2] for row in with_contract), len(with_contract)),
         "avg_bid": share(sum(row[0] for row in numbered), len(numbered), 2),
         "avg_tricks": share(sum(row[1] for row in numbered), len(numbered), 2),
-        "bags_per_hand": share(sum(row[3] for row in rows), len(rows), 2),
-        "bag_penalties_per_match": share(sum(row[4] for row in rows), seat_matches, 2),
-        "nil_bids_per_hand": share(nils, len(rows)),
-        "nil_made": share(sum(row[6] for row in rows), nils),
-        "blind_nil_bids_per_hand": share(blinds, len(rows)),
-        "blind_nil_made": share(sum(row[8] for row in rows), blinds),
+        **_bags_and_nils(rows, seat_matches),
     }
 
 
