@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from conftest import two_friends
+from helpers.browser import box
 from helpers.sockets import Relay
 from playwright.sync_api import expect
 
@@ -95,8 +96,8 @@ def test_without_javascript_each_page_draws_the_table_from_its_own_seat(live_ser
         ann.goto(f"{live_server}/g/{code}")
         v = ann.request.get(f"{live_server}/g/{code}/view.json").json()
         assert v["seat"] == 2
-        felt = ann.locator("#felt").bounding_box()
-        mine, hers = (ann.locator(f"#plate-{s}").bounding_box() for s in (2, 0))
+        felt = box(ann.locator("#felt"))
+        mine, hers = (box(ann.locator(f"#plate-{s}")) for s in (2, 0))
         assert mine["y"] > felt["y"] + felt["height"] / 2 > hers["y"] + hers["height"]  # Ann below, Hana across
         expect(ann.locator("#plate-2 .you-mark")).to_be_visible()
         expect(ann.locator("#plate-0 .you-mark")).to_be_hidden()

@@ -10,9 +10,10 @@ import re
 
 import pytest
 from conftest import OPEN_PANEL, PLATE
+from helpers.browser import box
 from helpers.lobby import join, new_table, post
 from helpers.replay import ANN, finished_practice, play_out
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from spades import Rules
 
@@ -39,19 +40,6 @@ def as_ann(app):
     return client
 
 
-def box(page: Page, selector: str) -> dict:
-    """Where the first element ``selector`` names is drawn. A frame from the socket may
-    swap its fragment (a seat's presence, say) between finding it and measuring it: the
-    element measured is then gone, so it is found again."""
-    for _ in range(10):
-        found = page.locator(selector).first
-        found.wait_for(state="visible")
-        b = found.bounding_box()
-        if b is not None:
-            return b
-    raise AssertionError(f"{selector} is never drawn")
-
-
 @pytest.mark.parametrize("width,height", SIZES)
 def test_a_plate_with_a_days_clock_keeps_its_lines_and_the_top_bar_one_line(app, live_server, browser, service,
                                                                             width, height):
@@ -67,20 +55,20 @@ def test_a_plate_with_a_days_clock_keeps_its_lines_and_the_top_bar_one_line(app,
         mine = PLATE["bottom"]
         left = page.locator(f"{mine} :is(.move-left, .move-left-short):visible")
         expect(left).to_have_text(re.compile(r"^(1 day|23 hours) left$" if width > 600 else r"^(1d|23h) left$"))
-        avatar = box(page, f"{mine} .avatar-box")
+        avatar = box(page.locator(f"{mine} .avatar-box"))
         for line in (".plate-name", ":is(.move-left, .move-left-short):visible", ".chips"):  # beside the avatar
-            b = box(page, f"{mine} {line}")
+            b = box(page.locator(f"{mine} {line}"))
             assert b["x"] >= avatar["x"] + avatar["width"], (line, b, avatar)
             assert b["y"] < avatar["y"] + avatar["height"], (line, b, avatar)
-        plate = box(page, mine)
+        plate = box(page.locator(mine))
         assert plate["x"] >= 0 and plate["x"] + plate["width"] <= width, plate
 
         # the top bar: one line, nothing spilling out of it, the code and the rules link in it
-        bar = box(page, ".topbar")
+        bar = box(page.locator(".topbar"))
         assert bar["height"] <= 56, bar
         assert page.locator(".topbar").evaluate("e => e.scrollWidth <= e.clientWidth")
         for item in page.locator(".topbar > :visible:not(.table-extras), .table-extras > :visible").all():
-            b = item.bounding_box()  # (the extras lie in the bar itself on a wide screen)
+            b = box(item)  # (the extras lie in the bar itself on a wide screen)
             assert b["y"] >= bar["y"] and b["y"] + b["height"] <= bar["y"] + bar["height"], (item.inner_text(), b)
             assert b["x"] + b["width"] <= width, (item.inner_text(), b)
         expect(page.locator(".topbar .table-code")).to_contain_text(code)
@@ -116,7 +104,7 @@ def test_the_end_of_a_match_shows_what_to_do_next_without_a_scroll(app, live_ser
         for control in (page.get_by_role("link", name="Replay"), page.get_by_role("link", name="Analysis"),
                         page.get_by_role("button", name="Rematch")):
             expect(control).to_be_visible()
-            b = control.bounding_box()
+            b = box(control)
             assert b["y"] >= 0 and b["y"] + b["height"] <= height, (control, b)
         assert page.locator("#panel").evaluate("e => e.scrollTop") == 0
         expect(page.locator("#panel .chart-box")).to_be_visible()  # the chart and the last hand follow
@@ -194,7 +182,7 @@ def test_the_between_hands_box_leaves_the_rules_link_in_reach(app, live_server, 
             return !!hit && a.contains(hit);
         }""")
         assert on_top
-        dialog, bar = box(page, "#panel .dialog"), box(page, ".topbar")
+        dialog, bar = box(page.locator("#panel .dialog")), box(page.locator(".topbar"))
         assert dialog["y"] >= bar["y"] + bar["height"], (dialog, bar)  # the box starts under the bar
         link.click()
         page.wait_for_url(re.compile(r"/rules"))

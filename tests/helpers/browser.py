@@ -6,7 +6,7 @@ import re
 import time
 
 from conftest import OPEN_PANEL
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from spades.web.table.pictures import card
 
@@ -20,6 +20,19 @@ MY_TURN_OR_HAND_OVER = """(prev) => {
 
 def version(page: Page) -> str:
     return page.locator("#turn").get_attribute("data-version")
+
+
+def box(found: Locator) -> dict:
+    """Where the first element ``found`` names is drawn. A frame from the socket may swap
+    its fragment (a seat's presence, the end's links) between finding it and measuring
+    it: the element measured is then gone, so it is found again."""
+    for _ in range(10):
+        first = found.first
+        first.wait_for(state="visible")
+        b = first.bounding_box()
+        if b is not None:
+            return b
+    raise AssertionError(f"{found} is never drawn")
 
 
 def wait_for_me(page: Page, prev: str) -> None:
