@@ -1,7 +1,9 @@
-"""The clock in real Chromium, with a 4-second turn (``CLOCK_SECONDS_OVERRIDE``): two
+"""The clock in real Chromium, with a 6-second turn (``CLOCK_SECONDS_OVERRIDE``): two
 friends at a table, the ring and its count going down around the avatar of the seat to
 act in both browsers, the tab title saying whose turn it is, the table moving for the
-seat when nobody clicks, and after the third time a bot playing for it, said once."""
+seat when nobody clicks, and after the third time a bot playing for it, said once. (Six
+seconds leave the first turn time to be looked at in both browsers while both run on a
+busy machine; four were once gone before the tab's title was read.)"""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 @pytest.fixture
 def app_config() -> dict:
-    return {"CLOCK_SECONDS_OVERRIDE": 4}
+    return {"CLOCK_SECONDS_OVERRIDE": 6}
 
 
 def countdown(page: Page, seat: str) -> list[int]:
@@ -54,9 +56,9 @@ def test_the_ring_counts_down_and_the_table_moves_when_time_runs_out(live_server
         expect(other).not_to_have_title(re.compile(r"^●"))
         ring = mine.locator(PLATE["bottom"] + " .ring-left")
         assert ring.evaluate("r => getComputedStyle(r).animationName") == "ring-run"
-        assert ring.evaluate("r => r.style.animationDuration") == "4s"
+        assert ring.evaluate("r => r.style.animationDuration") == "6s"
         seen = countdown(mine, seat)
-        assert len(seen) == 2 and seen[0] <= 4 and seen[1] < seen[0], seen  # counting down
+        assert len(seen) == 2 and seen[0] <= 6 and seen[1] < seen[0], seen  # counting down
 
         # nobody clicks: when the time is up the table bids for that seat
         bid = mine.locator(PLATE["bottom"] + " .chip-bid")
